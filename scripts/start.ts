@@ -1,0 +1,98 @@
+/**
+ * npm start: the Lattice API and the demo apps under `wrangler dev`, side by side (one process each:
+ * wrangler gives a port only to the first of several configs), then a seeded demo tenant.
+ * API on PORT (default 8787), demo apps on APPS_PORT (default PORT + 1). Offline, no model key needed.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { apiPort, parseDevVars } from "./lib.ts";
+import { seedDemo } from "./seed.ts";
+
+const port = apiPort();
+const appsPort = Number(process.env.APPS_PORT ?? port + 1);
+const api = `http://127.0.0.1:${port}`;
+const apps = `http://127.0.0.1:${appsPort}`;
+
+// Local secrets live in .dev.vars (git-ignored), written once; wrangler dev reads it as Worker secrets.
+if (!existsSync(".dev.vars")) {
+  const secret = Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, "0")).join("");
+  writeFileSync(".dev.vars", `LATTICE_OPERATOR_SECRET=${secret}\nLATTICE_MODE=dev\n`, { mode: 0o600 });
+}
+const operatorSecret = parseDevVars(readFileSync(".dev.vars", "utf8")).LATTICE_OPERATOR_SECRET;
+if (!operatorSecret) throw new Error(".dev.vars has no LATTICE_OPERATOR_SECRET");
+
+const children: ChildProcess[] = [];
+async function wrangler(config: string, listen: number): Promise<void> {
+  // Each wrangler dev needs its own inspector port; the default 9229 would collide.
+  const inspector = String(await freePort());
+  const child = spawn(
+    "wrangler",
+    [
+      "dev",
+      "-c",
+      config,
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(listen),
+      "--inspector-port",
+      inspector,
+      "--persist-to",
+      ".wrangler/state",
+    ],
+    {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
+  );
+  child.on("exit", (code) => {
+    console.error(`wrangler (${config}) exited with ${code}`);
+    shutdown(code ?? 1);
+  });
+  children.push(child);
+}
+
+function shutdown(code: number): never {
+  for (const child of children) child.kill("SIGTERM");
+  process.exit(code);
+}
+process.on("SIGINT", () => shutdown(0));
+process.on("SIGTERM", () => shutdown(0));
+
+await wrangler("wrangler.toml", port);
+await wrangler("examples/apps/wrangler.toml", appsPort);
+
+await Promise.all([waitFor(`${api}/healthz`), waitFor(`${apps}/healthz`)]);
+const demo = await seedDemo({ api, apps, operatorSecret });
+console.log(`
+Lattice is running (offline; models are scripted until you configure a live one).
+  API        ${api}   docs ${api}/docs   contract ${api}/openapi.json
+  demo apps  ${apps}
+  tenant     ${demo.tenantId}
+  admin key      ${demo.keys.admin}
+  developer key  ${demo.keys.developer}
+  frontend key   ${demo.keys.frontend}
+(also in .lattice/demo.json)
+`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function waitFor(url: string, seconds = 120): Promise<void> {
+  for (let i = 0; i < seconds * 4; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.error(`${url} did not come up`);
+  shutdown(1);
+}

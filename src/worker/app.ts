@@ -1,0 +1,69 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "./env.ts";
+import { ApiError, codeForStatus } from "./errors.ts";
+import { docsRoutes } from "./routes/docs.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { keyRoutes } from "./routes/keys.ts";
+import { tenantRoutes } from "./routes/tenants.ts";
+
+/** Largest request body the API accepts (manifests with schemas are the biggest legitimate bodies). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const app = new OpenAPIHono<AppEnv>();
+
+app.use(
+  "/v1/*",
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+    },
+  }),
+);
+
+const routes = app
+  .route("/", healthRoutes)
+  .route("/v1/operator/tenants", tenantRoutes)
+  .route("/v1/admin/keys", keyRoutes);
+
+app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+  type: "http",
+  scheme: "bearer",
+  description: "A tenant API key (`lk.<tenant>.<secret>`) of the role the route names",
+});
+app.openAPIRegistry.registerComponent("securitySchemes", "operator", {
+  type: "http",
+  scheme: "bearer",
+  description: "The deployment's operator secret (Worker secret LATTICE_OPERATOR_SECRET)",
+});
+app.doc31("/openapi.json", {
+  openapi: "3.1.0",
+  info: {
+    title: "Lattice API",
+    version: "1",
+    description: "Run third-party LLM apps safely: hub-and-spoke isolation, plan-first IFC, audited agents.",
+  },
+});
+app.route("/", docsRoutes(app));
+
+app.notFound(() => {
+  throw new ApiError(404, "not_found", "no such route");
+});
+
+// The single place where anything thrown becomes a response; unknown errors never show their stack.
+app.onError((err, c) => {
+  if (err instanceof ApiError) return c.json(err.toBody(), err.status);
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const apiError = new ApiError(status, codeForStatus(status), err.message || "request refused");
+    return c.json(apiError.toBody(), status);
+  }
+  console.error("unhandled error", err);
+  return c.json(new ApiError(500, "internal_error", "internal error").toBody(), 500);
+});
+
+export type AppType = typeof routes;
+export default app;

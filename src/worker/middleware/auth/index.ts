@@ -1,0 +1,33 @@
+import { createMiddleware } from "hono/factory";
+import { tenantObjectName } from "../../../objects/names.ts";
+import type { Role } from "../../../objects/tenant/keys.ts";
+import { tenantOfKey } from "../../../objects/tenant/keys.ts";
+import type { AppEnv } from "../../env.ts";
+import { ApiError } from "../../errors.ts";
+
+const unauthorized = () => new ApiError(401, "unauthorized", "missing or invalid API key");
+
+/**
+ * Authenticates `Authorization: Bearer <key>` against the key's TenantDO and requires one of `roles`.
+ * Every request asks the TenantDO, so a revoked key stops working at once (no cache to expire).
+ */
+export function requireRole(...roles: Role[]) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const key = bearer(c.req.header("Authorization"));
+    const tenantId = key ? tenantOfKey(key) : null;
+    if (!key || !tenantId) throw unauthorized();
+    const tenant = c.env.TENANT.getByName(tenantObjectName(tenantId));
+    const found = await tenant.authenticate(key);
+    if (!found) throw unauthorized();
+    if (!roles.includes(found.role)) {
+      throw new ApiError(403, "forbidden", `this route needs a key of role ${roles.join(" or ")}`);
+    }
+    c.set("principal", { tenantId, keyId: found.keyId, role: found.role });
+    await next();
+  });
+}
+
+export function bearer(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
+  return match?.[1] ?? null;
+}

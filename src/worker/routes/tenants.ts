@@ -1,0 +1,50 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { randomId, secretsEqual } from "../../objects/crypto.ts";
+import { tenantObjectName } from "../../objects/names.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { bearer } from "../middleware/auth/index.ts";
+import { authErrors, jsonBody, jsonResponse } from "../schemas/common.ts";
+import { validationHook } from "../validation.ts";
+
+const NewTenantSchema = z
+  .object({ name: z.string().trim().min(1).max(200) })
+  .strict()
+  .openapi("NewTenant");
+
+const CreatedTenantSchema = z
+  .object({
+    tenantId: z.string(),
+    name: z.string(),
+    adminKey: z.object({ id: z.string(), role: z.literal("admin"), label: z.string(), secret: z.string() }),
+  })
+  .openapi("CreatedTenant");
+
+const create = createRoute({
+  method: "post",
+  path: "/",
+  tags: ["operator"],
+  summary: "Create a tenant and its first admin key (operator secret; used by `npm run tenant:create`)",
+  security: [{ operator: [] }],
+  request: jsonBody(NewTenantSchema),
+  responses: { 201: jsonResponse(CreatedTenantSchema, "The tenant and its admin key"), ...authErrors },
+});
+
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+base.use(async (c, next) => {
+  const expected = c.env.LATTICE_OPERATOR_SECRET;
+  const given = bearer(c.req.header("Authorization"));
+  // No configured secret means no operator access at all, rather than an empty-secret match.
+  if (!expected || !given || !(await secretsEqual(given, expected))) {
+    throw new ApiError(401, "unauthorized", "missing or invalid operator secret");
+  }
+  await next();
+});
+
+export const tenantRoutes = base.openapi(create, async (c) => {
+  const { name } = c.req.valid("json");
+  const tenantId = randomId("tn", 8);
+  const created = await c.env.TENANT.getByName(tenantObjectName(tenantId)).create(tenantId, name);
+  const { id, label, secret } = created.adminKey;
+  return c.json({ tenantId, name, adminKey: { id, role: "admin" as const, label, secret } }, 201);
+});

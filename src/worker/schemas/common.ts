@@ -1,0 +1,36 @@
+import { z } from "@hono/zod-openapi";
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "invalid_request" }),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+  })
+  .openapi("Error");
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema } },
+});
+
+/** The error responses every authenticated route can give; spread into a route's `responses`. */
+export const authErrors = {
+  400: errorResponse("Invalid input; details name the field"),
+  401: errorResponse("No or bad API key"),
+  403: errorResponse("Key of the wrong role"),
+  413: errorResponse("Body too large"),
+} as const;
+
+export const notFoundError = { 404: errorResponse("Not found, or not yours") } as const;
+export const conflictError = { 409: errorResponse("Conflict with the current state") } as const;
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { content: { "application/json": { schema } }, required: true },
+});
+
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});

@@ -1,0 +1,57 @@
+import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
+
+export const OPERATOR_SECRET = "test-operator-secret";
+
+/** Calls the API Worker in-process, as a frontend or admin would over HTTP. */
+export async function api(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: unknown; response: Response }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["Content-Type"] ??= "application/json";
+  const response = await exports.default.fetch(
+    new Request(`http://lattice.test${path}`, { method, headers, body }),
+  );
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: response.status, body: parsed, response };
+}
+
+export interface TestTenant {
+  tenantId: string;
+  adminKey: string;
+}
+
+export async function createTenant(name = "acme"): Promise<TestTenant> {
+  const res = await api("POST", "/v1/operator/tenants", { key: OPERATOR_SECRET, body: { name } });
+  expect(res.status).toBe(201);
+  const body = res.body as { tenantId: string; adminKey: { secret: string } };
+  return { tenantId: body.tenantId, adminKey: body.adminKey.secret };
+}
+
+export async function issueKey(
+  tenant: TestTenant,
+  role: string,
+  label = role,
+): Promise<{ id: string; secret: string }> {
+  const res = await api("POST", "/v1/admin/keys", { key: tenant.adminKey, body: { role, label } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; secret: string };
+}
+
+/** Asserts the API's error shape and returns the error. */
+export function expectError(res: { status: number; body: unknown }, status: number, code?: string) {
+  expect(res.status).toBe(status);
+  const error = (res.body as { error: { code: string; message: string; details?: unknown } }).error;
+  expect(typeof error.message).toBe("string");
+  if (code) expect(error.code).toBe(code);
+  return error;
+}
