@@ -4,6 +4,9 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env.ts";
 import { ApiError, codeForStatus } from "./errors.ts";
+import { adminAppRoutes } from "./routes/admin-apps.ts";
+import { appRoutes } from "./routes/apps.ts";
+import { auditRoutes } from "./routes/audit.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
@@ -27,7 +30,10 @@ app.use(
 const routes = app
   .route("/", healthRoutes)
   .route("/v1/operator/tenants", tenantRoutes)
-  .route("/v1/admin/keys", keyRoutes);
+  .route("/v1/admin/keys", keyRoutes)
+  .route("/v1/admin/apps", adminAppRoutes)
+  .route("/v1/admin/audit", auditRoutes)
+  .route("/v1/apps", appRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
   type: "http",

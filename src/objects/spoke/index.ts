@@ -1,18 +1,172 @@
 import { DurableObject } from "cloudflare:workers";
+import { endpointProblem, modeOf } from "../../apps/egress.ts";
+import { valueProblems } from "../../apps/schemas.ts";
 import type { Env } from "../../worker/env.ts";
-import { migrate, schemaVersion } from "../sql.ts";
+import { tenantObjectName } from "../names.ts";
+import { rpc } from "../rpc.ts";
+import { migrate, type Sql, sqlTag } from "../sql.ts";
+import type { TenantDO } from "../tenant/index.ts";
+import { DEFAULT_LIMITS, type EndpointLimits, postToApp, signatureHeader } from "./endpoint.ts";
 
-const MIGRATIONS = [`CREATE TABLE interactions (id TEXT PRIMARY KEY, at TEXT NOT NULL)`];
+const MIGRATIONS = [
+  `CREATE TABLE owner (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, app_id TEXT NOT NULL)`,
+  `CREATE TABLE interactions (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, call_id TEXT NOT NULL, functionality TEXT NOT NULL,
+     request TEXT NOT NULL, response TEXT, outcome TEXT NOT NULL, at TEXT NOT NULL)`,
+];
 
-/** One per (tenant, user, app): the only caller of the app endpoint, and the app's memory (a later issue). */
+export interface SpokeCall {
+  tenantId: string;
+  userId: string;
+  appId: string;
+  functionality: string;
+  request: unknown;
+  /** Ephemeral id of this call, shown to the app (X-Lattice-Call). */
+  callId: string;
+  /** Stable across retries of the same step, so the app can deduplicate. */
+  idempotencyKey: string;
+  /** Private sessions leave no memory behind. */
+  remember?: boolean;
+  limits?: Partial<EndpointLimits>;
+}
+
+export type SpokeErrorCode =
+  | "app_unavailable"
+  | "unknown_functionality"
+  | "invalid_request"
+  | "invalid_response"
+  | "egress_refused"
+  | "app_timeout"
+  | "app_error"
+  | "app_response_too_large"
+  | "app_response_not_json";
+
+export type SpokeResult =
+  | { ok: true; value: unknown; appVersion: number }
+  | { ok: false; code: SpokeErrorCode; message: string; problems?: string[] };
+
+/** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
+const MAX_REMEMBERED_CHARS = 64 * 1024;
+
+/**
+ * One per (tenant, user, app): the only thing that ever calls the app's endpoint. It calls only an
+ * approved, enabled version, validates both directions against the declared schemas, signs every
+ * request, and keeps the app's memory of this user.
+ */
 export class SpokeDO extends DurableObject<Env> {
+  private readonly sql: Sql;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.sql = sqlTag(ctx.storage);
     migrate(ctx.storage, MIGRATIONS);
   }
 
-  /** The schema version this object's storage is at; lets tests and ops see the object is live. */
-  schemaVersion(): number {
-    return schemaVersion(this.ctx.storage);
+  async call(call: SpokeCall): Promise<SpokeResult> {
+    this.bindOwner(call);
+    const tenant = rpc<TenantDO>(this.env.TENANT.getByName(tenantObjectName(call.tenantId)));
+    const audit = (type: string, detail: Record<string, unknown>) =>
+      tenant.audit(type, {
+        appId: call.appId,
+        functionality: call.functionality,
+        callId: call.callId,
+        ...detail,
+      });
+
+    const app = await tenant.servingApp(call.appId);
+    if (!app)
+      return { ok: false, code: "app_unavailable", message: "the app is not approved or is disabled" };
+    const fn = app.manifest.functionalities.find((f) => f.name === call.functionality);
+    if (!fn)
+      return { ok: false, code: "unknown_functionality", message: `no functionality ${call.functionality}` };
+
+    const requestProblems = valueProblems(fn.request, call.request);
+    if (requestProblems.length) {
+      await audit("malformed_app_request", { problems: requestProblems });
+      return fail(
+        "invalid_request",
+        "the request does not match the functionality's schema",
+        requestProblems,
+      );
+    }
+    const egress = endpointProblem(app.manifest.endpoint, modeOf(this.env));
+    if (egress) {
+      await audit("egress_refused", { endpoint: app.manifest.endpoint, reason: egress });
+      return fail("egress_refused", egress);
+    }
+
+    const body = JSON.stringify(call.request);
+    const t = Math.floor(Date.now() / 1000);
+    const result = await postToApp(
+      `${app.manifest.endpoint.replace(/\/+$/, "")}/${fn.name}`,
+      body,
+      {
+        "X-Lattice-Signature": await signatureHeader(app.secret, body, t),
+        "X-Lattice-Idempotency-Key": call.idempotencyKey,
+        "X-Lattice-Call": call.callId,
+      },
+      { ...DEFAULT_LIMITS, ...call.limits },
+    );
+    if (!result.ok) {
+      await audit("app_call_failed", { code: result.code, message: result.message });
+      this.remember(call, null, result.code);
+      return fail(result.code, result.message);
+    }
+    const responseProblems = valueProblems(fn.response, result.value);
+    if (responseProblems.length) {
+      await audit("malformed_app_response", { problems: responseProblems });
+      this.remember(call, null, "invalid_response");
+      return fail(
+        "invalid_response",
+        "the app's answer does not match its declared schema",
+        responseProblems,
+      );
+    }
+    this.remember(call, result.value, "ok");
+    return { ok: true, value: result.value, appVersion: app.version };
   }
+
+  /** The app's memory of this user, newest first (for an agentic app's context; never for planners). */
+  memory(limit = 20): Array<{ functionality: string; request: unknown; response: unknown; at: string }> {
+    return this.sql<{ functionality: string; request: string; response: string; at: string }>`
+      SELECT functionality, request, response, at FROM interactions
+      WHERE outcome = 'ok' ORDER BY seq DESC LIMIT ${limit}`.map((row) => ({
+      functionality: row.functionality,
+      request: JSON.parse(row.request),
+      response: JSON.parse(row.response),
+      at: row.at,
+    }));
+  }
+
+  /** A spoke serves exactly one (tenant, user, app); a call naming another is a bug, refused loudly. */
+  private bindOwner(call: SpokeCall): void {
+    const owner = this.sql<{ tenant_id: string; user_id: string; app_id: string }>`SELECT * FROM owner`[0];
+    if (!owner) {
+      this.sql`INSERT INTO owner VALUES (${call.tenantId}, ${call.userId}, ${call.appId})`;
+    } else if (
+      owner.tenant_id !== call.tenantId ||
+      owner.user_id !== call.userId ||
+      owner.app_id !== call.appId
+    ) {
+      throw new Error("spoke called for another tenant, user or app");
+    }
+  }
+
+  private remember(call: SpokeCall, response: unknown, outcome: string): void {
+    if (call.remember === false) return;
+    const bounded = (value: unknown) => {
+      const text = JSON.stringify(value);
+      return text.length <= MAX_REMEMBERED_CHARS
+        ? text
+        : JSON.stringify({ omitted: "too large to remember" });
+    };
+    const answer = response === null ? null : bounded(response);
+    this.sql`INSERT INTO interactions (call_id, functionality, request, response, outcome, at)
+             VALUES (${call.callId}, ${call.functionality}, ${bounded(call.request)}, ${answer}, ${outcome},
+                     ${new Date().toISOString()})`;
+  }
+}
+
+function fail(code: SpokeErrorCode, message: string, problems?: string[]): SpokeResult {
+  return problems ? { ok: false, code, message, problems } : { ok: false, code, message };
 }

@@ -1,14 +1,20 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Manifest } from "../../apps/manifest.ts";
 import type { Env } from "../../worker/env.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
+import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
 import { type IssuedKey, type KeyInfo, newKeySecret, type Role } from "./keys.ts";
+import * as registry from "./registry.ts";
 
+// Append only: each entry runs once per object, in order (see migrate()).
 const MIGRATIONS = [
   `CREATE TABLE tenant (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL)`,
   `CREATE TABLE keys (
      id TEXT PRIMARY KEY, role TEXT NOT NULL, label TEXT NOT NULL, hash TEXT NOT NULL UNIQUE,
      created_at TEXT NOT NULL, revoked_at TEXT)`,
+  ...registry.REGISTRY_MIGRATIONS,
+  ...AUDIT_MIGRATIONS,
 ];
 
 type KeyRow = {
@@ -19,7 +25,7 @@ type KeyRow = {
   revoked_at: string | null;
 };
 
-/** One per tenant: the tenant record and its API keys (hashed). Later: policy and the app registry. */
+/** One per tenant: the tenant record, its API keys (hashed), the app registry and the audit log. */
 export class TenantDO extends DurableObject<Env> {
   private readonly sql: Sql;
 
@@ -28,6 +34,8 @@ export class TenantDO extends DurableObject<Env> {
     this.sql = sqlTag(ctx.storage);
     migrate(ctx.storage, MIGRATIONS);
   }
+
+  // --- tenant and keys ---
 
   /** Creates the tenant and its first admin key; refuses a second call (the id is random, so this is a bug guard). */
   async create(
@@ -76,6 +84,63 @@ export class TenantDO extends DurableObject<Env> {
     const row = this.sql<{ id: string; role: string }>`
       SELECT id, role FROM keys WHERE hash = ${hash} AND revoked_at IS NULL`[0];
     return row ? { keyId: row.id, role: row.role as Role } : null;
+  }
+
+  // --- app registry (registry.ts) ---
+
+  registerApp(ownerKeyId: string, manifest: Manifest) {
+    const result = registry.registerApp(this.sql, ownerKeyId, manifest);
+    if (result.app) this.audit("app_registered", { appId: result.app.id, name: manifest.name });
+    return result;
+  }
+
+  submitVersion(ownerKeyId: string, appId: string, manifest: Manifest) {
+    return registry.submitVersion(this.sql, ownerKeyId, appId, manifest);
+  }
+
+  ownedApp(ownerKeyId: string, appId: string) {
+    return registry.ownedApp(this.sql, ownerKeyId, appId);
+  }
+
+  listApps(status?: registry.ReviewState) {
+    return registry.listApps(this.sql, status);
+  }
+
+  review(
+    appId: string,
+    version: number,
+    decision: { approve: true; clearance: string } | { approve: false; reason: string },
+  ) {
+    const result = registry.review(this.sql, appId, version, decision);
+    if (result.app) {
+      this.audit(decision.approve ? "app_approved" : "app_rejected", { appId, version, ...decision });
+    }
+    return result;
+  }
+
+  setAppEnabled(appId: string, enabled: boolean) {
+    const app = registry.setEnabled(this.sql, appId, enabled);
+    if (app) this.audit(enabled ? "app_enabled" : "app_disabled", { appId });
+    return app;
+  }
+
+  /** For a SpokeDO about to call the app: its approved, enabled version and secret, or null. */
+  servingApp(appId: string) {
+    return registry.servingApp(this.sql, appId);
+  }
+
+  servingApps() {
+    return registry.servingApps(this.sql);
+  }
+
+  // --- audit log (audit.ts) ---
+
+  audit(type: string, detail: Record<string, unknown>): void {
+    appendAudit(this.sql, type, detail);
+  }
+
+  readAudit(since: { seq: number } | { at: string }, limit = 200) {
+    return readAudit(this.sql, since, limit);
   }
 }
 

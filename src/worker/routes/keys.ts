@@ -1,10 +1,10 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { tenantObjectName } from "../../objects/names.ts";
 import { ROLES } from "../../objects/tenant/keys.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 const KeySchema = z
@@ -74,7 +74,3 @@ export const keyRoutes = base
     if (!key) throw notFound("key");
     return c.json(key, 200);
   });
-
-function tenantOf(c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] }) {
-  return c.env.TENANT.getByName(tenantObjectName(c.var.principal.tenantId));
-}

@@ -1,0 +1,55 @@
+import { endpointProblem, type Mode } from "./egress.ts";
+import type { Manifest } from "./manifest.ts";
+import { schemaProblems } from "./schemas.ts";
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export interface CheckContext {
+  mode: Mode;
+  confidentialityLevels: readonly string[];
+  integrityLevels: readonly string[];
+}
+
+/** What zod's shape check cannot see: schema validity, unique names, egress, label levels, agent wiring. */
+export function manifestProblems(manifest: Manifest, ctx: CheckContext): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const add = (field: string, message: string) => problems.push({ field: `body.${field}`, message });
+
+  const endpoint = endpointProblem(manifest.endpoint, ctx.mode);
+  if (endpoint) add("endpoint", endpoint);
+
+  const seen = new Set<string>();
+  manifest.functionalities.forEach((fn, i) => {
+    const at = `functionalities.${i}`;
+    if (seen.has(fn.name)) add(`${at}.name`, `duplicate functionality name "${fn.name}"`);
+    seen.add(fn.name);
+    for (const part of ["request", "response"] as const) {
+      for (const message of schemaProblems(fn[part])) add(`${at}.${part}`, message);
+    }
+    if (!ctx.confidentialityLevels.includes(fn.output.confidentiality)) {
+      add(`${at}.output.confidentiality`, `unknown level; one of ${ctx.confidentialityLevels.join(", ")}`);
+    }
+    if (fn.output.integrity !== undefined && !ctx.integrityLevels.includes(fn.output.integrity)) {
+      add(`${at}.output.integrity`, `unknown level; one of ${ctx.integrityLevels.join(", ")}`);
+    }
+  });
+
+  if (manifest.agent) {
+    const tools = new Set<string>();
+    manifest.agent.tools.forEach((tool, i) => {
+      if (tools.has(tool.name)) add(`agent.tools.${i}.name`, `duplicate tool name "${tool.name}"`);
+      tools.add(tool.name);
+      for (const message of schemaProblems(tool.parameters)) add(`agent.tools.${i}.parameters`, message);
+    });
+    for (const [fn, allowed] of Object.entries(manifest.agent.functionalities)) {
+      if (!seen.has(fn)) add(`agent.functionalities.${fn}`, "names no functionality of this app");
+      for (const tool of allowed) {
+        if (!tools.has(tool)) add(`agent.functionalities.${fn}`, `names unknown tool "${tool}"`);
+      }
+    }
+  }
+  return problems;
+}

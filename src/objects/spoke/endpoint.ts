@@ -1,0 +1,117 @@
+import { hex } from "../crypto.ts";
+
+/** The HTTP side of a spoke: a signed POST to the app with a timeout and a response size limit. */
+
+export interface EndpointLimits {
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export const DEFAULT_LIMITS: EndpointLimits = { timeoutMs: 10_000, maxResponseBytes: 256 * 1024 };
+
+export type EndpointResult =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      code: "app_timeout" | "app_error" | "app_response_too_large" | "app_response_not_json";
+      message: string;
+    };
+
+/** `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (API.md, "Apps receive"). */
+export async function signatureHeader(secret: string, body: string, unixSeconds: number): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${unixSeconds}.${body}`));
+  return `t=${unixSeconds},v1=${hex(new Uint8Array(mac))}`;
+}
+
+export async function postToApp(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  limits: EndpointLimits,
+): Promise<EndpointResult> {
+  let response: Response;
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json", ...headers },
+      redirect: "manual", // a redirect could leave the approved endpoint
+      signal,
+    });
+  } catch (error) {
+    return signal.aborted
+      ? { ok: false, code: "app_timeout", message: `the app did not answer within ${limits.timeoutMs} ms` }
+      : { ok: false, code: "app_error", message: `the app could not be reached: ${describe(error)}` };
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return { ok: false, code: "app_error", message: `the app answered HTTP ${response.status}` };
+  }
+  const text = await readLimited(response, limits.maxResponseBytes, signal);
+  if (text === "too_large") {
+    return {
+      ok: false,
+      code: "app_response_too_large",
+      message: `the app's answer exceeds ${limits.maxResponseBytes} bytes`,
+    };
+  }
+  if (text === "timeout") {
+    return {
+      ok: false,
+      code: "app_timeout",
+      message: `the app did not finish within ${limits.timeoutMs} ms`,
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, code: "app_response_not_json", message: "the app's answer is not JSON" };
+  }
+}
+
+/** Reads at most `max` bytes; never buffers more than that from a hostile app. */
+async function readLimited(response: Response, max: number, signal: AbortSignal): Promise<string> {
+  const declared = Number(response.headers.get("Content-Length") ?? "0");
+  if (declared > max) {
+    await response.body?.cancel();
+    return "too_large";
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel();
+        return "too_large";
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (signal.aborted) return "timeout";
+    throw error;
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,38 @@
+import type { Sql } from "../sql.ts";
+
+/** The tenant's security event log (API.md: GET /v1/admin/audit). Append-only. */
+
+export const AUDIT_MIGRATIONS = [
+  `CREATE TABLE audit (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, type TEXT NOT NULL, detail TEXT NOT NULL)`,
+];
+
+export interface AuditEvent {
+  seq: number;
+  at: string;
+  type: string;
+  detail: Record<string, unknown>;
+}
+
+/** Details are capped so a hostile app cannot grow the log without bound through one event. */
+const MAX_DETAIL_CHARS = 8_000;
+
+export function appendAudit(sql: Sql, type: string, detail: Record<string, unknown>): void {
+  let text = JSON.stringify(detail);
+  if (text.length > MAX_DETAIL_CHARS) text = JSON.stringify({ truncated: text.slice(0, MAX_DETAIL_CHARS) });
+  sql`INSERT INTO audit (at, type, detail) VALUES (${new Date().toISOString()}, ${type}, ${text})`;
+}
+
+/** Events after a cursor: a sequence number (the last `seq` seen) or an ISO time. */
+export function readAudit(sql: Sql, since: { seq: number } | { at: string }, limit: number): AuditEvent[] {
+  const rows =
+    "seq" in since
+      ? sql<AuditRow>`SELECT * FROM audit WHERE seq > ${since.seq} ORDER BY seq LIMIT ${limit}`
+      : sql<AuditRow>`SELECT * FROM audit WHERE at > ${since.at} ORDER BY seq LIMIT ${limit}`;
+  return rows.map((row) => ({
+    ...row,
+    detail: JSON.parse(row.detail) as Record<string, unknown>,
+  }));
+}
+
+type AuditRow = { seq: number; at: string; type: string; detail: string };

@@ -1,0 +1,179 @@
+import type { Manifest } from "../../apps/manifest.ts";
+import { randomId, randomToken } from "../crypto.ts";
+import type { Sql } from "../sql.ts";
+
+/** The app registry of one tenant: apps, their versions and review state. Called by TenantDO only. */
+
+export const REGISTRY_MIGRATIONS = [
+  `CREATE TABLE apps (
+     id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, owner_key_id TEXT NOT NULL, secret TEXT NOT NULL,
+     enabled INTEGER NOT NULL DEFAULT 1, created_at TEXT NOT NULL)`,
+  `CREATE TABLE app_versions (
+     app_id TEXT NOT NULL, version INTEGER NOT NULL, manifest TEXT NOT NULL, status TEXT NOT NULL,
+     reason TEXT, clearance TEXT, submitted_at TEXT NOT NULL, reviewed_at TEXT,
+     PRIMARY KEY (app_id, version))`,
+];
+
+export const REVIEW_STATES = ["pending", "approved", "rejected"] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+
+export interface AppVersion {
+  version: number;
+  label: string;
+  status: ReviewState;
+  reason: string | null;
+  clearance: string | null;
+  submittedAt: string;
+  reviewedAt: string | null;
+  manifest: Manifest;
+}
+
+export interface AppView {
+  id: string;
+  name: string;
+  enabled: boolean;
+  createdAt: string;
+  /** The version planners see and spokes call: the newest approved one, while enabled. */
+  serving: number | null;
+  versions: AppVersion[];
+}
+
+/** What a spoke needs to call the app: only ever an approved, enabled version. */
+export interface ServingApp {
+  appId: string;
+  name: string;
+  version: number;
+  clearance: string;
+  manifest: Manifest;
+  secret: string;
+}
+
+type AppRow = { id: string; name: string; owner_key_id: string; enabled: number; created_at: string };
+type VersionRow = {
+  version: number;
+  manifest: string;
+  status: string;
+  reason: string | null;
+  clearance: string | null;
+  submitted_at: string;
+  reviewed_at: string | null;
+};
+
+const now = () => new Date().toISOString();
+
+export function registerApp(sql: Sql, ownerKeyId: string, manifest: Manifest) {
+  if (sql`SELECT id FROM apps WHERE name = ${manifest.name}`.length) return { error: "name_taken" as const };
+  const id = randomId("app");
+  const secret = `whsec_${randomToken(32)}`;
+  sql`INSERT INTO apps (id, name, owner_key_id, secret, created_at)
+      VALUES (${id}, ${manifest.name}, ${ownerKeyId}, ${secret}, ${now()})`;
+  insertVersion(sql, id, 1, manifest);
+  return { app: viewApp(sql, id)!, secret };
+}
+
+export function submitVersion(sql: Sql, ownerKeyId: string, appId: string, manifest: Manifest) {
+  const app = ownedApp(sql, ownerKeyId, appId);
+  if (!app) return { error: "not_found" as const };
+  if (app.name !== manifest.name) return { error: "name_change" as const };
+  const last =
+    sql<{ v: number }>`SELECT MAX(version) AS v FROM app_versions WHERE app_id = ${appId}`[0]?.v ?? 0;
+  insertVersion(sql, appId, last + 1, manifest);
+  return { app: viewApp(sql, appId)! };
+}
+
+export function ownedApp(sql: Sql, ownerKeyId: string, appId: string): AppView | null {
+  const row = sql<{
+    id: string;
+  }>`SELECT id FROM apps WHERE id = ${appId} AND owner_key_id = ${ownerKeyId}`[0];
+  return row ? viewApp(sql, row.id) : null;
+}
+
+export function listApps(sql: Sql, status?: ReviewState): AppView[] {
+  const ids = status
+    ? sql<{ id: string }>`SELECT DISTINCT a.id FROM apps a JOIN app_versions v ON v.app_id = a.id
+                          WHERE v.status = ${status} ORDER BY a.name`
+    : sql<{ id: string }>`SELECT id FROM apps ORDER BY name`;
+  return ids.map(({ id }) => {
+    const app = viewApp(sql, id)!;
+    return status ? { ...app, versions: app.versions.filter((v) => v.status === status) } : app;
+  });
+}
+
+export function review(
+  sql: Sql,
+  appId: string,
+  version: number,
+  decision: { approve: true; clearance: string } | { approve: false; reason: string },
+) {
+  const row = sql<{
+    status: string;
+  }>`SELECT status FROM app_versions WHERE app_id = ${appId} AND version = ${version}`[0];
+  if (!row) return { error: "not_found" as const };
+  if (row.status !== "pending") return { error: "not_pending" as const, status: row.status };
+  if (decision.approve) {
+    sql`UPDATE app_versions SET status = 'approved', clearance = ${decision.clearance}, reviewed_at = ${now()}
+        WHERE app_id = ${appId} AND version = ${version}`;
+  } else {
+    sql`UPDATE app_versions SET status = 'rejected', reason = ${decision.reason}, reviewed_at = ${now()}
+        WHERE app_id = ${appId} AND version = ${version}`;
+  }
+  return { app: viewApp(sql, appId)! };
+}
+
+export function setEnabled(sql: Sql, appId: string, enabled: boolean): AppView | null {
+  sql`UPDATE apps SET enabled = ${enabled ? 1 : 0} WHERE id = ${appId}`;
+  return viewApp(sql, appId);
+}
+
+export function servingApp(sql: Sql, appId: string): ServingApp | null {
+  const app = sql<AppRow & { secret: string }>`SELECT * FROM apps WHERE id = ${appId} AND enabled = 1`[0];
+  if (!app) return null;
+  const v = sql<VersionRow>`SELECT * FROM app_versions WHERE app_id = ${appId} AND status = 'approved'
+                            ORDER BY version DESC LIMIT 1`[0];
+  if (!v) return null;
+  const manifest = JSON.parse(v.manifest) as Manifest;
+  return { appId, name: app.name, version: v.version, clearance: v.clearance!, manifest, secret: app.secret };
+}
+
+/** Every app a planner may use: approved, enabled, at its serving version. */
+export function servingApps(sql: Sql): Omit<ServingApp, "secret">[] {
+  return sql<{ id: string }>`SELECT id FROM apps WHERE enabled = 1 ORDER BY name`
+    .map(({ id }) => servingApp(sql, id))
+    .filter((app): app is ServingApp => app !== null)
+    .map(({ secret: _secret, ...app }) => app);
+}
+
+function insertVersion(sql: Sql, appId: string, version: number, manifest: Manifest): void {
+  sql`INSERT INTO app_versions (app_id, version, manifest, status, submitted_at)
+      VALUES (${appId}, ${version}, ${JSON.stringify(manifest)}, 'pending', ${now()})`;
+}
+
+function viewApp(sql: Sql, appId: string): AppView | null {
+  const app = sql<AppRow>`SELECT * FROM apps WHERE id = ${appId}`[0];
+  if (!app) return null;
+  const versions = sql<VersionRow>`SELECT * FROM app_versions WHERE app_id = ${appId} ORDER BY version`.map(
+    (v): AppVersion => {
+      const manifest = JSON.parse(v.manifest) as Manifest;
+      return {
+        version: v.version,
+        label: manifest.version,
+        status: v.status as ReviewState,
+        reason: v.reason,
+        clearance: v.clearance,
+        submittedAt: v.submitted_at,
+        reviewedAt: v.reviewed_at,
+        manifest,
+      };
+    },
+  );
+  const approved = versions.filter((v) => v.status === "approved").map((v) => v.version);
+  const serving = app.enabled && approved.length ? Math.max(...approved) : null;
+  return {
+    id: app.id,
+    name: app.name,
+    enabled: app.enabled === 1,
+    createdAt: app.created_at,
+    serving,
+    versions,
+  };
+}

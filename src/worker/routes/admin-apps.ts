@@ -1,0 +1,105 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { DEFAULT_CONFIDENTIALITY } from "../../policy/lattice.ts";
+import type { AppEnv } from "../env.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { requireRole } from "../middleware/auth/index.ts";
+import { AppSchema, ReviewStateSchema } from "../schemas/apps.ts";
+import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { tenantOf } from "../tenant.ts";
+import { validationHook } from "../validation.ts";
+
+const security = [{ bearer: [] }];
+const AppIdParam = z.object({ appId: z.string().min(1).max(64) });
+const VersionParams = AppIdParam.extend({ v: z.coerce.number().int().positive() });
+const AppsList = z.object({ apps: z.array(AppSchema) });
+
+const list = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["admin"],
+  summary: "Apps and versions, optionally only those in one review state",
+  security,
+  request: { query: z.object({ status: ReviewStateSchema.optional() }) },
+  responses: { 200: jsonResponse(AppsList, "The apps"), ...authErrors },
+});
+
+const approve = createRoute({
+  method: "post",
+  path: "/{appId}/versions/{v}/approve",
+  tags: ["admin"],
+  summary: "Approve a pending version; clearance caps the confidentiality the app may receive",
+  security,
+  request: {
+    params: VersionParams,
+    ...jsonBody(z.object({ clearance: z.string().optional() }).strict().openapi("Approval")),
+  },
+  responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError, ...conflictError },
+});
+
+const reject = createRoute({
+  method: "post",
+  path: "/{appId}/versions/{v}/reject",
+  tags: ["admin"],
+  summary: "Reject a pending version with a reason the developer sees",
+  security,
+  request: {
+    params: VersionParams,
+    ...jsonBody(
+      z
+        .object({ reason: z.string().trim().min(1).max(2000) })
+        .strict()
+        .openapi("Rejection"),
+    ),
+  },
+  responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError, ...conflictError },
+});
+
+const toggle = (action: "disable" | "enable") =>
+  createRoute({
+    method: "post",
+    path: `/{appId}/${action}`,
+    tags: ["admin"],
+    summary:
+      action === "disable" ? "Disable an app: invisible to planners, never called" : "Enable an app again",
+    security,
+    request: { params: AppIdParam },
+    responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError },
+  });
+
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+base.use(requireRole("admin"));
+
+export const adminAppRoutes = base
+  .openapi(list, async (c) => c.json({ apps: await tenantOf(c).listApps(c.req.valid("query").status) }, 200))
+  .openapi(approve, async (c) => {
+    const { appId, v } = c.req.valid("param");
+    const clearance = c.req.valid("json").clearance ?? "internal";
+    if (!DEFAULT_CONFIDENTIALITY.includes(clearance)) {
+      throw invalid("unknown clearance", [
+        { field: "body.clearance", message: "not a confidentiality level" },
+      ]);
+    }
+    return c.json(reviewed(await tenantOf(c).review(appId, v, { approve: true, clearance })), 200);
+  })
+  .openapi(reject, async (c) => {
+    const { appId, v } = c.req.valid("param");
+    const { reason } = c.req.valid("json");
+    return c.json(reviewed(await tenantOf(c).review(appId, v, { approve: false, reason })), 200);
+  })
+  .openapi(toggle("disable"), async (c) =>
+    c.json(found(await tenantOf(c).setAppEnabled(c.req.valid("param").appId, false)), 200),
+  )
+  .openapi(toggle("enable"), async (c) =>
+    c.json(found(await tenantOf(c).setAppEnabled(c.req.valid("param").appId, true)), 200),
+  );
+
+function reviewed<A>(result: { app?: A; error?: string; status?: string }): A {
+  if (result.error === "not_found") throw notFound("app version");
+  if (result.error === "not_pending") throw conflict(`this version is already ${result.status}`);
+  return result.app!;
+}
+
+function found<A>(app: A | null): A {
+  if (!app) throw notFound("app");
+  return app;
+}

@@ -1,0 +1,92 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { manifestProblems } from "../../apps/check.ts";
+import { modeOf } from "../../apps/egress.ts";
+import { Manifest } from "../../apps/manifest.ts";
+import { DEFAULT_CONFIDENTIALITY, DEFAULT_INTEGRITY } from "../../policy/lattice.ts";
+import type { AppEnv } from "../env.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { requireRole } from "../middleware/auth/index.ts";
+import { AppSchema, RegisteredAppSchema } from "../schemas/apps.ts";
+import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { tenantOf } from "../tenant.ts";
+import { validationHook } from "../validation.ts";
+
+const security = [{ bearer: [] }];
+const AppIdParam = z.object({ appId: z.string().min(1).max(64) });
+
+const register = createRoute({
+  method: "post",
+  path: "/",
+  tags: ["developer"],
+  summary: "Register an app; version 1 is pending review; the HMAC secret is returned once",
+  security,
+  request: jsonBody(Manifest),
+  responses: {
+    201: jsonResponse(RegisteredAppSchema, "The app, its first version and its signing secret"),
+    ...authErrors,
+    ...conflictError,
+  },
+});
+
+const update = createRoute({
+  method: "put",
+  path: "/{appId}",
+  tags: ["developer"],
+  summary: "Submit a new version (back to pending; the approved one keeps serving)",
+  security,
+  request: { params: AppIdParam, ...jsonBody(Manifest) },
+  responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError },
+});
+
+const read = createRoute({
+  method: "get",
+  path: "/{appId}",
+  tags: ["developer"],
+  summary: "One of your own apps, with its versions and review state",
+  security,
+  request: { params: AppIdParam },
+  responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError },
+});
+
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+base.use(requireRole("developer"));
+
+export const appRoutes = base
+  .openapi(register, async (c) => {
+    const manifest = checked(c.req.valid("json"), c);
+    const result = await tenantOf(c).registerApp(c.var.principal.keyId, manifest);
+    if (!result.app) throw conflict(`an app named "${manifest.name}" already exists in this tenant`);
+    const { app, secret } = result;
+    return c.json({ id: app.id, name: app.name, version: 1, status: "pending" as const, secret, app }, 201);
+  })
+  .openapi(update, async (c) => {
+    const manifest = checked(c.req.valid("json"), c);
+    const result = await tenantOf(c).submitVersion(
+      c.var.principal.keyId,
+      c.req.valid("param").appId,
+      manifest,
+    );
+    if (result.error === "not_found") throw notFound("app");
+    if (result.error === "name_change") {
+      throw invalid("an app's name cannot change", [
+        { field: "body.name", message: "plans and policies use it" },
+      ]);
+    }
+    return c.json(result.app!, 200);
+  })
+  .openapi(read, async (c) => {
+    // Only the registering developer key sees the app: other developers get 404, not a hint.
+    const app = await tenantOf(c).ownedApp(c.var.principal.keyId, c.req.valid("param").appId);
+    if (!app) throw notFound("app");
+    return c.json(app, 200);
+  });
+
+function checked(manifest: Manifest, c: { env: AppEnv["Bindings"] }): Manifest {
+  const problems = manifestProblems(manifest, {
+    mode: modeOf(c.env),
+    confidentialityLevels: DEFAULT_CONFIDENTIALITY,
+    integrityLevels: DEFAULT_INTEGRITY,
+  });
+  if (problems.length) throw invalid("manifest refused", problems);
+  return manifest;
+}

@@ -1,0 +1,42 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { requireRole } from "../middleware/auth/index.ts";
+import { authErrors, jsonResponse } from "../schemas/common.ts";
+import { tenantOf } from "../tenant.ts";
+import { validationHook } from "../validation.ts";
+
+const AuditEventSchema = z
+  .object({
+    seq: z.number().int(),
+    at: z.string(),
+    type: z.string(),
+    detail: z.record(z.string(), z.unknown()),
+  })
+  .openapi("AuditEvent");
+
+const read = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["admin"],
+  summary: "Security events after `since` (the last seq seen, or an ISO time), oldest first",
+  security: [{ bearer: [] }],
+  request: {
+    query: z.object({
+      since: z
+        .union([z.coerce.number().int().nonnegative(), z.iso.datetime()])
+        .optional()
+        .openapi({ description: "A seq (exclusive) or an ISO time" }),
+      limit: z.coerce.number().int().min(1).max(1000).default(200),
+    }),
+  },
+  responses: { 200: jsonResponse(z.object({ events: z.array(AuditEventSchema) }), "Events"), ...authErrors },
+});
+
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+base.use(requireRole("admin"));
+
+export const auditRoutes = base.openapi(read, async (c) => {
+  const { since, limit } = c.req.valid("query");
+  const cursor = typeof since === "string" ? { at: since } : { seq: since ?? 0 };
+  return c.json({ events: await tenantOf(c).readAudit(cursor, limit) }, 200);
+});
