@@ -1,8 +1,11 @@
 /**
- * Seeds the demo tenant on first start and remembers it in .lattice/demo.json (git-ignored). On a
- * later start the stored keys are checked; if local state was wiped, a fresh tenant is seeded.
+ * Seeds the demo tenant on first start and remembers it in .lattice/demo.json (git-ignored): keys,
+ * the demo apps registered by the developer key and approved by the admin key, their signing
+ * secrets handed to the demo apps Worker, and a policy that uses the offline scripted model.
+ * On a later start the stored keys are checked; if local state was wiped, a fresh tenant is seeded.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { demoManifests } from "../examples/apps/src/manifests.ts";
 import { createTenant } from "./lib.ts";
 
 export interface Demo {
@@ -10,30 +13,83 @@ export interface Demo {
   apps: string;
   tenantId: string;
   keys: { admin: string; developer: string; frontend: string };
+  appIds: Record<string, string>;
 }
 
 const FILE = ".lattice/demo.json";
+const WORLD = "demo";
+
+/** Clearance given at approval: what each app may receive (DESIGN.md: default internal). */
+const CLEARANCE: Record<string, string> = {
+  mail: "confidential",
+  drive: "confidential",
+  bank: "confidential",
+  calendar: "confidential",
+  health: "secret",
+};
+
+/** The demo tenant's policy: the DSL.md example's relaxations, and the offline scripted model. */
+export const DEMO_POLICY = {
+  tools: {
+    "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
+    "contacts.lookup": { output: { integrity: "user" } },
+    "contacts.list": { output: { integrity: "user" } },
+  },
+  models: { default: { provider: "scripted", model: "demo" } },
+};
 
 export async function seedDemo(where: { api: string; apps: string; operatorSecret: string }): Promise<Demo> {
   const known = existsSync(FILE) ? (JSON.parse(readFileSync(FILE, "utf8")) as Demo) : null;
-  if (known && (await works(where.api, known.keys.admin))) return save({ ...known, ...where });
+  if (known && (await works(where.api, known.keys.admin)))
+    return save({ ...known, api: where.api, apps: where.apps });
 
   const tenant = await createTenant(where.api, where.operatorSecret, "demo");
-  const issue = async (role: string) => {
-    const res = await fetch(`${where.api}/v1/admin/keys`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${tenant.adminKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ role, label: `demo ${role}` }),
-    });
-    if (res.status !== 201) throw new Error(`issuing a ${role} key failed: ${res.status}`);
-    return ((await res.json()) as { secret: string }).secret;
-  };
+  const call = (key: string) => (method: string, path: string, body?: unknown) =>
+    request(where.api, key, method, path, body);
+  const admin = call(tenant.adminKey);
+  const issue = async (role: string) =>
+    ((await admin("POST", "/v1/admin/keys", { role, label: `demo ${role}` })) as { secret: string }).secret;
   const keys = {
     admin: tenant.adminKey,
     developer: await issue("developer"),
     frontend: await issue("frontend"),
   };
-  return save({ api: where.api, apps: where.apps, tenantId: tenant.tenantId, keys });
+  const developer = call(keys.developer);
+
+  const appIds: Record<string, string> = {};
+  const secrets: Record<string, string> = {};
+  // misbehave is a test fixture, not a demo app: planners in the demo never see it.
+  for (const manifest of demoManifests(where.apps, WORLD).filter((m) => m.name !== "misbehave")) {
+    const app = (await developer("POST", "/v1/apps", manifest)) as { id: string; secret: string };
+    const clearance = CLEARANCE[manifest.name] ?? "internal";
+    await admin("POST", `/v1/admin/apps/${app.id}/versions/1/approve`, { clearance });
+    appIds[manifest.name] = app.id;
+    secrets[manifest.name] = app.secret;
+  }
+  const handed = await fetch(`${where.apps}/w/${WORLD}/_demo/secrets`, {
+    method: "PUT",
+    body: JSON.stringify(secrets),
+  });
+  if (!handed.ok) throw new Error(`handing app secrets to the demo apps failed: ${handed.status}`);
+  await admin("PUT", "/v1/admin/policy", DEMO_POLICY);
+  return save({ api: where.api, apps: where.apps, tenantId: tenant.tenantId, keys, appIds });
+}
+
+async function request(
+  api: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`${method} ${path} failed (${res.status}): ${JSON.stringify(json)}`);
+  return json;
 }
 
 async function works(api: string, adminKey: string): Promise<boolean> {
@@ -41,9 +97,8 @@ async function works(api: string, adminKey: string): Promise<boolean> {
   return res.status === 200;
 }
 
-function save(demo: Demo & { operatorSecret?: string }): Demo {
-  const { operatorSecret: _omit, ...stored } = demo;
+function save(demo: Demo): Demo {
   mkdirSync(".lattice", { recursive: true });
-  writeFileSync(FILE, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-  return stored;
+  writeFileSync(FILE, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return demo;
 }

@@ -74,6 +74,7 @@ Lattice is running (offline; models are scripted until you configure a live one)
   admin key      ${demo.keys.admin}
   developer key  ${demo.keys.developer}
   frontend key   ${demo.keys.frontend}
+  apps       ${Object.keys(demo.appIds).join(", ")} (registered and approved)
 (also in .lattice/demo.json)
 `);
 

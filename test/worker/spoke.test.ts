@@ -1,0 +1,160 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { endpointProblem } from "../../src/apps/egress.ts";
+import type { HubDO } from "../../src/objects/hub/index.ts";
+import { hubObjectName, spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
+import type { SpokeCall, SpokeDO } from "../../src/objects/spoke/index.ts";
+import type { TenantDO } from "../../src/objects/tenant/index.ts";
+import { registerDemoApp, uniqueWorld, worldState } from "./demo.ts";
+import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
+
+async function setup(): Promise<{ tenant: TestTenant; dev: string; world: string }> {
+  const tenant = await createTenant();
+  return { tenant, dev: (await issueKey(tenant, "developer")).secret, world: uniqueWorld("spoke") };
+}
+
+function spokeCall(
+  tenant: TestTenant,
+  appId: string,
+  functionality: string,
+  request: unknown,
+  extra: Partial<SpokeCall> = {},
+) {
+  const spoke = rpc<SpokeDO>(env.SPOKE.getByName(spokeObjectName(tenant.tenantId, "u1", appId)));
+  return spoke.call({
+    tenantId: tenant.tenantId,
+    userId: "u1",
+    appId,
+    functionality,
+    request,
+    callId: "call_test",
+    idempotencyKey: crypto.randomUUID(),
+    ...extra,
+  });
+}
+
+async function auditTypes(tenant: TestTenant): Promise<string[]> {
+  const events = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenant.tenantId))).readAudit({
+    seq: 0,
+  });
+  return events.map((e) => e.type);
+}
+
+describe("spoke calls to an app endpoint", () => {
+  it("calls an approved app with a verified signature, and the app's state changes", async () => {
+    const { tenant, dev, world } = await setup();
+    const bank = await registerDemoApp(tenant, dev, "bank", world);
+    const result = await spokeCall(tenant, bank.id, "send_money", {
+      recipient: "DE89370400440532013000",
+      amount: 12.5,
+      subject: "test",
+    });
+    expect(result).toMatchObject({ ok: true, appVersion: 1 });
+    const state = await worldState(world);
+    expect(state.calls).toHaveLength(1);
+    expect(state.calls[0]).toMatchObject({
+      app: "bank",
+      functionality: "send_money",
+      verified: true,
+      repeat: false,
+    });
+    expect(JSON.stringify(state.apps.bank)).toContain("DE89370400440532013000");
+  });
+
+  it("never calls a pending, rejected or disabled app", async () => {
+    const { tenant, dev, world } = await setup();
+    const pending = await registerDemoApp(tenant, dev, "contacts", world, { approve: false });
+    const rejected = await registerDemoApp(tenant, dev, "calendar", world, { approve: false });
+    await api("POST", `/v1/admin/apps/${rejected.id}/versions/1/reject`, {
+      key: tenant.adminKey,
+      body: { reason: "no" },
+    });
+    const disabled = await registerDemoApp(tenant, dev, "drive", world);
+    await api("POST", `/v1/admin/apps/${disabled.id}/disable`, { key: tenant.adminKey });
+    for (const [app, fn] of [
+      [pending.id, "list"],
+      [rejected.id, "list_events"],
+      [disabled.id, "list"],
+    ] as const) {
+      expect(await spokeCall(tenant, app, fn, {})).toMatchObject({ ok: false, code: "app_unavailable" });
+    }
+    expect((await worldState(world)).calls).toEqual([]);
+  });
+
+  it("drops a request that breaks its schema, audits it, and never calls the app", async () => {
+    const { tenant, dev, world } = await setup();
+    const bank = await registerDemoApp(tenant, dev, "bank", world);
+    const result = await spokeCall(tenant, bank.id, "send_money", { recipient: "X", amount: "all of it" });
+    expect(result).toMatchObject({ ok: false, code: "invalid_request" });
+    expect((result as { problems: string[] }).problems.length).toBeGreaterThan(0);
+    expect(await auditTypes(tenant)).toContain("malformed_app_request");
+    expect((await worldState(world)).calls).toEqual([]);
+  });
+
+  it("ends timeout, 5xx, oversize, non-JSON and badly shaped answers cleanly", async () => {
+    const { tenant, dev, world } = await setup();
+    const app = await registerDemoApp(tenant, dev, "misbehave", world);
+    const call = (fn: string, request: unknown = {}) =>
+      spokeCall(tenant, app.id, fn, request, { limits: { timeoutMs: 500 } });
+    expect(await call("slow")).toMatchObject({ ok: false, code: "app_timeout" });
+    expect(await call("error")).toMatchObject({ ok: false, code: "app_error" });
+    expect(await call("oversize")).toMatchObject({ ok: false, code: "app_response_too_large" });
+    expect(await call("notjson")).toMatchObject({ ok: false, code: "app_response_not_json" });
+    expect(await call("badshape")).toMatchObject({ ok: false, code: "invalid_response" });
+    expect(await call("ok", { message: "hi" })).toMatchObject({ ok: true });
+    const types = await auditTypes(tenant);
+    expect(types).toContain("malformed_app_response");
+    expect(types.filter((t) => t === "app_call_failed")).toHaveLength(4);
+  });
+
+  it("remembers interactions per user and app, and nothing in a private call", async () => {
+    const { tenant, dev, world } = await setup();
+    const contacts = await registerDemoApp(tenant, dev, "contacts", world);
+    await spokeCall(tenant, contacts.id, "lookup", { name: "landlord" });
+    await spokeCall(tenant, contacts.id, "lookup", { name: "mom" }, { remember: false });
+    const memory = await rpc<SpokeDO>(
+      env.SPOKE.getByName(spokeObjectName(tenant.tenantId, "u1", contacts.id)),
+    ).memory();
+    expect(memory.map((m) => m.request)).toEqual([{ name: "landlord" }]);
+  });
+});
+
+describe("egress guard", () => {
+  it("refuses private, loopback and link-local endpoints in production, allows loopback in dev", () => {
+    expect(endpointProblem("https://apps.example.com/x", "production")).toBeNull();
+    for (const bad of [
+      "http://apps.example.com/x",
+      "https://127.0.0.1/x",
+      "https://localhost:8788/x",
+      "https://10.1.2.3/x",
+      "https://192.168.0.10/x",
+      "https://172.20.0.1/x",
+      "https://169.254.169.254/latest",
+      "https://[::1]/x",
+      "https://[fe80::1]/x",
+      "https://printer.local/x",
+      "https://user:pw@apps.example.com/x",
+    ]) {
+      expect(endpointProblem(bad, "production"), bad).not.toBeNull();
+    }
+    expect(endpointProblem("http://127.0.0.1:8788/w/demo/mail", "dev")).toBeNull();
+    expect(endpointProblem("http://10.0.0.1/x", "dev")).not.toBeNull();
+  });
+});
+
+describe("ephemeral functionality ids", () => {
+  it("are stable within a session, differ across sessions, and a forged id resolves to nothing", async () => {
+    const tenant = await createTenant();
+    const hub = (sid: string) => rpc<HubDO>(env.HUB.getByName(hubObjectName(tenant.tenantId, sid)));
+    const ref = { appId: "app_1", functionality: "quote" };
+    const a1 = await hub("ses_a").ephemeralId(ref);
+    expect(a1).toMatch(/^fx_[0-9a-f]+$/);
+    expect(await hub("ses_a").ephemeralId(ref)).toBe(a1);
+    expect(await hub("ses_a").resolveEphemeral(a1)).toEqual(ref);
+    const b1 = await hub("ses_b").ephemeralId(ref);
+    expect(b1).not.toBe(a1);
+    expect(await hub("ses_b").resolveEphemeral(a1)).toBeNull();
+    expect(await hub("ses_a").resolveEphemeral("fx_forged")).toBeNull();
+  });
+});
