@@ -4,17 +4,25 @@ import { defineConfig } from "vitest/config";
 
 // The demo apps are a separate Worker. Tests run it beside the API as an auxiliary worker and route
 // the API's outbound fetches to it, so spokes make real HTTP calls to real (demo) app endpoints.
-const demoAppsScript = ".wrangler/test-build/demo-apps.mjs";
-buildSync({
-  entryPoints: ["examples/apps/src/index.ts"],
-  bundle: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2023",
-  outfile: demoAppsScript,
-  external: ["cloudflare:*"],
-  logLevel: "warning",
-});
+// A fake OpenAI-compatible server (test double) runs the same way; a tiny router splits the traffic.
+function bundle(entry: string, name: string): string {
+  const outfile = `.wrangler/test-build/${name}.mjs`;
+  buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2023",
+    outfile,
+    external: ["cloudflare:*"],
+    logLevel: "warning",
+  });
+  return outfile;
+}
+const FAKE_OPENAI_HOST = "fake-openai.test";
+const testNetwork = `export default { fetch(request, env) {
+  return new URL(request.url).hostname === "${FAKE_OPENAI_HOST}" ? env.OPENAI.fetch(request) : env.APPS.fetch(request);
+} };`;
 
 // Two projects: the pure policy core runs in plain Node (it must not need the runtime),
 // everything else runs inside workerd through the Workers pool.
@@ -34,15 +42,29 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: { LATTICE_OPERATOR_SECRET: "test-operator-secret", LATTICE_MODE: "dev" },
-              serviceBindings: { DEMO_APPS: "demo-apps" },
-              outboundService: "demo-apps",
+              serviceBindings: { DEMO_APPS: "demo-apps", FAKE_OPENAI: "fake-openai" },
+              outboundService: "test-network",
               workers: [
                 {
                   name: "demo-apps",
                   modules: true,
-                  scriptPath: demoAppsScript,
+                  scriptPath: bundle("examples/apps/src/index.ts", "demo-apps"),
                   compatibilityDate: "2026-08-15",
                   durableObjects: { WORLDS: { className: "DemoWorld", useSQLite: true } },
+                },
+                {
+                  name: "fake-openai",
+                  modules: true,
+                  scriptPath: bundle("test/fakes/openai-server.ts", "fake-openai"),
+                  compatibilityDate: "2026-08-15",
+                  durableObjects: { STATE: { className: "FakeOpenAIState" } },
+                },
+                {
+                  name: "test-network",
+                  modules: true,
+                  script: testNetwork,
+                  compatibilityDate: "2026-08-15",
+                  serviceBindings: { OPENAI: "fake-openai", APPS: "demo-apps" },
                 },
               ],
             },

@@ -17,7 +17,7 @@ function checked(...ids: string[]): string {
 export const tenantObjectName = (tenantId: string) => `tenant:${checked(tenantId)}`;
 export const artifactsObjectName = (tenantId: string, userId: string) =>
   `artifacts:${checked(tenantId, userId)}`;
-export const hubObjectName = (tenantId: string, userId: string, sessionId: string) =>
-  `hub:${checked(tenantId, userId, sessionId)}`;
+/** A session id is random and unguessable; the hub records its user and answers for no other. */
+export const hubObjectName = (tenantId: string, sessionId: string) => `hub:${checked(tenantId, sessionId)}`;
 export const spokeObjectName = (tenantId: string, userId: string, appId: string) =>
   `spoke:${checked(tenantId, userId, appId)}`;

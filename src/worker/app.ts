@@ -6,10 +6,15 @@ import type { AppEnv } from "./env.ts";
 import { ApiError, codeForStatus } from "./errors.ts";
 import { adminAppRoutes } from "./routes/admin-apps.ts";
 import { appRoutes } from "./routes/apps.ts";
+import { artifactRoutes } from "./routes/artifacts.ts";
 import { auditRoutes } from "./routes/audit.ts";
+import { consentRoutes } from "./routes/consents.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { grantRoutes } from "./routes/grants.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { policyRoutes } from "./routes/policy.ts";
+import { sessionRoutes } from "./routes/sessions.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 
 /** Largest request body the API accepts (manifests with schemas are the biggest legitimate bodies). */
@@ -33,7 +38,12 @@ const routes = app
   .route("/v1/admin/keys", keyRoutes)
   .route("/v1/admin/apps", adminAppRoutes)
   .route("/v1/admin/audit", auditRoutes)
-  .route("/v1/apps", appRoutes);
+  .route("/v1/admin/policy", policyRoutes)
+  .route("/v1/apps", appRoutes)
+  .route("/v1/sessions", sessionRoutes)
+  .route("/v1/sessions", consentRoutes)
+  .route("/v1/users", artifactRoutes)
+  .route("/v1/users", grantRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
   type: "http",

@@ -1,18 +1,176 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Label } from "../../policy/index.ts";
 import type { Env } from "../../worker/env.ts";
-import { migrate, schemaVersion } from "../sql.ts";
+import { randomId } from "../crypto.ts";
+import { migrate, type Sql, sqlTag } from "../sql.ts";
 
-const MIGRATIONS = [`CREATE TABLE artifacts (id TEXT PRIMARY KEY, created_at TEXT NOT NULL)`];
+// Append only: each entry runs once per object, in order.
+const MIGRATIONS = [
+  `CREATE TABLE artifacts (
+     id TEXT PRIMARY KEY, name TEXT NOT NULL, schema TEXT, intent TEXT NOT NULL, semantics TEXT NOT NULL,
+     query TEXT NOT NULL, confidentiality TEXT NOT NULL, integrity TEXT NOT NULL, value TEXT NOT NULL,
+     session_id TEXT NOT NULL, query_id TEXT NOT NULL, created_at TEXT NOT NULL)`,
+  `CREATE INDEX artifacts_by_time ON artifacts (created_at, id)`,
+  `CREATE TABLE grants (
+     id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT NOT NULL UNIQUE, choice TEXT,
+     description TEXT NOT NULL, created_at TEXT NOT NULL)`,
+];
 
-/** One per (tenant, user): the labeled vault of artifacts and permanent grants (a later issue). */
+/** A standing (permanent) permission the user gave: listed and revocable by the user. */
+export interface Grant {
+  id: string;
+  kind: string;
+  subject: string;
+  choice: string | null;
+  description: string;
+  createdAt: string;
+}
+
+/** What a planner may see of an artifact: everything but its value. */
+export interface ArtifactMetadata {
+  id: string;
+  name: string;
+  schema: unknown;
+  intent: string;
+  semantics: string;
+  query: string;
+  label: Label;
+  sessionId: string;
+  queryId: string;
+  createdAt: string;
+}
+
+export interface NewArtifact {
+  /** Derived from the query and name by the hub, so a replayed completion stores nothing twice. */
+  id: string;
+  name: string;
+  schema?: unknown;
+  intent: string;
+  semantics: string;
+  query: string;
+  label: Label;
+  sessionId: string;
+  queryId: string;
+  value: unknown;
+}
+
+type Row = {
+  id: string;
+  name: string;
+  schema: string | null;
+  intent: string;
+  semantics: string;
+  query: string;
+  confidentiality: string;
+  integrity: string;
+  value: string;
+  session_id: string;
+  query_id: string;
+  created_at: string;
+};
+
+/**
+ * One per (tenant, user): the user's labeled vault. Values are sealed here: the only method that
+ * returns one is `get`, which the interpreter's `retrieve` and the user's own API route call;
+ * planners receive `listMetadata` only.
+ */
 export class ArtifactsDO extends DurableObject<Env> {
+  private readonly sql: Sql;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.sql = sqlTag(ctx.storage);
     migrate(ctx.storage, MIGRATIONS);
   }
 
-  /** The schema version this object's storage is at; lets tests and ops see the object is live. */
-  schemaVersion(): number {
-    return schemaVersion(this.ctx.storage);
+  put(artifact: NewArtifact): ArtifactMetadata {
+    const { id } = artifact;
+    const createdAt = new Date().toISOString();
+    const schema = artifact.schema === undefined ? null : JSON.stringify(artifact.schema);
+    this.sql`INSERT OR IGNORE INTO artifacts VALUES (${id}, ${artifact.name}, ${schema}, ${artifact.intent},
+      ${artifact.semantics}, ${artifact.query}, ${artifact.label.confidentiality}, ${artifact.label.integrity},
+      ${JSON.stringify(artifact.value)}, ${artifact.sessionId}, ${artifact.queryId}, ${createdAt})`;
+    return this.metadata(id)!;
   }
+
+  /** Newest first, paged by `before` (an artifact id's createdAt cursor is internal; ids suffice here). */
+  listMetadata(limit = 100, offset = 0): ArtifactMetadata[] {
+    return this
+      .sql<Row>`SELECT * FROM artifacts ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.map(
+      toMetadata,
+    );
+  }
+
+  count(): number {
+    return this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM artifacts`[0]!.n;
+  }
+
+  metadata(id: string): ArtifactMetadata | null {
+    const row = this.sql<Row>`SELECT * FROM artifacts WHERE id = ${id}`[0];
+    return row ? toMetadata(row) : null;
+  }
+
+  get(id: string): { metadata: ArtifactMetadata; value: unknown } | null {
+    const row = this.sql<Row>`SELECT * FROM artifacts WHERE id = ${id}`[0];
+    return row ? { metadata: toMetadata(row), value: JSON.parse(row.value) } : null;
+  }
+
+  // --- permanent grants: read on every step that needs one, so a revocation applies at once ---
+
+  grants(): Grant[] {
+    return this.sql<GrantRow>`SELECT * FROM grants ORDER BY created_at, id`.map(toGrant);
+  }
+
+  findGrant(subject: string): Grant | null {
+    const row = this.sql<GrantRow>`SELECT * FROM grants WHERE subject = ${subject}`[0];
+    return row ? toGrant(row) : null;
+  }
+
+  addGrant(grant: { kind: string; subject: string; choice: string | null; description: string }): Grant {
+    this
+      .sql`INSERT OR REPLACE INTO grants VALUES (${randomId("gr")}, ${grant.kind}, ${grant.subject}, ${grant.choice},
+             ${grant.description}, ${new Date().toISOString()})`;
+    return this.findGrant(grant.subject)!;
+  }
+
+  revokeGrant(id: string): boolean {
+    const existed = this.sql<{ id: string }>`SELECT id FROM grants WHERE id = ${id}`.length > 0;
+    this.sql`DELETE FROM grants WHERE id = ${id}`;
+    return existed;
+  }
+
+  delete(id: string): boolean {
+    const existed = this.sql<{ id: string }>`SELECT id FROM artifacts WHERE id = ${id}`.length > 0;
+    this.sql`DELETE FROM artifacts WHERE id = ${id}`;
+    return existed;
+  }
+}
+
+type GrantRow = {
+  id: string;
+  kind: string;
+  subject: string;
+  choice: string | null;
+  description: string;
+  created_at: string;
+};
+
+function toGrant(row: GrantRow): Grant {
+  const { created_at, ...rest } = row;
+  return { ...rest, createdAt: created_at };
+}
+
+function toMetadata(row: Row): ArtifactMetadata {
+  return {
+    id: row.id,
+    name: row.name,
+    schema: row.schema === null ? null : JSON.parse(row.schema),
+    intent: row.intent,
+    semantics: row.semantics,
+    query: row.query,
+    label: { confidentiality: row.confidentiality, integrity: row.integrity },
+    sessionId: row.session_id,
+    queryId: row.query_id,
+    createdAt: row.created_at,
+  };
 }

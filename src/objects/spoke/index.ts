@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { valueProblems } from "../../apps/schemas.ts";
+import { complete, type ModelConfig, ModelError, type ModelLimits } from "../../llm/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { tenantObjectName } from "../names.ts";
 import { rpc } from "../rpc.ts";
@@ -124,6 +125,58 @@ export class SpokeDO extends DurableObject<Env> {
     }
     this.remember(call, result.value, "ok");
     return { ok: true, value: result.value, appVersion: app.version };
+  }
+
+  /**
+   * A vanilla spoke's q-llm step: memoryless, no tools, bound to the step's schema. It reads only the
+   * inputs the plan gave it; its answer is re-checked against the schema, and the hub labels it with
+   * the join of those inputs, so an obedient model here can change data but never raise trust.
+   */
+  async qllm(request: {
+    model: ModelConfig;
+    limits: ModelLimits;
+    prompt: string;
+    inputs: Record<string, unknown>;
+    schema: Record<string, unknown>;
+  }): Promise<{ ok: true; value: unknown; tokens: number } | { ok: false; code: string; message: string }> {
+    try {
+      const answer = await complete(
+        request.model,
+        {
+          role: "qllm",
+          messages: [
+            {
+              role: "system",
+              content: "Answer the task using only the given inputs. Reply with JSON matching the schema.",
+            },
+            {
+              role: "user",
+              content: `Task: ${request.prompt}\n\nInputs:\n${JSON.stringify(request.inputs)}`,
+            },
+          ],
+          schema: { name: "answer", schema: request.schema },
+        },
+        request.limits,
+      );
+      let value: unknown;
+      try {
+        value = JSON.parse(answer.text);
+      } catch {
+        return { ok: false, code: "invalid_model_output", message: "the q-llm answer is not JSON" };
+      }
+      const problems = valueProblems(request.schema, value);
+      if (problems.length) {
+        return {
+          ok: false,
+          code: "invalid_model_output",
+          message: `the q-llm answer breaks its schema: ${problems[0]}`,
+        };
+      }
+      return { ok: true, value, tokens: answer.usage.inputTokens + answer.usage.outputTokens };
+    } catch (error) {
+      if (error instanceof ModelError) return { ok: false, code: error.code, message: error.message };
+      throw error;
+    }
   }
 
   /** The app's memory of this user, newest first (for an agentic app's context; never for planners). */

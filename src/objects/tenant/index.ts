@@ -5,6 +5,7 @@ import { randomId, sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
 import { type IssuedKey, type KeyInfo, newKeySecret, type Role } from "./keys.ts";
+import { currentPolicy, maskedPolicy, POLICY_MIGRATIONS, putPolicy } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 
 // Append only: each entry runs once per object, in order (see migrate()).
@@ -15,6 +16,7 @@ const MIGRATIONS = [
      created_at TEXT NOT NULL, revoked_at TEXT)`,
   ...registry.REGISTRY_MIGRATIONS,
   ...AUDIT_MIGRATIONS,
+  ...POLICY_MIGRATIONS,
 ];
 
 type KeyRow = {
@@ -131,6 +133,27 @@ export class TenantDO extends DurableObject<Env> {
 
   servingApps() {
     return registry.servingApps(this.sql);
+  }
+
+  // --- policy (policy-store.ts) ---
+
+  /** The policy in force, parsed, defaults filled in (for the hub and spokes; carries API keys). */
+  policy() {
+    return currentPolicy(this.sql);
+  }
+
+  /** The policy as an admin may read it: API keys masked. */
+  policyForAdmin() {
+    return maskedPolicy(currentPolicy(this.sql));
+  }
+
+  putPolicy(document: unknown) {
+    const result = putPolicy(this.sql, document);
+    this.audit(
+      result.ok ? "policy_updated" : "policy_refused",
+      result.ok ? { version: result.version } : { issues: result.issues },
+    );
+    return result;
   }
 
   // --- audit log (audit.ts) ---

@@ -1,0 +1,57 @@
+import { completeOpenAI } from "./openai.ts";
+import { completeScripted } from "./scripted.ts";
+import {
+  type CompletionRequest,
+  type CompletionResult,
+  DEFAULT_MODEL_LIMITS,
+  type ModelConfig,
+  type ModelLimits,
+  type ModelRole,
+} from "./types.ts";
+
+export * from "./types.ts";
+
+export interface ModelSettings {
+  default?: ModelConfig;
+  planner?: ModelConfig;
+  qllm?: ModelConfig;
+  spoke?: ModelConfig;
+  visor?: ModelConfig;
+}
+
+/**
+ * Which model serves a role: the role's own setting, else the tenant default, else the Worker's
+ * OPENAI_BASE_URL / OPENAI_API_KEY, else the offline demo script (named scripted everywhere).
+ */
+export function modelFor(
+  role: ModelRole,
+  settings: ModelSettings | undefined,
+  env: { OPENAI_BASE_URL?: string; OPENAI_API_KEY?: string; OPENAI_MODEL?: string },
+): ModelConfig {
+  const chosen = settings?.[role] ?? settings?.default;
+  if (chosen) {
+    if (chosen.provider !== "openai") return chosen;
+    return {
+      ...chosen,
+      baseURL: chosen.baseURL ?? env.OPENAI_BASE_URL,
+      apiKey: chosen.apiKey ?? env.OPENAI_API_KEY,
+    };
+  }
+  if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
+    const config: ModelConfig = { provider: "openai", model: env.OPENAI_MODEL ?? "gpt-4o-mini" };
+    if (env.OPENAI_BASE_URL) config.baseURL = env.OPENAI_BASE_URL;
+    if (env.OPENAI_API_KEY) config.apiKey = env.OPENAI_API_KEY;
+    return config;
+  }
+  return { provider: "scripted", model: "demo" };
+}
+
+export function complete(
+  config: ModelConfig,
+  request: CompletionRequest,
+  limits: ModelLimits = DEFAULT_MODEL_LIMITS,
+): Promise<CompletionResult> {
+  return config.provider === "openai"
+    ? completeOpenAI(config, request, limits)
+    : completeScripted(config, request);
+}

@@ -1,0 +1,78 @@
+/** The model layer's vocabulary. Models serve utility and are never trusted: callers re-validate output. */
+
+export const ROLES = ["planner", "qllm", "spoke", "visor"] as const;
+export type ModelRole = (typeof ROLES)[number];
+
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; toolCalls?: ToolCall[] }
+  | { role: "tool"; toolCallId: string; content: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model wrote it; the caller parses and validates. */
+  arguments: string;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface CompletionRequest {
+  role: ModelRole;
+  messages: ChatMessage[];
+  /** Structured output: the answer must be JSON for this schema (re-checked by the caller). */
+  schema?: { name: string; schema: Record<string, unknown> };
+  tools?: ToolDefinition[];
+}
+
+export interface CompletionResult {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: { inputTokens: number; outputTokens: number };
+  /** Which provider and model answered, for traces ("scripted" is always named as such). */
+  model: string;
+}
+
+export interface ModelConfig {
+  provider: "openai" | "scripted";
+  model: string;
+  baseURL?: string;
+  apiKey?: string;
+  /** Scripted provider only: responses as data (see script.ts). */
+  script?: ScriptEntry[];
+}
+
+export interface ScriptEntry {
+  /** Only for this role (scripted provider; the fake server keys scripts by model name instead). */
+  role?: ModelRole;
+  /** Case-insensitive text that must occur in the request's last user message. */
+  when?: string;
+  /** The answer: JSON (sent as its text) or plain text. */
+  respond?: unknown;
+  /** Or tool calls, for the spoke role's tool-calling loop. */
+  toolCalls?: Array<{ name: string; arguments: unknown }>;
+  /** Simulated latency. */
+  latencyMs?: number;
+}
+
+export interface ModelLimits {
+  timeoutMs: number;
+  maxOutputTokens: number;
+  /** Retries on transport failures only (connection, 502/503/504), never on a bad answer. */
+  maxRetries: number;
+}
+
+export const DEFAULT_MODEL_LIMITS: ModelLimits = { timeoutMs: 30_000, maxOutputTokens: 4096, maxRetries: 2 };
+
+/** A model call that failed; ends the query (fail-closed), never fed back to a planner. */
+export class ModelError extends Error {
+  readonly code: "model_timeout" | "model_failed" | "model_not_configured";
+  constructor(code: ModelError["code"], message: string) {
+    super(message);
+    this.code = code;
+  }
+}

@@ -1,0 +1,158 @@
+import type { Assessment, ConsentKind, Scope } from "../../policy/permissions.ts";
+import { randomId } from "../crypto.ts";
+import type { Sql } from "../sql.ts";
+
+/** Consent requests of a session and its session-scoped grants (permanent ones live in the vault). */
+export const CONSENT_MIGRATIONS = [
+  `CREATE TABLE consents (
+     id TEXT PRIMARY KEY, query_id TEXT NOT NULL, step_key TEXT NOT NULL, kind TEXT NOT NULL,
+     subject TEXT NOT NULL, grant_subject TEXT, request TEXT NOT NULL, status TEXT NOT NULL, scope TEXT, choice TEXT,
+     created_at TEXT NOT NULL, expires_at INTEGER NOT NULL, answered_at TEXT)`,
+  `CREATE INDEX consents_by_query ON consents (query_id, subject)`,
+  `CREATE TABLE session_grants (subject TEXT PRIMARY KEY, choice TEXT, created_at TEXT NOT NULL)`,
+];
+
+export type ConsentStatus = "pending" | "allowed" | "denied" | "expired";
+
+/** What the user is shown (API.md's consent shape). */
+export interface ConsentRequest {
+  from?: string[];
+  to?: string;
+  functionality: string;
+  /** The concrete values to be shared, for the user to see. */
+  data: unknown;
+  assessment: Assessment;
+  scopes: Scope[];
+  options?: Array<{ tool: string; app: string; description: string }>;
+}
+
+export interface Consent extends ConsentRequest {
+  id: string;
+  grantSubject: string | null;
+  kind: ConsentKind;
+  queryId: string;
+  stepId: string;
+  status: ConsentStatus;
+  scope: Scope | null;
+  choice: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+type Row = {
+  id: string;
+  query_id: string;
+  step_key: string;
+  kind: string;
+  subject: string;
+  grant_subject: string | null;
+  request: string;
+  status: string;
+  scope: string | null;
+  choice: string | null;
+  created_at: string;
+  expires_at: number;
+};
+
+export class ConsentStore {
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  /** The latest consent asked for this query and subject (the gate's memory across replays). */
+  forSubject(queryId: string, subject: string): Consent | null {
+    const row = this.sql<Row>`SELECT * FROM consents WHERE query_id = ${queryId} AND subject = ${subject}
+                              ORDER BY created_at DESC, rowid DESC LIMIT 1`[0];
+    return row ? toConsent(row) : null;
+  }
+
+  get(id: string): Consent | null {
+    const row = this.sql<Row>`SELECT * FROM consents WHERE id = ${id}`[0];
+    return row ? toConsent(row) : null;
+  }
+
+  list(filter: { status?: ConsentStatus; queryId?: string } = {}): Consent[] {
+    const rows = this.sql<Row>`SELECT * FROM consents ORDER BY created_at, rowid`;
+    return rows
+      .map(toConsent)
+      .filter(
+        (c) =>
+          (!filter.status || c.status === filter.status) && (!filter.queryId || c.queryId === filter.queryId),
+      );
+  }
+
+  ask(input: {
+    queryId: string;
+    stepKey: string;
+    kind: ConsentKind;
+    subject: string;
+    /** What a session or permanent grant from this answer covers (null: once-only kinds). */
+    grantSubject: string | null;
+    request: ConsentRequest;
+    timeoutSeconds: number;
+  }): Consent {
+    const id = randomId("con");
+    const expiresAt = Date.now() + input.timeoutSeconds * 1000;
+    this
+      .sql`INSERT INTO consents (id, query_id, step_key, kind, subject, grant_subject, request, status, created_at,
+                                   expires_at)
+             VALUES (${id}, ${input.queryId}, ${input.stepKey}, ${input.kind}, ${input.subject}, ${input.grantSubject},
+                     ${JSON.stringify(input.request)}, 'pending', ${new Date().toISOString()}, ${expiresAt})`;
+    return this.get(id)!;
+  }
+
+  settle(
+    id: string,
+    status: Exclude<ConsentStatus, "pending">,
+    scope: Scope | null,
+    choice: string | null,
+  ): void {
+    this.sql`UPDATE consents SET status = ${status}, scope = ${scope}, choice = ${choice},
+             answered_at = ${new Date().toISOString()} WHERE id = ${id} AND status = 'pending'`;
+  }
+
+  /** Pending consents whose time is up, and the earliest expiry still ahead (for the alarm). */
+  overdue(now: number): Consent[] {
+    return this.sql<Row>`SELECT * FROM consents WHERE status = 'pending' AND expires_at <= ${now}`.map(
+      toConsent,
+    );
+  }
+
+  nextExpiry(): number | null {
+    return (
+      this.sql<{ t: number | null }>`SELECT MIN(expires_at) AS t FROM consents WHERE status = 'pending'`[0]
+        ?.t ?? null
+    );
+  }
+
+  sessionGrant(subject: string): { choice: string | null } | null {
+    return (
+      this.sql<{ choice: string | null }>`SELECT choice FROM session_grants WHERE subject = ${subject}`[0] ??
+      null
+    );
+  }
+
+  grantForSession(subject: string, choice: string | null): void {
+    this
+      .sql`INSERT OR REPLACE INTO session_grants VALUES (${subject}, ${choice}, ${new Date().toISOString()})`;
+  }
+}
+
+function toConsent(row: Row): Consent {
+  const request = JSON.parse(row.request) as ConsentRequest;
+  return {
+    id: row.id,
+    grantSubject: row.grant_subject,
+    kind: row.kind as ConsentKind,
+    queryId: row.query_id,
+    stepId: row.step_key,
+    ...request,
+    status: row.status as ConsentStatus,
+    scope: row.scope as Scope | null,
+    choice: row.choice,
+    createdAt: row.created_at,
+    expiresAt: new Date(row.expires_at).toISOString(),
+  };
+}

@@ -1,0 +1,269 @@
+import {
+  type Catalog,
+  type ConditionStep,
+  displayRequirement,
+  flowAllowed,
+  guardedPc,
+  initialPc,
+  joinAll,
+  type Label,
+  type Lattices,
+  type LoopStep,
+  loopOutLabel,
+  loopVarLabel,
+  outputBaseline,
+  type Plan,
+  type Policy,
+  type QllmStep,
+  type QueryIndex,
+  qllmOutputLabel,
+  type Step,
+  sinkLabel,
+  type ToolStep,
+  toolOutputLabel,
+} from "../../policy/index.ts";
+import type { DisplayItem, JournalEntry } from "./store.ts";
+import { type Env, evaluate, guardLabel, holds, type Labeled, mergeOrigins, StepFailure } from "./values.ts";
+
+/**
+ * The deterministic interpreter. It cannot reorder or change steps; it replays the plan from the
+ * start on every advance, taking each effect's result from the journal where one is recorded, and
+ * performs at most `budget` new tool or q-llm calls before yielding. So every step boundary is a
+ * durable point: evict the object there and the next advance picks up exactly where this one left.
+ */
+
+export interface Effects {
+  /** Which app serves this step: the planned one, or the user's pick among alternatives (null: ask first). */
+  route(step: ToolStep, key: string): Promise<string | null>;
+  /** Whether the call may go now: runtime labels are checked and consents asked here. */
+  gate(tool: string, key: string, args: Record<string, Labeled>, pc: Label): Promise<"go" | "pause">;
+  tool(tool: string, key: string, args: Record<string, unknown>): Promise<unknown>;
+  qllm(step: QllmStep, key: string, inputs: Record<string, unknown>): Promise<unknown>;
+  retrieve(artifactId: string): Promise<Labeled>;
+  irreversible(tool: string): boolean;
+}
+
+export interface Recorder {
+  started(key: string, kind: string, info: Record<string, unknown>): void;
+  done(key: string, kind: string, value: unknown, label: Label, info: Record<string, unknown>): void;
+  display(item: DisplayItem): void;
+  event(type: string, data: Record<string, unknown>): void;
+}
+
+export interface RunContext {
+  plan: Plan;
+  policy: Policy;
+  lattices: Lattices;
+  catalog: Catalog;
+  query: QueryIndex;
+  journal: ReadonlyMap<string, JournalEntry>;
+  budget: number;
+  effects: Effects;
+  record: Recorder;
+}
+
+/** A result worth keeping as an artifact: a named tool, q-llm or loop result outside any loop body. */
+export interface Annotated {
+  name: string;
+  step: Step;
+  result: Labeled;
+}
+
+export type RunOutcome = { state: "done"; results: Annotated[] } | { state: "yield" } | { state: "pause" };
+
+class Yield {}
+class Pause {}
+
+export async function runPlan(ctx: RunContext): Promise<RunOutcome> {
+  const run = new Run(ctx);
+  try {
+    await run.steps(ctx.plan.steps, "steps", initialPc(ctx.lattices), true);
+    return { state: "done", results: run.results };
+  } catch (signal) {
+    if (signal instanceof Yield) return { state: "yield" };
+    if (signal instanceof Pause) return { state: "pause" };
+    throw signal;
+  }
+}
+
+class Run {
+  readonly env: Env = new Map();
+  readonly results: Annotated[] = [];
+  private spent = 0;
+  private readonly ctx: RunContext;
+
+  constructor(ctx: RunContext) {
+    this.ctx = ctx;
+  }
+
+  private get evalCtx() {
+    return { lattices: this.ctx.lattices, query: this.ctx.query, env: this.env };
+  }
+
+  async steps(steps: readonly Step[], path: string, pc: Label, annotate: boolean): Promise<void> {
+    for (const [i, step] of steps.entries()) await this.step(step, `${path}[${i}]`, pc, annotate);
+  }
+
+  private async step(step: Step, key: string, pc: Label, annotate: boolean): Promise<void> {
+    switch (step.kind) {
+      case "retrieve": {
+        const done = this.ctx.journal.get(key);
+        const result = done?.state === "done" ? fromJournal(done) : await this.retrieve(step.artifact, key);
+        // The stored label, as the verifier assumed: pc joins in where the value reaches a sink.
+        return this.bind(step.out, step, result, annotate);
+      }
+      case "tool":
+        return this.tool(step, key, pc, annotate);
+      case "qllm":
+        return this.qllm(step, key, pc, annotate);
+      case "display":
+        return this.display(step, key, pc);
+      case "condition":
+        return this.condition(step, key, pc, annotate);
+      case "loop":
+        return this.loop(step, key, pc, annotate);
+    }
+  }
+
+  private async retrieve(artifactId: string, key: string): Promise<Labeled> {
+    const result = await this.ctx.effects.retrieve(artifactId);
+    this.ctx.record.done(key, "retrieve", result.value, result.label, { artifact: artifactId });
+    return { ...result, origins: ["vault"] };
+  }
+
+  private async tool(step: ToolStep, key: string, pc: Label, annotate: boolean): Promise<void> {
+    const journaled = this.ctx.journal.get(key);
+    const tool = journaled
+      ? String(journaled.info?.tool ?? step.tool)
+      : await this.ctx.effects.route(step, key);
+    if (tool === null) throw new Pause();
+    const args: Record<string, Labeled> = {};
+    for (const [name, expr] of Object.entries(step.args)) args[name] = evaluate(this.evalCtx, expr);
+    const l = this.ctx.lattices;
+    const label = toolOutputLabel(
+      l,
+      outputBaseline(this.ctx.policy, l, tool, this.ctx.catalog[tool]),
+      Object.values(args).map((a) => a.label),
+      pc,
+    );
+    // An app's answer carries that app's origin: its data crossing to another app needs consent.
+    const origins = [appOf(tool)];
+    if (journaled?.state === "done") {
+      return this.bind(step.out, step, { value: journaled.value, label, origins }, annotate);
+    }
+    if (journaled?.state === "started" && this.ctx.effects.irreversible(tool)) {
+      // It may or may not have reached the app: guessing could send money twice, so stop and say so.
+      throw new StepFailure(
+        "interrupted_irreversible_call",
+        `the irreversible call ${tool} (${key}) was interrupted; it was not repeated, check the app before retrying`,
+      );
+    }
+    if ((await this.ctx.effects.gate(tool, key, args, pc)) === "pause") throw new Pause();
+    this.spend();
+    const values = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value]));
+    this.ctx.record.started(key, "tool", { tool });
+    this.ctx.record.event("step_started", { key, kind: "tool", tool });
+    const value = await this.ctx.effects.tool(tool, key, values);
+    this.ctx.record.done(key, "tool", value, label, { tool });
+    this.ctx.record.event("step_finished", { key, kind: "tool", tool, label });
+    this.bind(step.out, step, { value, label, origins }, annotate);
+  }
+
+  private async qllm(step: QllmStep, key: string, pc: Label, annotate: boolean): Promise<void> {
+    const inputs: Record<string, Labeled> = {};
+    for (const [name, expr] of Object.entries(step.inputs)) inputs[name] = evaluate(this.evalCtx, expr);
+    const label = qllmOutputLabel(
+      this.ctx.lattices,
+      Object.values(inputs).map((i) => i.label),
+      pc,
+    );
+    const origins = mergeOrigins(Object.values(inputs));
+    const journaled = this.ctx.journal.get(key);
+    if (journaled?.state === "done") {
+      return this.bind(step.out, step, { value: journaled.value, label, origins }, annotate);
+    }
+    this.spend();
+    this.ctx.record.event("step_started", { key, kind: "qllm" });
+    const values = Object.fromEntries(Object.entries(inputs).map(([name, i]) => [name, i.value]));
+    const value = await this.ctx.effects.qllm(step, key, values);
+    this.ctx.record.done(key, "qllm", value, label, {});
+    this.ctx.record.event("step_finished", { key, kind: "qllm", label });
+    this.bind(step.out, step, { value, label, origins }, annotate);
+  }
+
+  private display(
+    step: { value: Parameters<typeof evaluate>[1]; title?: string },
+    key: string,
+    pc: Label,
+  ): void {
+    if (this.ctx.journal.has(key)) return;
+    const l = this.ctx.lattices;
+    const shown = evaluate(this.evalCtx, step.value);
+    const label = sinkLabel(l, shown.label, pc);
+    const redacted = !flowAllowed(l, label, displayRequirement(this.ctx.policy, l));
+    const untrusted = label.integrity !== l.integrity.top;
+    this.ctx.record.display({
+      key,
+      title: step.title ?? null,
+      value: shown.value,
+      label,
+      redacted,
+      untrusted,
+    });
+    this.ctx.record.done(key, "display", null, label, { redacted });
+    this.ctx.record.event(redacted ? "display_redacted" : "display", { key, label, untrusted });
+  }
+
+  private async condition(step: ConditionStep, key: string, pc: Label, annotate: boolean): Promise<void> {
+    const branchPc = guardedPc(this.ctx.lattices, pc, guardLabel(this.evalCtx, step.if));
+    const taken = holds(this.env, step.if);
+    await this.steps(taken ? step.then : step.else, `${key}.${taken ? "then" : "else"}`, branchPc, annotate);
+  }
+
+  private async loop(step: LoopStep, key: string, pc: Label, annotate: boolean): Promise<void> {
+    const l = this.ctx.lattices;
+    const over = evaluate(this.evalCtx, step.over);
+    if (!Array.isArray(over.value))
+      throw new StepFailure("loop_over_non_array", `${key}: loop.over is not an array`);
+    const bodyPc = guardedPc(l, pc, over.label);
+    const collected: Labeled[] = [];
+    for (const [i, item] of over.value.entries()) {
+      this.env.set(step.as, { value: item, label: loopVarLabel(l, over.label, pc), origins: over.origins });
+      await this.steps(step.body, `${key}#${i}.body`, bodyPc, false);
+      if (step.collect) collected.push(evaluate(this.evalCtx, step.collect));
+    }
+    if (step.out) {
+      const label = loopOutLabel(
+        l,
+        joinAll(
+          l,
+          collected.map((c) => c.label),
+        ),
+        bodyPc,
+      );
+      this.bind(
+        step.out,
+        step,
+        { value: collected.map((c) => c.value), label, origins: mergeOrigins(collected, over.origins) },
+        annotate,
+      );
+    }
+  }
+
+  private bind(name: string, step: Step, result: Labeled, annotate: boolean): void {
+    this.env.set(name, result);
+    if (annotate) this.results.push({ name, step, result });
+  }
+
+  private spend(): void {
+    if (this.spent >= this.ctx.budget) throw new Yield();
+    this.spent++;
+  }
+}
+
+function fromJournal(entry: JournalEntry): Labeled {
+  if (!entry.label) throw new StepFailure("corrupt_journal", `journal entry ${entry.key} has no label`);
+  return { value: entry.value, label: entry.label, origins: ["vault"] };
+}
+
+const appOf = (tool: string) => tool.slice(0, tool.indexOf("."));

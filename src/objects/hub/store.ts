@@ -1,0 +1,269 @@
+import type { Label } from "../../policy/index.ts";
+import type { Sql } from "../sql.ts";
+
+/**
+ * The HubDO's durable state. Everything a resume needs is here: the query, its plan and the context
+ * it was verified against, and a journal of every effect (tool call, q-llm call, retrieve, display)
+ * keyed by its position in the plan, so a replay after eviction re-derives the same state.
+ */
+export const STORE_MIGRATIONS = [
+  `CREATE TABLE session (
+     id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, private INTEGER NOT NULL,
+     created_at TEXT NOT NULL)`,
+  `CREATE TABLE queries (
+     id TEXT PRIMARY KEY, seq INTEGER NOT NULL, text TEXT NOT NULL, status TEXT NOT NULL,
+     idempotency_key TEXT UNIQUE, options TEXT NOT NULL, plan TEXT, context TEXT, verdict TEXT, error TEXT,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`,
+  `CREATE TABLE journal (
+     query_id TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL,
+     value TEXT, label TEXT, info TEXT, PRIMARY KEY (query_id, key))`,
+  `CREATE TABLE display (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, query_id TEXT NOT NULL, key TEXT NOT NULL, title TEXT,
+     value TEXT, label TEXT NOT NULL, redacted INTEGER NOT NULL, untrusted INTEGER NOT NULL,
+     UNIQUE (query_id, key))`,
+  `CREATE TABLE events (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, query_id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+     at TEXT NOT NULL)`,
+];
+
+export const QUERY_STATES = [
+  "planning",
+  "awaiting_consent",
+  "running",
+  "completed",
+  "failed",
+  "rejected",
+] as const;
+export type QueryStatus = (typeof QUERY_STATES)[number];
+export const ACTIVE: readonly QueryStatus[] = ["planning", "running"];
+
+export interface Session {
+  id: string;
+  tenantId: string;
+  userId: string;
+  private: boolean;
+  createdAt: string;
+}
+
+export type QueryRow = {
+  id: string;
+  seq: number;
+  text: string;
+  status: QueryStatus;
+  idempotency_key: string | null;
+  options: string;
+  plan: string | null;
+  context: string | null;
+  verdict: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export interface JournalEntry {
+  key: string;
+  kind: string;
+  state: "started" | "done";
+  value: unknown;
+  label: Label | null;
+  info: Record<string, unknown> | null;
+}
+
+export interface QueryError {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface HubEvent {
+  seq: number;
+  queryId: string;
+  type: string;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+export interface DisplayItem {
+  key: string;
+  title: string | null;
+  value: unknown;
+  label: Label;
+  redacted: boolean;
+  untrusted: boolean;
+}
+
+const now = () => new Date().toISOString();
+
+export class HubStore {
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  session(): Session | null {
+    const row = this.sql<{
+      id: string;
+      tenant_id: string;
+      user_id: string;
+      private: number;
+      created_at: string;
+    }>`
+      SELECT * FROM session`[0];
+    return row
+      ? {
+          id: row.id,
+          tenantId: row.tenant_id,
+          userId: row.user_id,
+          private: row.private === 1,
+          createdAt: row.created_at,
+        }
+      : null;
+  }
+
+  openSession(s: Omit<Session, "createdAt">): Session {
+    this
+      .sql`INSERT OR IGNORE INTO session VALUES (${s.id}, ${s.tenantId}, ${s.userId}, ${s.private ? 1 : 0}, ${now()})`;
+    return this.session()!;
+  }
+
+  query(id: string): QueryRow | null {
+    return this.sql<QueryRow>`SELECT * FROM queries WHERE id = ${id}`[0] ?? null;
+  }
+
+  queryByIdempotencyKey(key: string): QueryRow | null {
+    return this.sql<QueryRow>`SELECT * FROM queries WHERE idempotency_key = ${key}`[0] ?? null;
+  }
+
+  queries(): QueryRow[] {
+    return this.sql<QueryRow>`SELECT * FROM queries ORDER BY seq`;
+  }
+
+  activeQueries(): QueryRow[] {
+    return this.sql<QueryRow>`SELECT * FROM queries WHERE status IN ('planning', 'running') ORDER BY seq`;
+  }
+
+  insertQuery(id: string, text: string, idempotencyKey: string | null, options: unknown): QueryRow {
+    const seq = (this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM queries`[0]?.n ?? 0) + 1;
+    const at = now();
+    this.sql`INSERT INTO queries (id, seq, text, status, idempotency_key, options, created_at, updated_at)
+             VALUES (${id}, ${seq}, ${text}, 'planning', ${idempotencyKey}, ${JSON.stringify(options)}, ${at}, ${at})`;
+    return this.query(id)!;
+  }
+
+  update(
+    id: string,
+    fields: Partial<{
+      status: QueryStatus;
+      plan: unknown;
+      context: unknown;
+      verdict: unknown;
+      error: QueryError | null;
+    }>,
+  ): void {
+    const row = this.query(id)!;
+    const json = (v: unknown, old: string | null) =>
+      v === undefined ? old : v === null ? null : JSON.stringify(v);
+    this
+      .sql`UPDATE queries SET status = ${fields.status ?? row.status}, plan = ${json(fields.plan, row.plan)},
+             context = ${json(fields.context, row.context)}, verdict = ${json(fields.verdict, row.verdict)},
+             error = ${json(fields.error, row.error)}, updated_at = ${now()} WHERE id = ${id}`;
+  }
+
+  journal(queryId: string): Map<string, JournalEntry> {
+    const rows = this.sql<{
+      key: string;
+      kind: string;
+      state: string;
+      value: string | null;
+      label: string | null;
+      info: string | null;
+    }>`
+      SELECT key, kind, state, value, label, info FROM journal WHERE query_id = ${queryId}`;
+    return new Map(
+      rows.map((r) => [
+        r.key,
+        {
+          key: r.key,
+          kind: r.kind,
+          state: r.state as JournalEntry["state"],
+          value: r.value === null ? null : JSON.parse(r.value),
+          label: r.label === null ? null : (JSON.parse(r.label) as Label),
+          info: r.info === null ? null : (JSON.parse(r.info) as Record<string, unknown>),
+        },
+      ]),
+    );
+  }
+
+  /** Written before an effect is sent: a crash after this point is detectable on resume. */
+  journalStarted(queryId: string, key: string, kind: string, info: Record<string, unknown>): void {
+    this.sql`INSERT OR REPLACE INTO journal (query_id, key, kind, state, info)
+             VALUES (${queryId}, ${key}, ${kind}, 'started', ${JSON.stringify(info)})`;
+  }
+
+  journalDone(
+    queryId: string,
+    key: string,
+    kind: string,
+    value: unknown,
+    label: Label,
+    info: Record<string, unknown>,
+  ) {
+    this.sql`INSERT OR REPLACE INTO journal (query_id, key, kind, state, value, label, info)
+             VALUES (${queryId}, ${key}, ${kind}, 'done', ${JSON.stringify(value ?? null)}, ${JSON.stringify(label)},
+                     ${JSON.stringify(info)})`;
+  }
+
+  /** Private sessions keep no values once a query is over: only what was displayed remains. */
+  forgetValues(queryId: string): void {
+    this.sql`UPDATE journal SET value = NULL WHERE query_id = ${queryId}`;
+  }
+
+  addDisplay(queryId: string, item: DisplayItem): void {
+    this.sql`INSERT OR IGNORE INTO display (query_id, key, title, value, label, redacted, untrusted)
+             VALUES (${queryId}, ${item.key}, ${item.title}, ${item.redacted ? null : JSON.stringify(item.value ?? null)},
+                     ${JSON.stringify(item.label)}, ${item.redacted ? 1 : 0}, ${item.untrusted ? 1 : 0})`;
+  }
+
+  display(queryId: string): DisplayItem[] {
+    return this.sql<{
+      key: string;
+      title: string | null;
+      value: string | null;
+      label: string;
+      redacted: number;
+      untrusted: number;
+    }>`
+      SELECT key, title, value, label, redacted, untrusted FROM display WHERE query_id = ${queryId} ORDER BY seq`.map(
+      (r) => ({
+        key: r.key,
+        title: r.title,
+        value: r.value === null ? null : JSON.parse(r.value),
+        label: JSON.parse(r.label) as Label,
+        redacted: r.redacted === 1,
+        untrusted: r.untrusted === 1,
+      }),
+    );
+  }
+
+  emit(queryId: string, type: string, data: Record<string, unknown>): void {
+    this
+      .sql`INSERT INTO events (query_id, type, data, at) VALUES (${queryId}, ${type}, ${JSON.stringify(data)}, ${now()})`;
+  }
+
+  events(afterSeq: number, queryId?: string, limit = 500): HubEvent[] {
+    const rows = queryId
+      ? this
+          .sql<EventRow>`SELECT * FROM events WHERE seq > ${afterSeq} AND query_id = ${queryId} ORDER BY seq LIMIT ${limit}`
+      : this.sql<EventRow>`SELECT * FROM events WHERE seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`;
+    return rows.map((r) => ({
+      seq: r.seq,
+      queryId: r.query_id,
+      type: r.type,
+      data: JSON.parse(r.data),
+      at: r.at,
+    }));
+  }
+}
+
+type EventRow = { seq: number; query_id: string; type: string; data: string; at: string };

@@ -1,0 +1,157 @@
+import {
+  type Expr,
+  exprLabel,
+  type Label,
+  type Lattices,
+  type Pred,
+  predLabel,
+  type QueryIndex,
+} from "../../policy/index.ts";
+
+/** Runtime values of the interpreter: every value travels with its label and the apps it came from. */
+export interface Labeled {
+  value: unknown;
+  label: Label;
+  /** Apps (or "vault") whose data this value carries: what a data_share consent names as `from`. */
+  origins: readonly string[];
+}
+
+/** A runtime failure: the query ends (fail-closed); never fed back to the planner. */
+export class StepFailure extends Error {
+  readonly code: string;
+  readonly details: unknown;
+  constructor(code: string, message: string, details?: unknown) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export type Env = Map<string, Labeled>;
+
+export interface EvalContext {
+  lattices: Lattices;
+  query: QueryIndex;
+  env: Env;
+}
+
+/** An expression's value, with the same label the verifier computed statically for it. */
+export function evaluate(ctx: EvalContext, expr: Expr): Labeled {
+  const label = exprLabel(ctx.lattices, expr, (name) => ctx.env.get(name)?.label, ctx.query);
+  const origins = new Set<string>();
+  collectOrigins(ctx.env, expr, origins);
+  return { value: rawValue(ctx.env, expr), label, origins: [...origins].sort() };
+}
+
+function collectOrigins(env: Env, expr: Expr, into: Set<string>): void {
+  if ("lit" in expr) return;
+  if ("ref" in expr) {
+    for (const origin of env.get(expr.ref)?.origins ?? []) into.add(origin);
+    return;
+  }
+  for (const part of "obj" in expr ? Object.values(expr.obj) : expr.arr) collectOrigins(env, part, into);
+}
+
+export function mergeOrigins(
+  values: Iterable<{ origins: readonly string[] }>,
+  extra: readonly string[] = [],
+): string[] {
+  const all = new Set(extra);
+  for (const v of values) for (const o of v.origins) all.add(o);
+  return [...all].sort();
+}
+
+function rawValue(env: Env, expr: Expr): unknown {
+  if ("lit" in expr) return expr.lit;
+  if ("ref" in expr) {
+    const bound = env.get(expr.ref);
+    if (!bound) throw new StepFailure("unbound_name", `"${expr.ref}" has no value`);
+    return project(bound.value, expr.ref, expr.path ?? []);
+  }
+  if ("obj" in expr) {
+    const out: Record<string, unknown> = {};
+    for (const [key, part] of Object.entries(expr.obj)) out[key] = rawValue(env, part);
+    return out;
+  }
+  return expr.arr.map((part) => rawValue(env, part));
+}
+
+function project(value: unknown, name: string, path: readonly (string | number)[]): unknown {
+  let current = value;
+  for (const [i, key] of path.entries()) {
+    const where = `${name}${path
+      .slice(0, i + 1)
+      .map((k) => `[${JSON.stringify(k)}]`)
+      .join("")}`;
+    if (current === null || typeof current !== "object") {
+      throw new StepFailure("projection_failed", `${where}: a step through a non-object`);
+    }
+    if (!Object.hasOwn(current, key)) throw new StepFailure("projection_failed", `${where}: no such key`);
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+export function guardLabel(ctx: EvalContext, pred: Pred): Label {
+  return predLabel(ctx.lattices, pred, (name) => ctx.env.get(name)?.label, ctx.query);
+}
+
+/** Predicates compare JSON values; comparing unlike types is false rather than a guess. */
+export function holds(env: Env, pred: Pred): boolean {
+  switch (pred.op) {
+    case "and":
+      return pred.args.every((p) => holds(env, p));
+    case "or":
+      return pred.args.some((p) => holds(env, p));
+    case "not":
+      return !holds(env, pred.arg);
+    case "exists":
+      try {
+        const v = rawValue(env, pred.value);
+        return v !== null && v !== undefined;
+      } catch (error) {
+        if (error instanceof StepFailure && error.code === "projection_failed") return false;
+        throw error;
+      }
+    default: {
+      const left = rawValue(env, pred.left);
+      const right = rawValue(env, pred.right);
+      switch (pred.op) {
+        case "eq":
+          return jsonEqual(left, right);
+        case "ne":
+          return !jsonEqual(left, right);
+        case "contains":
+          if (typeof left === "string" && typeof right === "string")
+            return left.toLowerCase().includes(right.toLowerCase());
+          return Array.isArray(left) && left.some((item) => jsonEqual(item, right));
+        default:
+          return compare(pred.op, left, right);
+      }
+    }
+  }
+}
+
+function compare(op: "lt" | "le" | "gt" | "ge", a: unknown, b: unknown): boolean {
+  const comparable =
+    (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string");
+  if (!comparable) return false;
+  const [x, y] = [a as number | string, b as number | string];
+  return op === "lt" ? x < y : op === "le" ? x <= y : op === "gt" ? x > y : x >= y;
+}
+
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.hasOwn(b, k) &&
+        jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
+}

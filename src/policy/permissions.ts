@@ -1,0 +1,108 @@
+/**
+ * Permission rules (IsolateGPT's consent model on the hub): which consent a step needs, which
+ * scopes the user may grant, and the hub's deterministic assessment of the flow. Pure: it reads
+ * plan facts and policy, never a model's opinion.
+ */
+import type { Source } from "./flow.ts";
+import type { Policy } from "./policy-schema.ts";
+import type { Violation } from "./verify.ts";
+
+export const CONSENT_KINDS = [
+  "app_selection",
+  "data_share",
+  "collaboration",
+  "irreversible",
+  "endorse",
+] as const;
+export type ConsentKind = (typeof CONSENT_KINDS)[number];
+
+export const SCOPES = ["once", "session", "permanent"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** An irreversible action and an endorsed value are decided one at a time, never in advance. */
+export function allowedScopes(kind: ConsentKind): Scope[] {
+  return kind === "irreversible" || kind === "endorse" ? ["once"] : [...SCOPES];
+}
+
+export interface Assessment {
+  readonly verdict: "expected" | "warning";
+  readonly reasons: string[];
+}
+
+/** What the hub knows about a call it is about to make. */
+export interface CallFacts {
+  readonly tool: string;
+  readonly app: string;
+  readonly irreversible: boolean;
+  /** The verifier's violations at this step: under `ask` they reach here, as endorsable flows. */
+  readonly violations: readonly Violation[];
+  /** Other apps (or "vault", the user's saved artifacts) whose data flows into this call. */
+  readonly origins: readonly string[];
+  /** False for a call the verified plan did not name (a spoke's collaboration request). */
+  readonly inPlan: boolean;
+  /** Set when a spoke asked for the call; whether that spoke read untrusted content. */
+  readonly requester?: { readonly app: string; readonly readUntrusted: boolean };
+}
+
+export interface ConsentNeed {
+  readonly kind: ConsentKind;
+  readonly scopes: Scope[];
+  readonly assessment: Assessment;
+}
+
+/**
+ * The one consent a call needs, if any. A flagged flow is endorsed value by value; an irreversible
+ * call is confirmed each time; data crossing from one app to another needs a share consent unless the
+ * tenant turned that off or trusts every app involved.
+ */
+export function consentFor(policy: Policy, facts: CallFacts): ConsentNeed | null {
+  const need = (kind: ConsentKind): ConsentNeed => ({
+    kind,
+    scopes: allowedScopes(kind),
+    assessment: assess(facts),
+  });
+  if (facts.requester) return need("collaboration");
+  if (facts.violations.length > 0) return need("endorse");
+  if (facts.irreversible) return need("irreversible");
+  const trusted = new Set(policy.consent.trustedApps);
+  const crossing = facts.origins.filter((o) => o !== facts.app);
+  const allTrusted = trusted.has(facts.app) && crossing.every((o) => trusted.has(o));
+  if (crossing.length > 0 && policy.consent.dataShare && !allTrusted) return need("data_share");
+  return null;
+}
+
+/**
+ * `expected` only when the flow is part of the plan verified for this query and every value has the
+ * integrity and confidentiality its argument demands; otherwise `warning`, with every reason.
+ */
+export function assess(facts: CallFacts): Assessment {
+  const reasons: string[] = [];
+  for (const v of facts.violations) reasons.push(violationReason(v));
+  if (!facts.inPlan) reasons.push(`the plan verified for this query did not call ${facts.tool}`);
+  if (facts.requester?.readUntrusted) {
+    reasons.push(`the request came from the app ${facts.requester.app}, which read untrusted content`);
+  }
+  return { verdict: reasons.length ? "warning" : "expected", reasons: [...new Set(reasons)] };
+}
+
+function violationReason(v: Violation): string {
+  const what = v.argument === null ? `whether ${v.tool} runs` : `"${v.argument}" of ${v.tool}`;
+  if (v.rule === "confidentiality") {
+    return `${what} would receive ${v.label.confidentiality} data; the app is cleared only up to ${v.required.maxConfidentiality}`;
+  }
+  const causes = v.sources.map(sourceReason);
+  return `${what} ${causes.length ? causes.join("; ") : "comes from data you did not provide"}`;
+}
+
+function sourceReason(s: Source): string {
+  switch (s.kind) {
+    case "literal":
+      return "was chosen by the planner, not stated by you";
+    case "tool":
+      return `derives from content returned by ${s.tool}, which may be untrusted`;
+    case "artifact":
+      return `derives from saved data (${s.artifact}) of integrity ${s.label.integrity}`;
+    case "guard":
+      return `depends on a decision made on untrusted data (${s.path})`;
+  }
+}

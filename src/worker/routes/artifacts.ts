@@ -1,0 +1,105 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { ArtifactsDO } from "../../objects/artifacts/index.ts";
+import { artifactsObjectName } from "../../objects/names.ts";
+import { type Rpc, rpc } from "../../objects/rpc.ts";
+import type { AppEnv } from "../env.ts";
+import { notFound } from "../errors.ts";
+import { requireRole } from "../middleware/auth/index.ts";
+import { authErrors, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { UserIdSchema } from "../schemas/ids.ts";
+import { validationHook } from "../validation.ts";
+
+const LabelSchema = z.object({ confidentiality: z.string(), integrity: z.string() }).openapi("Label");
+const ArtifactMetadataSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    schema: z.unknown(),
+    intent: z.string(),
+    semantics: z.string(),
+    query: z.string(),
+    label: LabelSchema,
+    sessionId: z.string(),
+    queryId: z.string(),
+    createdAt: z.string(),
+  })
+  .openapi("ArtifactMetadata");
+const ArtifactSchema = z.object({ metadata: ArtifactMetadataSchema, value: z.unknown() }).openapi("Artifact");
+
+const UserParam = z.object({ userId: UserIdSchema });
+const ArtifactParam = UserParam.extend({ aid: z.string().min(1).max(64) });
+const security = [{ bearer: [] }];
+
+const list = createRoute({
+  method: "get",
+  path: "/{userId}/artifacts",
+  tags: ["frontend"],
+  summary: "The user's artifacts: metadata only, newest first",
+  security,
+  request: {
+    params: UserParam,
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(500).default(100),
+      offset: z.coerce.number().int().min(0).default(0),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ artifacts: z.array(ArtifactMetadataSchema), total: z.number() }),
+      "Metadata",
+    ),
+    ...authErrors,
+  },
+});
+
+const read = createRoute({
+  method: "get",
+  path: "/{userId}/artifacts/{aid}",
+  tags: ["frontend"],
+  summary: "One artifact's value with its labels (for the user; never shown to planners)",
+  security,
+  request: { params: ArtifactParam },
+  responses: { 200: jsonResponse(ArtifactSchema, "The artifact"), ...authErrors, ...notFoundError },
+});
+
+const erase = createRoute({
+  method: "delete",
+  path: "/{userId}/artifacts/{aid}",
+  tags: ["frontend"],
+  summary: "Erase an artifact",
+  security,
+  request: { params: ArtifactParam },
+  responses: {
+    200: jsonResponse(z.object({ deleted: z.literal(true) }), "Erased"),
+    ...authErrors,
+    ...notFoundError,
+  },
+});
+
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+base.use(requireRole("frontend"));
+
+export const artifactRoutes = base
+  .openapi(list, async (c) => {
+    const vault = vaultOf(c, c.req.valid("param").userId);
+    const { limit, offset } = c.req.valid("query");
+    return c.json({ artifacts: await vault.listMetadata(limit, offset), total: await vault.count() }, 200);
+  })
+  .openapi(read, async (c) => {
+    const { userId, aid } = c.req.valid("param");
+    const artifact = await vaultOf(c, userId).get(aid);
+    if (!artifact) throw notFound("artifact");
+    return c.json(artifact, 200);
+  })
+  .openapi(erase, async (c) => {
+    const { userId, aid } = c.req.valid("param");
+    if (!(await vaultOf(c, userId).delete(aid))) throw notFound("artifact");
+    return c.json({ deleted: true as const }, 200);
+  });
+
+export function vaultOf(
+  c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
+  userId: string,
+): Rpc<ArtifactsDO> {
+  return rpc<ArtifactsDO>(c.env.ARTIFACTS.getByName(artifactsObjectName(c.var.principal.tenantId, userId)));
+}

@@ -1,0 +1,85 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
+import { openHub } from "../hub.ts";
+import { requireRole } from "../middleware/auth/index.ts";
+import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { ConsentSchema } from "../schemas/sessions.ts";
+import { validationHook } from "../validation.ts";
+import { SessionParam } from "./sessions.ts";
+
+const security = [{ bearer: [] }];
+
+const list = createRoute({
+  method: "get",
+  path: "/{sid}/consents",
+  tags: ["frontend"],
+  summary: "Consent requests of the session (e.g. ?status=pending)",
+  security,
+  request: {
+    params: SessionParam,
+    query: z.object({ status: z.enum(["pending", "allowed", "denied", "expired"]).optional() }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ consents: z.array(ConsentSchema) }), "Consents"),
+    ...authErrors,
+    ...notFoundError,
+  },
+});
+
+const answer = createRoute({
+  method: "post",
+  path: "/{sid}/consents/{cid}",
+  tags: ["frontend"],
+  summary: "Answer a consent; permanent (or session) scope is refused for kinds that allow only once",
+  security,
+  request: {
+    params: SessionParam.extend({ cid: z.string().min(1).max(64) }),
+    ...jsonBody(
+      z
+        .object({
+          decision: z.enum(["allow", "deny"]),
+          scope: z.enum(["once", "session", "permanent"]).default("once"),
+          choice: z.string().max(200).optional().openapi({ description: "app_selection: the tool picked" }),
+        })
+        .strict()
+        .openapi("ConsentAnswer"),
+    ),
+  },
+  responses: {
+    200: jsonResponse(ConsentSchema, "The answered consent"),
+    ...authErrors,
+    ...notFoundError,
+    ...conflictError,
+  },
+});
+
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+base.use(requireRole("frontend"));
+
+export const consentRoutes = base
+  .openapi(list, async (c) => {
+    const hub = await openHub(c, c.req.valid("param").sid);
+    return c.json({ consents: await hub.consents(c.req.valid("query")) }, 200);
+  })
+  .openapi(answer, async (c) => {
+    const { sid, cid } = c.req.valid("param");
+    const result = await (await openHub(c, sid)).answerConsent(cid, c.req.valid("json"));
+    if (result.ok) return c.json(result.consent, 200);
+    switch (result.code) {
+      case "not_found":
+        throw notFound("consent");
+      case "already_answered":
+        throw conflict(`this consent was already answered (${result.status})`);
+      case "query_finished":
+        throw conflict("the query this consent belongs to is no longer waiting for it");
+      case "invalid_choice":
+        throw invalid("choose one of the consent's options", [
+          { field: "body.choice", message: "not an option" },
+        ]);
+      case "scope_not_allowed":
+        throw invalid(`this consent allows only: ${result.allowed.join(", ")}`, [
+          { field: "body.scope", message: `allowed: ${result.allowed.join(", ")}` },
+        ]);
+    }
+  });

@@ -1,0 +1,7 @@
+import { z } from "@hono/zod-openapi";
+
+/** The frontend's own user ids: opaque, but restricted so they can name a Durable Object safely. */
+export const UserIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,128}$/, "letters, digits, _ and -, at most 128")
+  .openapi({ example: "user_42" });

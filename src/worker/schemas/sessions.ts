@@ -1,0 +1,62 @@
+import { z } from "@hono/zod-openapi";
+
+export const SessionSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    userId: z.string(),
+    private: z.boolean(),
+    createdAt: z.string(),
+  })
+  .openapi("Session");
+
+const Label = z.object({ confidentiality: z.string(), integrity: z.string() });
+
+export const QuerySchema = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    status: z.enum(["planning", "awaiting_consent", "running", "completed", "failed", "rejected"]),
+    display: z.array(
+      z.object({
+        key: z.string(),
+        title: z.string().nullable(),
+        value: z.unknown().optional(),
+        label: Label,
+        redacted: z.boolean(),
+        untrusted: z.boolean(),
+      }),
+    ),
+    plan: z.unknown(),
+    verdict: z.unknown(),
+    trace: z.array(
+      z.object({ seq: z.number(), queryId: z.string(), type: z.string(), data: z.unknown(), at: z.string() }),
+    ),
+    consents: z.array(z.unknown()),
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Query");
+
+export const ConsentSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["app_selection", "data_share", "collaboration", "irreversible", "endorse"]),
+    queryId: z.string(),
+    stepId: z.string(),
+    from: z.array(z.string()).optional(),
+    to: z.string().optional(),
+    functionality: z.string(),
+    data: z.unknown(),
+    assessment: z.object({ verdict: z.enum(["expected", "warning"]), reasons: z.array(z.string()) }),
+    scopes: z.array(z.enum(["once", "session", "permanent"])),
+    options: z.array(z.object({ tool: z.string(), app: z.string(), description: z.string() })).optional(),
+    status: z.enum(["pending", "allowed", "denied", "expired"]),
+    scope: z.enum(["once", "session", "permanent"]).nullable(),
+    choice: z.string().nullable(),
+    grantSubject: z.string().nullable(),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+  })
+  .openapi("Consent");

@@ -1,0 +1,138 @@
+import { evictDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { HubDO } from "../../src/objects/hub/index.ts";
+import { hubObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
+import { worldState } from "./demo.ts";
+import { api } from "./helpers.ts";
+import {
+  ask,
+  display,
+  type HubWorld,
+  hubWorld,
+  lit,
+  openSession,
+  ref,
+  script,
+  settle,
+  tool,
+} from "./hub-kit.ts";
+
+const PLAN = {
+  steps: [
+    tool("landlord", "contacts.lookup", { name: lit("landlord") }),
+    tool("events", "calendar.list_events", {}),
+    tool("files", "drive.list", {}),
+    {
+      kind: "qllm",
+      out: "summary",
+      inputs: { events: ref("events"), files: ref("files") },
+      prompt: "Count the events and files.",
+      schema: { type: "object", properties: { events: { type: "number" }, files: { type: "number" } } },
+      intent: "summarise",
+      semantics: "counts of events and files",
+    },
+    display(ref("landlord", "name"), "Landlord"),
+    display(ref("summary"), "Counts"),
+  ],
+};
+
+async function world(): Promise<HubWorld> {
+  const w = await hubWorld(["contacts", "calendar", "drive"]);
+  await script(w.models.planner, [{ respond: PLAN }]);
+  await script(w.models.qllm, [{ respond: { events: 3, files: 4 } }]);
+  return w;
+}
+
+type Shown = Array<{ title: string | null; value?: unknown }>;
+const shown = (display: Shown) => display.map(({ title, value }) => ({ title, value }));
+
+describe("durable execution", () => {
+  it("survives eviction at every step boundary: same result, each app call exactly once", async () => {
+    // The reference: the same plan, run by alarms without interference.
+    const reference = await world();
+    const refSid = await openSession(reference);
+    const expected = await settle(
+      reference,
+      refSid,
+      await ask(reference, refSid, "who is my landlord, and counts"),
+    );
+    expect(expected.status).toBe("completed");
+
+    const w = await world();
+    const sid = await openSession(w);
+    const stub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid));
+    const hub = rpc<HubDO>(stub);
+    const started = await hub.startQuery("who is my landlord, and counts", null, { stepping: "manual" });
+    const qid = (started as { query: { id: string } }).query.id;
+
+    const instances: string[] = [];
+    for (let advances = 0; ; advances++) {
+      expect(advances).toBeLessThan(20);
+      instances.push(await hub.instanceId());
+      const view = await hub.advance(qid);
+      if (view && view.status !== "planning" && view.status !== "running") break;
+      await evictDurableObject(stub); // every boundary: the next step runs in a fresh instance
+    }
+    // planning + 4 effects (3 tool calls, 1 q-llm) + the final advance that completes: each in its own instance.
+    expect(instances.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(instances).size).toBe(instances.length);
+
+    const res = await api("GET", `/v1/sessions/${sid}/queries/${qid}`, { key: w.frontend });
+    const q = res.body as { status: string; display: Shown };
+    expect(q.status).toBe("completed");
+    expect(shown(q.display)).toEqual(shown(expected.display));
+
+    const calls = (await worldState(w.world)).calls;
+    expect(calls.map((c) => `${c.app}.${c.functionality}`).sort()).toEqual([
+      "calendar.list_events",
+      "contacts.lookup",
+      "drive.list",
+    ]);
+    expect(calls.every((c) => !c.repeat && c.verified)).toBe(true);
+  });
+
+  it("never repeats an irreversible call that was interrupted, and says so", async () => {
+    const w = await hubWorld(["bank"], {
+      tools: { "bank.send_money": { minInputIntegrity: "untrusted" } },
+    });
+    await script(w.models.planner, [
+      {
+        respond: {
+          steps: [
+            tool("paid", "bank.send_money", {
+              recipient: lit("DE89370400440532013000"),
+              amount: lit(5),
+              subject: lit("x"),
+            }),
+            display(ref("paid")),
+          ],
+        },
+      },
+    ]);
+    const sid = await openSession(w);
+    const stub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid));
+    const hub = rpc<HubDO>(stub);
+    const started = await hub.startQuery("send 5 to DE89370400440532013000", null, { stepping: "manual" });
+    const qid = (started as { query: { id: string } }).query.id;
+    await hub.advance(qid); // planning
+    // Simulate a crash after "started" was recorded and before the answer came back.
+    await runInHub(stub, qid);
+    await evictDurableObject(stub);
+    const view = await hub.advance(qid);
+    expect(view?.status).toBe("failed");
+    expect(view?.error?.code).toBe("interrupted_irreversible_call");
+    expect((await worldState(w.world)).calls).toEqual([]);
+  });
+});
+
+async function runInHub(stub: DurableObjectStub, qid: string): Promise<void> {
+  const { runInDurableObject } = await import("cloudflare:test");
+  await runInDurableObject(stub, (_instance, state) => {
+    state.storage.sql.exec(
+      "INSERT INTO journal (query_id, key, kind, state, info) VALUES (?, 'steps[0]', 'tool', 'started', '{}')",
+      qid,
+    );
+  });
+}

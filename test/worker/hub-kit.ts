@@ -1,0 +1,168 @@
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { ScriptEntry } from "../../src/llm/types.ts";
+import { registerDemoApp, uniqueWorld } from "./demo.ts";
+import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
+
+/** The fake OpenAI-compatible server (a test double): scripts per model name, and a request log. */
+const fake = () => (env as unknown as { FAKE_OPENAI: Fetcher }).FAKE_OPENAI;
+export const FAKE_BASE_URL = "http://fake-openai.test/v1";
+
+export async function script(model: string, entries: ScriptEntry[]): Promise<void> {
+  const res = await fake().fetch(`http://fake/_fake/scripts/${encodeURIComponent(model)}`, {
+    method: "PUT",
+    body: JSON.stringify({ script: entries }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Every request body the fake model received for `model`, in order. */
+export async function modelLog(
+  model: string,
+): Promise<Array<{ messages: Array<{ role: string; content: string }> }>> {
+  const res = await fake().fetch(`http://fake/_fake/log/${encodeURIComponent(model)}`);
+  return ((await res.json()) as { requests: Array<{ messages: Array<{ role: string; content: string }> }> })
+    .requests;
+}
+
+export interface HubWorld {
+  tenant: TestTenant;
+  frontend: string;
+  world: string;
+  apps: Record<string, string>;
+  models: { planner: string; qllm: string };
+}
+
+/**
+ * A tenant with demo apps registered and approved, a policy that sends the planner and q-llm roles
+ * to the fake server under names unique to this world, and a frontend key.
+ */
+export async function hubWorld(appNames: string[], policy: Record<string, unknown> = {}): Promise<HubWorld> {
+  const tenant = await createTenant();
+  const dev = (await issueKey(tenant, "developer")).secret;
+  const frontend = (await issueKey(tenant, "frontend")).secret;
+  const world = uniqueWorld("hub");
+  const apps: Record<string, string> = {};
+  for (const name of appNames) {
+    const clearance = { health: "secret", mail: "confidential", bank: "confidential", drive: "confidential" }[
+      name
+    ];
+    apps[name] = (await registerDemoApp(tenant, dev, name, world, clearance ? { clearance } : {})).id;
+  }
+  const models = { planner: `${world}-planner`, qllm: `${world}-qllm` };
+  const role = (model: string) => ({ provider: "openai", baseURL: FAKE_BASE_URL, model, apiKey: "test-key" });
+  const put = await api("PUT", "/v1/admin/policy", {
+    key: tenant.adminKey,
+    body: { ...policy, models: { planner: role(models.planner), qllm: role(models.qllm) } },
+  });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  return { tenant, frontend, world, apps, models };
+}
+
+export async function openSession(
+  w: HubWorld,
+  options: { private?: boolean; userId?: string } = {},
+): Promise<string> {
+  const res = await api("POST", "/v1/sessions", {
+    key: w.frontend,
+    body: { userId: options.userId ?? "alice", private: options.private ?? false },
+  });
+  expect(res.status).toBe(201);
+  return (res.body as { id: string }).id;
+}
+
+export interface QueryResult {
+  id: string;
+  status: string;
+  display: Array<{
+    key: string;
+    title: string | null;
+    value?: unknown;
+    redacted: boolean;
+    untrusted: boolean;
+  }>;
+  plan: unknown;
+  trace: Array<{ type: string; data: Record<string, unknown> }>;
+  error: { code: string; message: string; details?: unknown } | null;
+}
+
+const TERMINAL = new Set(["completed", "failed", "rejected", "awaiting_consent"]);
+
+export async function ask(
+  w: HubWorld,
+  sid: string,
+  text: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const res = await api("POST", `/v1/sessions/${sid}/queries`, { key: w.frontend, body: { text }, headers });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return (res.body as { id: string }).id;
+}
+
+/** Polls the query over HTTP until it stops (finished, or waiting for the user). */
+export async function settle(
+  w: HubWorld,
+  sid: string,
+  qid: string,
+  timeoutMs = 20_000,
+): Promise<QueryResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api("GET", `/v1/sessions/${sid}/queries/${qid}`, { key: w.frontend });
+    expect(res.status).toBe(200);
+    const query = res.body as QueryResult;
+    if (TERMINAL.has(query.status)) return query;
+    if (Date.now() > deadline) throw new Error(`query ${qid} still ${query.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+// Plan-writing shorthands for scripted planners.
+export const lit = (value: unknown) => ({ lit: value });
+export const ref = (name: string, ...path: Array<string | number>) =>
+  path.length ? { ref: name, path } : { ref: name };
+export const tool = (out: string, name: string, args: Record<string, unknown>) => ({
+  kind: "tool",
+  out,
+  tool: name,
+  args,
+  intent: `run ${name}`,
+  semantics: `result of ${name}`,
+});
+export const display = (value: unknown, title?: string) => ({
+  kind: "display",
+  value,
+  ...(title && { title }),
+});
+
+export interface ConsentView {
+  id: string;
+  kind: string;
+  queryId: string;
+  from?: string[];
+  to?: string;
+  functionality: string;
+  data: unknown;
+  assessment: { verdict: "expected" | "warning"; reasons: string[] };
+  scopes: string[];
+  options?: Array<{ tool: string; app: string }>;
+  status: string;
+}
+
+export async function pendingConsents(w: HubWorld, sid: string): Promise<ConsentView[]> {
+  const res = await api("GET", `/v1/sessions/${sid}/consents?status=pending`, { key: w.frontend });
+  expect(res.status).toBe(200);
+  return (res.body as { consents: ConsentView[] }).consents;
+}
+
+export async function answer(
+  w: HubWorld,
+  sid: string,
+  consentId: string,
+  body: { decision: "allow" | "deny"; scope?: string; choice?: string },
+): Promise<{ status: number; body: unknown }> {
+  return api("POST", `/v1/sessions/${sid}/consents/${consentId}`, {
+    key: w.frontend,
+    body: { scope: "once", ...body },
+  });
+}
