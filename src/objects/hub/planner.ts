@@ -54,7 +54,9 @@ export function snapshotOf(
       const key = `${app.name}.${fn.name}`;
       if (fn.category) {
         categories[key] = fn.category;
-        (alternatives[fn.category] ??= []).push({ tool: key, app: app.name, description: fn.description });
+        const options = alternatives[fn.category] ?? [];
+        options.push({ tool: key, app: app.name, description: fn.description });
+        alternatives[fn.category] = options;
       }
       const output: Label = {
         confidentiality: fn.output.confidentiality,
