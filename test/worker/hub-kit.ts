@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ScriptEntry } from "../../src/llm/types.ts";
+import type { HubDO } from "../../src/objects/hub/index.ts";
+import { hubObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
 import { registerDemoApp, uniqueWorld } from "./demo.ts";
 import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
 
@@ -166,3 +169,31 @@ export async function answer(
     body: { scope: "once", ...body },
   });
 }
+
+/** Starts a query over RPC with controls the HTTP API never sets (a defence switched off). */
+export async function startWith(
+  w: HubWorld,
+  sid: string,
+  text: string,
+  options: { ifc?: "on" | "off"; consent?: "on" | "off"; isolation?: "on" | "off" },
+): Promise<string> {
+  const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));
+  const started = await hub.startQuery(text, null, options);
+  if (!started.ok) throw new Error(`could not start: ${started.code}`);
+  return started.query.id;
+}
+
+export const qllm = (
+  out: string,
+  inputs: Record<string, unknown>,
+  prompt: string,
+  properties: Record<string, unknown>,
+) => ({
+  kind: "qllm",
+  out,
+  inputs,
+  prompt,
+  schema: { type: "object", properties, required: Object.keys(properties) },
+  intent: prompt,
+  semantics: `answer to: ${prompt}`,
+});

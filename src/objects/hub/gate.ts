@@ -25,7 +25,7 @@ export interface GateContext {
   policy: Policy;
   snapshot: PlanningSnapshot;
   violations: readonly Violation[];
-  defences: { ifc: boolean; consent: boolean };
+  defences: { ifc: boolean; consent: boolean; isolation: boolean };
   store: HubStore;
   consents: ConsentStore;
   vault: Rpc<ArtifactsDO>;

@@ -58,6 +58,8 @@ export interface RunContext {
   query: QueryIndex;
   journal: ReadonlyMap<string, JournalEntry>;
   budget: number;
+  /** False only in control runs: a q-llm step then sees every value so far, like a monolithic agent. */
+  isolation: boolean;
   effects: Effects;
   record: Recorder;
 }
@@ -184,7 +186,8 @@ class Run {
     }
     this.spend();
     this.ctx.record.event("step_started", { key, kind: "qllm" });
-    const values = Object.fromEntries(Object.entries(inputs).map(([name, i]) => [name, i.value]));
+    const given = this.ctx.isolation ? Object.entries(inputs) : [...this.env.entries()];
+    const values = Object.fromEntries(given.map(([name, i]) => [name, i.value]));
     const value = await this.ctx.effects.qllm(step, key, values);
     this.ctx.record.done(key, "qllm", value, label, {});
     this.ctx.record.event("step_finished", { key, kind: "qllm", label });

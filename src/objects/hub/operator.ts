@@ -19,7 +19,7 @@ export interface QueryContext {
   policy: Policy;
   snapshot: PlanningSnapshot;
   /** Always both on from HTTP; tests switch one off over RPC to show the attack it stops. */
-  defences: { ifc: boolean; consent: boolean };
+  defences: { ifc: boolean; consent: boolean; isolation: boolean };
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -28,6 +28,8 @@ export interface QueryOptions {
   ifc?: "on" | "off";
   /** "off" runs it without consents (every call allowed): the control for consent tests. */
   consent?: "on" | "off";
+  /** "off" gives q-llm steps every value and every app's instructions: the control for isolation tests. */
+  isolation?: "on" | "off";
   /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
   stepping?: "auto" | "manual";
 }
@@ -109,7 +111,11 @@ export class Operator {
     }
     const verdict = outcome.check.verdict;
     const { violations, redactions } = verdict;
-    const defences = { ifc: options.ifc !== "off", consent: options.consent !== "off" };
+    const defences = {
+      ifc: options.ifc !== "off",
+      consent: options.consent !== "off",
+      isolation: options.isolation !== "off",
+    };
     const context: QueryContext = { policy, snapshot, defences };
     if (outcome.state === "rejected" && defences.ifc) {
       this.store.update(query.id, {
@@ -150,6 +156,7 @@ export class Operator {
       query: indexQuery(query.text),
       journal: this.store.journal(query.id),
       budget: STEPS_PER_ADVANCE,
+      isolation: context.defences.isolation,
       effects: this.effects(query, context),
       record: {
         started: (key, kind, info) => this.store.journalStarted(query.id, key, kind, info),
@@ -197,7 +204,12 @@ export class Operator {
         if (!result.ok) throw new StepFailure(result.code, `${tool}: ${result.message}`, result.problems);
         return result.value;
       },
-      qllm: async (step, _key, inputs) => {
+      qllm: async (step, _key, given) => {
+        let inputs = given;
+        if (!context.defences.isolation) {
+          const apps = await this.tenant.servingApps();
+          inputs = { ...given, appInstructions: apps.map((a) => `${a.name}: ${a.manifest.description}`) };
+        }
         const result = await this.spoke("_vanilla").qllm({
           model: modelFor("qllm", policy.models, this.env),
           limits: modelLimits(policy),
