@@ -1,0 +1,97 @@
+/**
+ * Endpoint policies: what a tool argument, a tool call and the display accept, and the label a
+ * tool's output starts from. Resolution order for an argument: the tenant's per-argument policy,
+ * then its per-functionality policy, then the secure defaults of DESIGN.md.
+ */
+import { type CatalogEntry, defaultClearance } from "./context.ts";
+import { ownGet } from "./json.ts";
+import { type Label, minConfidentiality, normalizeLabel, type Requirement } from "./labels.ts";
+import type { Lattices } from "./lattice.ts";
+import type { Policy, ToolPolicy } from "./policy-schema.ts";
+
+function toolPolicy(policy: Policy, tool: string): ToolPolicy | undefined {
+  return ownGet(policy.tools, tool);
+}
+
+/**
+ * The clearance the admin gave the app. A missing catalog entry (never valid after validation)
+ * fails closed to the bottom; an entry without a clearance gets the default.
+ */
+function clearanceOf(l: Lattices, entry: CatalogEntry | undefined): string {
+  if (!entry) return l.confidentiality.bottom;
+  return entry.clearance || defaultClearance(l);
+}
+
+/** Default integrity floor: the top for an irreversible functionality (or an unknown one), else the bottom. */
+function defaultFloor(l: Lattices, entry: CatalogEntry | undefined): string {
+  return entry?.irreversible === false ? l.integrity.bottom : l.integrity.top;
+}
+
+/**
+ * What argument `arg` of `tool` accepts. The clearance also caps any policy value: API.md makes
+ * it the most the app may ever receive, so a tool policy can tighten it but not lift it.
+ */
+export function argumentRequirement(
+  policy: Policy,
+  l: Lattices,
+  tool: string,
+  entry: CatalogEntry | undefined,
+  arg: string,
+): Requirement {
+  const tp = toolPolicy(policy, tool);
+  const ap = ownGet(tp?.args, arg);
+  const clearance = clearanceOf(l, entry);
+  return {
+    maxConfidentiality: minConfidentiality(
+      l,
+      ap?.maxConfidentiality ?? tp?.maxInputConfidentiality ?? clearance,
+      clearance,
+    ),
+    minIntegrity: ap?.minIntegrity ?? tp?.minInputIntegrity ?? defaultFloor(l, entry),
+  };
+}
+
+/**
+ * What the call itself accepts: the pc flows into it, since whether (and how often) a tool is
+ * called tells the app something, and an irreversible action steered by untrusted data is the
+ * attack. Per-functionality policy, then defaults; per-argument policies do not apply.
+ */
+export function callRequirement(
+  policy: Policy,
+  l: Lattices,
+  tool: string,
+  entry: CatalogEntry | undefined,
+): Requirement {
+  const tp = toolPolicy(policy, tool);
+  const clearance = clearanceOf(l, entry);
+  return {
+    maxConfidentiality: minConfidentiality(l, tp?.maxInputConfidentiality ?? clearance, clearance),
+    minIntegrity: tp?.minInputIntegrity ?? defaultFloor(l, entry),
+  };
+}
+
+/**
+ * The label a tool's output starts from, before its inputs and pc are joined in: the tenant's
+ * `output` override, else the confidentiality the app declares and the bottom integrity (an app
+ * cannot vouch for what it returns).
+ */
+export function outputBaseline(
+  policy: Policy,
+  l: Lattices,
+  tool: string,
+  entry: CatalogEntry | undefined,
+): Label {
+  const override = toolPolicy(policy, tool)?.output;
+  return normalizeLabel(l, {
+    confidentiality: override?.confidentiality ?? entry?.output.confidentiality ?? l.confidentiality.top,
+    integrity: override?.integrity ?? l.integrity.bottom,
+  });
+}
+
+/** The display accepts everything (top confidentiality) unless the policy caps it; it demands no integrity. */
+export function displayRequirement(policy: Policy, l: Lattices): Requirement {
+  return {
+    maxConfidentiality: policy.display.maxConfidentiality ?? l.confidentiality.top,
+    minIntegrity: l.integrity.bottom,
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The policy core: labels and lattices, the tenant policy, the plan DSL, its validator and the
+ * information-flow verifier. Pure: it imports zod and nothing else.
+ */
+import type { PlanContext } from "./context.ts";
+import type { PlanError } from "./plan-errors.ts";
+import { type ValidPlan, validatePlan } from "./validate.ts";
+import { type Verdict, verifyPlan } from "./verify.ts";
+
+export type {
+  ArtifactIndex,
+  ArtifactMeta,
+  Catalog,
+  CatalogEntry,
+  PlanContext,
+  SchemaChecker,
+} from "./context.ts";
+export { DEFAULT_CLEARANCE, defaultClearance } from "./context.ts";
+export type { Correction, CorrectionItem } from "./correction.ts";
+export { buildCorrection } from "./correction.ts";
+export type {
+  CompareOp,
+  ConditionStep,
+  DisplayStep,
+  Expr,
+  JsonValue,
+  LoopStep,
+  Plan,
+  Pred,
+  QllmStep,
+  RetrieveStep,
+  Step,
+  ToolStep,
+} from "./dsl.ts";
+export {
+  ExprSchema,
+  NAME_PATTERN,
+  PlanSchema,
+  PredSchema,
+  planJsonSchema,
+  RESERVED_NAMES,
+  StepSchema,
+} from "./dsl.ts";
+export { argumentRequirement, callRequirement, displayRequirement, outputBaseline } from "./endpoints.ts";
+export type { Flow, Source } from "./flow.ts";
+export type { FlowRule, Label, Requirement } from "./labels.ts";
+export {
+  bottomLabel,
+  flowAllowed,
+  flowsTo,
+  flowViolations,
+  join,
+  joinAll,
+  labelEquals,
+  normalizeLabel,
+  topLabel,
+} from "./labels.ts";
+export type { Lattice, Lattices } from "./lattice.ts";
+export {
+  DEFAULT_CONFIDENTIALITY,
+  DEFAULT_INTEGRITY,
+  DEFAULT_LATTICES,
+  makeLattice,
+  makeLattices,
+  totalOrderProblem,
+} from "./lattice.ts";
+export type { PlanError, ValidationRule } from "./plan-errors.ts";
+export type {
+  ArgumentPolicy,
+  ModelRole,
+  ParsePolicyResult,
+  Policy,
+  PolicyInput,
+  PolicyIssue,
+  ToolPolicy,
+} from "./policy-schema.ts";
+export { DEFAULT_POLICY, PolicySchema, parsePolicy, policyLattices } from "./policy-schema.ts";
+export type { QueryIndex } from "./provenance.ts";
+export { indexQuery, isStated, literalLabel, plannerLabel } from "./provenance.ts";
+export {
+  constructedLabel,
+  displayLabel,
+  exprLabel,
+  guardedPc,
+  initialPc,
+  loopOutLabel,
+  loopVarLabel,
+  predLabel,
+  projectionLabel,
+  qllmOutputLabel,
+  sinkLabel,
+  toolOutputLabel,
+} from "./runtime-labels.ts";
+export type { ValidationResult, ValidPlan } from "./validate.ts";
+export { validatePlan } from "./validate.ts";
+export type { DisplayCheck, Verdict, Violation } from "./verify.ts";
+export { verifyPlan } from "./verify.ts";
+
+export type PlanCheck =
+  | { readonly stage: "validate"; readonly ok: false; readonly errors: readonly PlanError[] }
+  | { readonly stage: "verify"; readonly ok: boolean; readonly plan: ValidPlan; readonly verdict: Verdict };
+
+/** Validate, then verify: what the hub runs on the planner's output before any step executes. */
+export function checkPlan(input: unknown, ctx: PlanContext): PlanCheck {
+  const v = validatePlan(input, ctx);
+  if (!v.ok) return { stage: "validate", ok: false, errors: v.errors };
+  const verdict = verifyPlan(v.plan, ctx);
+  return { stage: "verify", ok: verdict.ok, plan: v.plan, verdict };
+}
+export type { Assessment, CallFacts, ConsentKind, ConsentNeed, Scope } from "./permissions.ts";
+export { allowedScopes, assess, CONSENT_KINDS, consentFor, SCOPES } from "./permissions.ts";

@@ -1,0 +1,186 @@
+/**
+ * The tenant policy document (API.md, "Admin"). `PUT /v1/admin/policy` replaces it whole; every field
+ * left out takes the secure default of DESIGN.md. The store versions the document, so `version` is
+ * not a field of it. Objects are strict: a misspelt key is an error, never a silently ignored rule.
+ */
+import * as z from "zod";
+import { deepFreeze, valueAt } from "./json.ts";
+import { jsonShapeError } from "./json-guard.ts";
+import {
+  DEFAULT_CONFIDENTIALITY,
+  DEFAULT_INTEGRITY,
+  type Lattices,
+  makeLattices,
+  totalOrderProblem,
+} from "./lattice.ts";
+import { formatPath, type PathSegment } from "./paths.ts";
+
+const Level = z.string().min(1).max(64);
+const LevelList = z.array(Level).min(1, "a lattice needs at least one level").max(32);
+
+const ArgName = z.string().min(1);
+
+/** `<app>.<functionality>`, the catalog's key for a functionality. */
+const ToolKey = z.string().regex(/^[^.\s]+\.[^\s]+$/, 'a tool key has the form "<app>.<functionality>"');
+
+export const ArgumentPolicySchema = z.strictObject({
+  maxConfidentiality: Level.optional(),
+  minIntegrity: Level.optional(),
+});
+
+export const ToolPolicySchema = z.strictObject({
+  maxInputConfidentiality: Level.optional(),
+  minInputIntegrity: Level.optional(),
+  args: z.record(ArgName, ArgumentPolicySchema).optional(),
+  /** Overrides the app-declared output label; a missing part keeps the default of that part. */
+  output: z.strictObject({ confidentiality: Level.optional(), integrity: Level.optional() }).optional(),
+});
+
+export const ModelRoleSchema = z.strictObject({
+  provider: z.enum(["openai", "scripted"]),
+  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  model: z.string().min(1),
+  apiKey: z.string().min(1).optional(),
+  /** The scripted provider's answers, as data (DESIGN.md: "responses defined as data"). */
+  script: z
+    .array(
+      z.strictObject({
+        role: z.enum(["planner", "qllm", "spoke", "visor"]).optional(),
+        when: z.string().max(2000).optional(),
+        respond: z.json().optional(),
+        toolCalls: z
+          .array(z.strictObject({ name: z.string().min(1), arguments: z.json() }))
+          .max(32)
+          .optional(),
+        latencyMs: z.int().min(0).max(120_000).optional(),
+      }),
+    )
+    .max(1000)
+    .optional(),
+});
+
+export const PolicySchema = z
+  .strictObject({
+    lattices: z
+      .strictObject({
+        confidentiality: LevelList.default(() => [...DEFAULT_CONFIDENTIALITY]),
+        integrity: LevelList.default(() => [...DEFAULT_INTEGRITY]),
+      })
+      .prefault({}),
+    tools: z.record(ToolKey, ToolPolicySchema).prefault({}),
+    /** Display accepts everything (top confidentiality) unless capped here. */
+    display: z.strictObject({ maxConfidentiality: Level.optional() }).prefault({}),
+    onViolation: z.enum(["reject", "ask"]).default("reject"),
+    selfCorrection: z.union([z.literal(0), z.literal(1)]).default(0),
+    consent: z
+      .strictObject({
+        dataShare: z.boolean().default(true),
+        timeoutSeconds: z.int().min(1).max(86_400).default(600),
+        trustedApps: z.array(z.string().min(1)).default(() => []),
+      })
+      .prefault({}),
+    limits: z
+      .strictObject({
+        maxSteps: z.int().min(1).max(100_000).default(100),
+        maxDepth: z.int().min(0).max(32).default(4),
+        /** Each model call ends (and fails its query) after this long. */
+        modelTimeoutMs: z.int().min(100).max(300_000).default(30_000),
+        /** Each app endpoint call ends (and fails its step) after this long. */
+        appTimeoutMs: z.int().min(100).max(120_000).default(10_000),
+      })
+      .prefault({}),
+    models: z
+      .strictObject({
+        default: ModelRoleSchema.optional(),
+        planner: ModelRoleSchema.optional(),
+        qllm: ModelRoleSchema.optional(),
+        spoke: ModelRoleSchema.optional(),
+        visor: ModelRoleSchema.optional(),
+      })
+      .prefault({}),
+  })
+  .superRefine((p, ctx) => {
+    // Level names are only meaningful against the lattices of the same document.
+    const confProblem = totalOrderProblem(p.lattices.confidentiality);
+    const integProblem = totalOrderProblem(p.lattices.integrity);
+    if (confProblem)
+      ctx.addIssue({ code: "custom", path: ["lattices", "confidentiality"], message: confProblem });
+    if (integProblem)
+      ctx.addIssue({ code: "custom", path: ["lattices", "integrity"], message: integProblem });
+    if (confProblem || integProblem) return;
+    const check = (kind: "confidentiality" | "integrity", level: string | undefined, path: PathSegment[]) => {
+      const levels = p.lattices[kind];
+      if (level === undefined || levels.includes(level)) return;
+      ctx.addIssue({
+        code: "custom",
+        path,
+        message: `unknown ${kind} level "${level}"; the levels are ${levels.join(" < ")}`,
+      });
+    };
+    for (const [tool, tp] of Object.entries(p.tools)) {
+      check("confidentiality", tp.maxInputConfidentiality, ["tools", tool, "maxInputConfidentiality"]);
+      check("integrity", tp.minInputIntegrity, ["tools", tool, "minInputIntegrity"]);
+      check("confidentiality", tp.output?.confidentiality, ["tools", tool, "output", "confidentiality"]);
+      check("integrity", tp.output?.integrity, ["tools", tool, "output", "integrity"]);
+      for (const [arg, ap] of Object.entries(tp.args ?? {})) {
+        check("confidentiality", ap.maxConfidentiality, ["tools", tool, "args", arg, "maxConfidentiality"]);
+        check("integrity", ap.minIntegrity, ["tools", tool, "args", arg, "minIntegrity"]);
+      }
+    }
+    check("confidentiality", p.display.maxConfidentiality, ["display", "maxConfidentiality"]);
+  });
+
+/** A parsed policy, every default filled in. */
+export type Policy = z.output<typeof PolicySchema>;
+/** The document as an admin writes it (everything optional). */
+export type PolicyInput = z.input<typeof PolicySchema>;
+export type ToolPolicy = z.output<typeof ToolPolicySchema>;
+export type ArgumentPolicy = z.output<typeof ArgumentPolicySchema>;
+export type ModelRole = z.output<typeof ModelRoleSchema>;
+
+export interface PolicyIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ParsePolicyResult =
+  | { readonly ok: true; readonly policy: Policy }
+  | { readonly ok: false; readonly issues: readonly PolicyIssue[] };
+
+/** Validates a policy document. Never throws. */
+export function parsePolicy(json: unknown): ParsePolicyResult {
+  // zod skips `__proto__` keys of records without a word; refuse them (and non-JSON) first.
+  const shape = jsonShapeError(json);
+  if (shape) return { ok: false, issues: [{ path: shape.path, message: shape.message }] };
+  const r = PolicySchema.safeParse(json);
+  // Frozen: verdicts and the lattice cache assume a policy never changes after it was checked.
+  if (r.success) return { ok: true, policy: deepFreeze(r.data) };
+  const issues: PolicyIssue[] = [];
+  for (const issue of r.error.issues) {
+    const base = issue.path.filter((s): s is PathSegment => typeof s !== "symbol");
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys)
+        issues.push({ path: formatPath([...base, key]), message: `unknown field "${key}"` });
+    } else if (issue.code === "invalid_type" && valueAt(json, base) === undefined) {
+      issues.push({ path: formatPath(base), message: `required field, expected ${issue.expected}` });
+    } else {
+      issues.push({ path: formatPath(base), message: issue.message });
+    }
+  }
+  return { ok: false, issues };
+}
+
+/** The policy that applies where a tenant has written nothing. */
+export const DEFAULT_POLICY: Policy = deepFreeze(PolicySchema.parse({}));
+
+const latticeCache = new WeakMap<Policy, Lattices>();
+
+/** The lattices of a parsed policy (cached per policy object). */
+export function policyLattices(policy: Policy): Lattices {
+  let l = latticeCache.get(policy);
+  if (!l) {
+    l = makeLattices(policy.lattices.confidentiality, policy.lattices.integrity);
+    latticeCache.set(policy, l);
+  }
+  return l;
+}

@@ -1,0 +1,114 @@
+/**
+ * Label rules for the interpreter. Labels never depend on values, only on where values came
+ * from, so the labels these give at run time are exactly the verifier's static ones (the verifier
+ * inlines some of them for speed; a property test checks the two agree): what was verified is
+ * what runs.
+ */
+import type { Expr, Pred } from "./dsl.ts";
+import { bottomLabel, join, joinAll, type Label, topLabel } from "./labels.ts";
+import type { Lattices } from "./lattice.ts";
+import { literalLabel, type QueryIndex } from "./provenance.ts";
+
+export { literalLabel };
+
+/** A projection (`ref` + `path`) carries the label of the whole value: a field is as secret and as untrusted as its record. */
+export function projectionLabel(whole: Label): Label {
+  return whole;
+}
+
+/** A constructed value (`obj`, `arr`) is the join of its parts. */
+export function constructedLabel(l: Lattices, parts: Iterable<Label>): Label {
+  return joinAll(l, parts);
+}
+
+/** tool → join(output baseline, argument labels, pc). */
+export function toolOutputLabel(l: Lattices, baseline: Label, args: Iterable<Label>, pc: Label): Label {
+  return join(l, join(l, baseline, joinAll(l, args)), pc);
+}
+
+/** qllm → join(input labels, pc): an LLM can never raise integrity or lower confidentiality. */
+export function qllmOutputLabel(l: Lattices, inputs: Iterable<Label>, pc: Label): Label {
+  return join(l, joinAll(l, inputs), pc);
+}
+
+/** The loop variable → label of `over` joined with pc. */
+export function loopVarLabel(l: Lattices, over: Label, pc: Label): Label {
+  return join(l, over, pc);
+}
+
+/** Inside a condition or loop: pc = join(pc, guard label). */
+export function guardedPc(l: Lattices, pc: Label, guard: Label): Label {
+  return join(l, pc, guard);
+}
+
+/** A loop's `out` → its `collect` joined with the loop's pc (how many items it has depends on `over`). */
+export function loopOutLabel(l: Lattices, collect: Label, loopPc: Label): Label {
+  return join(l, collect, loopPc);
+}
+
+/** What reaches a tool argument or the display: the value's label joined with pc. */
+export function sinkLabel(l: Lattices, value: Label, pc: Label): Label {
+  return join(l, value, pc);
+}
+
+/**
+ * What reaches the display: the value joined with pc and with its title, a string the planner
+ * wrote (and so, unless the user stated it, possibly planted by app metadata).
+ */
+export function displayLabel(
+  l: Lattices,
+  value: Label,
+  pc: Label,
+  title: string | undefined,
+  q: QueryIndex,
+): Label {
+  const shown = join(l, value, pc);
+  return title === undefined ? shown : join(l, shown, literalLabel(l, title, q));
+}
+
+/** The pc at the start of a plan: the query's label, (bottom, top). */
+export function initialPc(l: Lattices): Label {
+  return bottomLabel(l);
+}
+
+/**
+ * The label of an expression, given the labels of bound names. An unbound name (impossible in a
+ * validated plan) fails closed to the top label.
+ */
+export function exprLabel(
+  l: Lattices,
+  expr: Expr,
+  lookup: (name: string) => Label | undefined,
+  q: QueryIndex,
+): Label {
+  if ("lit" in expr) return literalLabel(l, expr.lit, q);
+  if ("ref" in expr) return projectionLabel(lookup(expr.ref) ?? topLabel(l));
+  const parts = "obj" in expr ? Object.values(expr.obj) : expr.arr;
+  return constructedLabel(
+    l,
+    parts.map((p) => exprLabel(l, p, lookup, q)),
+  );
+}
+
+/** A guard's label: the join of every expression in the predicate. */
+export function predLabel(
+  l: Lattices,
+  pred: Pred,
+  lookup: (name: string) => Label | undefined,
+  q: QueryIndex,
+): Label {
+  switch (pred.op) {
+    case "and":
+    case "or":
+      return joinAll(
+        l,
+        pred.args.map((p) => predLabel(l, p, lookup, q)),
+      );
+    case "not":
+      return predLabel(l, pred.arg, lookup, q);
+    case "exists":
+      return exprLabel(l, pred.value, lookup, q);
+    default:
+      return join(l, exprLabel(l, pred.left, lookup, q), exprLabel(l, pred.right, lookup, q));
+  }
+}

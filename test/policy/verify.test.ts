@@ -1,0 +1,255 @@
+import { describe, expect, it } from "vitest";
+import { cond, eq, type Json, lit, loop, plan, qllm, ref, retrieve, tool } from "./builders.ts";
+import { ctx, EXAMPLE_PLAN, EXAMPLE_POLICY_INPUT, entry, exampleWith, policy } from "./fixtures.ts";
+import { brief, CATALOG, fetchWeb, transfer, verify, world } from "./verify-world.ts";
+
+describe("DSL.md's example", () => {
+  it("verifies under the tenant policy it describes", () => {
+    const v = verify(EXAMPLE_PLAN, ctx());
+    expect(v.ok).toBe(true);
+    expect(v.violations).toEqual([]);
+    expect(Object.fromEntries(v.labels)).toEqual({
+      inv: { confidentiality: "confidential", integrity: "untrusted" },
+      sum: { confidentiality: "confidential", integrity: "untrusted" },
+      acct: { confidentiality: "internal", integrity: "user" },
+      sent: { confidentiality: "confidential", integrity: "untrusted" },
+    });
+    expect(v.displays).toEqual([
+      expect.objectContaining({ path: "steps[4]", redacted: false, untrusted: true }),
+    ]);
+  });
+
+  it("is rejected when `to` is taken from an email", () => {
+    const v = verify(exampleWith(3, "to", ref("inv", 0, "from")), ctx());
+    expect(v.ok).toBe(false);
+    expect(v.violations).toEqual([
+      {
+        path: "steps[3]",
+        stepOut: "sent",
+        tool: "mail.send",
+        argument: "to",
+        rule: "integrity",
+        label: { confidentiality: "confidential", integrity: "untrusted" },
+        required: { maxConfidentiality: "confidential", minIntegrity: "user" },
+        sources: [
+          {
+            kind: "tool",
+            path: "steps[0]",
+            tool: "mail.search",
+            label: { confidentiality: "confidential", integrity: "untrusted" },
+          },
+        ],
+        sourcesTruncated: false,
+        endorsable: false,
+      },
+    ]);
+  });
+
+  it("under onViolation: ask, the same flow is endorsable and the plan goes ahead", () => {
+    const bad = exampleWith(3, "to", ref("inv", 0, "from"));
+    const v = verify(bad, ctx({ policy: policy({ ...EXAMPLE_POLICY_INPUT, onViolation: "ask" }) }));
+    expect(v.ok).toBe(true);
+    expect(v.violations.map((x) => [x.argument, x.endorsable])).toEqual([["to", true]]);
+  });
+
+  it("without the tenant's relaxations, the secure defaults reject both arguments", () => {
+    const v = verify(EXAMPLE_PLAN, ctx({ policy: policy({}) }));
+    expect(brief(v)).toEqual(["steps[3] to integrity", "steps[3] body integrity"]);
+  });
+});
+
+describe("literals by provenance", () => {
+  const pay = (to: Json, amount: Json) => plan(transfer("t", to, amount));
+
+  it("a string the user stated (any ASCII case) is (public, user)", () => {
+    expect(verify(pay(lit("BOB@example.com"), lit(1250))).ok).toBe(true);
+  });
+
+  it("a string only the planner (or an app's metadata) wrote is (public, app)", () => {
+    const v = verify(pay(lit("mallory@evil.example"), lit(1250)));
+    expect(brief(v)).toEqual(["steps[0] to integrity"]);
+    expect(v.violations[0]?.label).toEqual({ confidentiality: "public", integrity: "app" });
+    expect(v.violations[0]?.sources).toEqual([
+      { kind: "literal", path: "steps[0].args.to", label: { confidentiality: "public", integrity: "app" } },
+    ]);
+  });
+
+  it("case folding is ASCII only: a Kelvin sign does not pass for a k", () => {
+    const c = world(EXAMPLE_POLICY_INPUT, { query: "send it to kate@example.com" });
+    expect(verify(pay(lit("Kate@example.com"), lit(true)), c).ok).toBe(true);
+    expect(verify(pay(lit("\u212Aate@example.com"), lit(true)), c).ok).toBe(false);
+  });
+
+  it("a number written in the query is (public, user); another number is (public, app)", () => {
+    expect(verify(pay(lit("bob@example.com"), lit(4471))).ok).toBe(true);
+    expect(verify(pay(lit("bob@example.com"), lit(1250))).ok).toBe(true); // "1,250.00"
+    expect(brief(verify(pay(lit("bob@example.com"), lit(12500))))).toEqual(["steps[0] amount integrity"]);
+    expect(brief(verify(pay(lit("bob@example.com"), lit(447))))).toEqual(["steps[0] amount integrity"]);
+  });
+
+  it("booleans and null are (public, user); composite literals are the join of their leaves", () => {
+    expect(verify(pay(lit(null), lit(false))).ok).toBe(true);
+    expect(verify(pay(lit(["bob@example.com", 4471]), lit({ v: true }))).ok).toBe(true);
+    expect(brief(verify(pay(lit(["bob@example.com", "eve@evil.example"]), lit(1250))))).toEqual([
+      "steps[0] to integrity",
+    ]);
+  });
+});
+
+describe("label propagation", () => {
+  it("retrieve binds the artifact's stored label", () => {
+    const v = verify(plan(retrieve("c", "contact"), transfer("t", ref("c", "email"))));
+    expect(v.ok).toBe(true);
+    expect(v.labels.get("c")).toEqual({ confidentiality: "internal", integrity: "user" });
+    const leak = verify(plan(retrieve("s", "secret"), transfer("t", lit("bob@example.com"), ref("s"))));
+    expect(brief(leak)).toEqual(["steps[1] amount confidentiality"]);
+    expect(leak.violations[0]?.sources).toEqual([
+      expect.objectContaining({ kind: "artifact", artifact: "secret", path: "steps[0]" }),
+    ]);
+  });
+
+  it("a stored label with levels the tenant no longer has fails closed to the top", () => {
+    expect(verify(plan(retrieve("s", "stale"))).labels.get("s")).toEqual({
+      confidentiality: "secret",
+      integrity: "untrusted",
+    });
+  });
+
+  it("tool output = join(output baseline, argument labels, pc)", () => {
+    const v = verify(
+      plan(
+        fetchWeb("w"),
+        tool("a", "contacts.lookup", { name: lit("accountant") }),
+        tool("b", "contacts.lookup", { name: ref("w") }),
+        retrieve("s", "secret"),
+        tool("n", "notes.save", { text: ref("s") }),
+      ),
+      world(EXAMPLE_POLICY_INPUT, { catalog: { ...CATALOG, "notes.save": entry({ clearance: "secret" }) } }),
+    );
+    expect(v.labels.get("a")).toEqual({ confidentiality: "internal", integrity: "user" }); // tenant: contacts output user
+    expect(v.labels.get("b")).toEqual({ confidentiality: "internal", integrity: "untrusted" }); // its input was untrusted
+    expect(v.labels.get("n")).toEqual({ confidentiality: "secret", integrity: "untrusted" });
+  });
+
+  it("an app cannot vouch for its own output: a declared integrity is ignored", () => {
+    const vouching = {
+      ...CATALOG,
+      "web.fetch": entry({ output: { confidentiality: "public", integrity: "user" } }),
+    };
+    const v = verify(plan(fetchWeb("w")), world(EXAMPLE_POLICY_INPUT, { catalog: vouching }));
+    expect(v.labels.get("w")).toEqual({ confidentiality: "public", integrity: "untrusted" });
+  });
+
+  it("q-llm output = join(input labels, pc): it never raises integrity", () => {
+    const v = verify(
+      plan(
+        retrieve("c", "contact"),
+        fetchWeb("w"),
+        qllm("clean", { c: ref("c") }),
+        qllm("mixed", { c: ref("c"), w: ref("w") }),
+        transfer("ok", ref("clean", "v")),
+        transfer("bad", ref("mixed", "v")),
+      ),
+    );
+    expect(v.labels.get("clean")).toEqual({ confidentiality: "internal", integrity: "user" });
+    expect(v.labels.get("mixed")).toEqual({ confidentiality: "internal", integrity: "untrusted" });
+    expect(brief(v)).toEqual(["steps[5] to integrity"]);
+  });
+
+  it("constructed values are the join of their parts; projections keep the whole's label", () => {
+    const v = verify(
+      plan(
+        retrieve("c", "contact"),
+        fetchWeb("w"),
+        transfer("ok", { obj: { email: ref("c", "email"), note: lit("invoice 4471") } }),
+        transfer("bad", { arr: [ref("c", "email"), ref("w", "body", 0)] }),
+      ),
+    );
+    expect(brief(v)).toEqual(["steps[3] to integrity"]);
+  });
+
+  it("the loop variable is the label of `over` joined with pc", () => {
+    const fromWeb = verify(
+      plan(fetchWeb("w"), loop(ref("w", "rows"), "row", [transfer("t", ref("row", "to"))])),
+    );
+    expect(brief(fromWeb)).toContain("steps[1].body[0] to integrity");
+    expect(fromWeb.labels.get("row")).toEqual({ confidentiality: "public", integrity: "untrusted" });
+    const fromContact = verify(
+      plan(retrieve("c", "contact"), loop(ref("c", "list"), "x", [transfer("t", ref("x"))])),
+    );
+    expect(fromContact.ok).toBe(true);
+  });
+
+  it("a loop's out is its collect joined with the loop's pc", () => {
+    const v = verify(
+      plan(
+        fetchWeb("w"),
+        loop(ref("w"), "row", [], lit("bob@example.com"), "all"),
+        transfer("t", ref("all")),
+      ),
+    );
+    expect(v.labels.get("all")).toEqual({ confidentiality: "public", integrity: "untrusted" });
+    expect(brief(v)).toEqual(["steps[2] to integrity"]);
+  });
+});
+
+describe("program counter (implicit flows)", () => {
+  it("a tool call in a branch on untrusted data is checked at untrusted integrity", () => {
+    const v = verify(
+      plan(fetchWeb("w"), cond(eq(ref("w", "ok"), lit(true)), [transfer("t", lit("bob@example.com"))])),
+    );
+    expect(brief(v)).toEqual([
+      "steps[1].then[0] to integrity",
+      "steps[1].then[0] amount integrity",
+      "steps[1].then[0] (call) integrity",
+    ]);
+    expect(v.violations[0]?.sources).toEqual([
+      expect.objectContaining({ kind: "guard", path: "steps[1].if" }),
+      expect.objectContaining({ kind: "tool", tool: "web.fetch", path: "steps[0]" }),
+    ]);
+  });
+
+  it("the else branch is under the same pc", () => {
+    const v = verify(
+      plan(fetchWeb("w"), cond(eq(ref("w"), lit(1)), [], [transfer("t", lit("bob@example.com"))])),
+    );
+    expect(v.ok).toBe(false);
+  });
+
+  it("a branch on data the user stated or trusts is fine", () => {
+    const v = verify(
+      plan(
+        retrieve("c", "contact"),
+        cond(eq(ref("c", "n"), lit(4471)), [transfer("t", lit("bob@example.com"))]),
+      ),
+    );
+    expect(v.ok).toBe(true);
+  });
+
+  it("checks the call itself even when every argument was relaxed", () => {
+    const relaxed = { tools: { "bank.transfer": { args: { to: { minIntegrity: "untrusted" } } } } } as const;
+    const v = verify(
+      plan(fetchWeb("w"), cond(eq(ref("w"), lit(1)), [tool("t", "bank.transfer", { to: ref("w") })])),
+      world(relaxed),
+    );
+    expect(brief(v)).toEqual(["steps[1].then[0] (call) integrity"]);
+  });
+
+  it("a branch on secret data may not call an app cleared below it (confidentiality of pc)", () => {
+    const v = verify(
+      plan(retrieve("s", "secret"), cond(eq(ref("s"), lit(1)), [tool("n", "notes.save", {})])),
+    );
+    expect(brief(v)).toEqual(["steps[1].then[0] (call) confidentiality"]);
+  });
+
+  it("nested guards accumulate, and a step's result carries the pc", () => {
+    const v = verify(
+      plan(
+        fetchWeb("w"),
+        retrieve("s", "secret"),
+        cond(eq(ref("w"), lit(1)), [cond(eq(ref("s"), lit(1)), [qllm("q", { x: lit(1) })])]),
+      ),
+    );
+    expect(v.labels.get("q")).toEqual({ confidentiality: "secret", integrity: "untrusted" });
+  });
+});
