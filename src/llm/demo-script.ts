@@ -1,4 +1,124 @@
 import type { ScriptEntry } from "./types.ts";
 
-/** The offline demo's scripted model (filled with the demo scenarios by the hub issue). */
-export const DEMO_SCRIPT: ScriptEntry[] = [];
+/**
+ * The offline demo's SCRIPTED model (not a live model): a few queries it knows, as data. Anything
+ * else gets a plan that says so. Configure a live OpenAI-compatible model for real planning.
+ */
+const lit = (value: unknown) => ({ lit: value });
+const ref = (name: string, ...path: Array<string | number>) =>
+  path.length ? { ref: name, path } : { ref: name };
+const tool = (
+  out: string,
+  name: string,
+  args: Record<string, unknown>,
+  intent: string,
+  semantics: string,
+) => ({
+  kind: "tool",
+  out,
+  tool: name,
+  args,
+  intent,
+  semantics,
+});
+
+const KNOWN = [
+  "Who is my landlord?",
+  "Compare rides from Home to Airport",
+  "Email the total of this month's invoices to my accountant",
+];
+
+export const DEMO_SCRIPT: ScriptEntry[] = [
+  {
+    role: "planner",
+    when: "landlord",
+    respond: {
+      steps: [
+        tool(
+          "landlord",
+          "contacts.lookup",
+          { name: lit("landlord") },
+          "find the landlord",
+          "the landlord's contact",
+        ),
+        { kind: "display", value: ref("landlord"), title: "Your landlord" },
+      ],
+    },
+  },
+  {
+    role: "planner",
+    when: "rides",
+    respond: {
+      steps: [
+        tool(
+          "swift",
+          "swiftride.quote",
+          { from: lit("Home"), to: lit("Airport") },
+          "quote SwiftRide",
+          "SwiftRide quote",
+        ),
+        tool(
+          "cheap",
+          "cheapcab.quote",
+          { from: lit("Home"), to: lit("Airport") },
+          "quote CheapCab",
+          "CheapCab quote",
+        ),
+        { kind: "display", value: ref("swift"), title: "SwiftRide" },
+        { kind: "display", value: ref("cheap"), title: "CheapCab" },
+      ],
+    },
+  },
+  {
+    role: "planner",
+    when: "invoices",
+    respond: {
+      steps: [
+        tool(
+          "inv",
+          "mail.search",
+          { query: lit("invoice") },
+          "find this month's invoices",
+          "list of invoice emails",
+        ),
+        {
+          kind: "qllm",
+          out: "sum",
+          inputs: { emails: ref("inv") },
+          prompt: "Add up the invoice amounts in these emails.",
+          schema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
+          intent: "total the invoices",
+          semantics: "sum of this month's invoices",
+        },
+        tool(
+          "acct",
+          "contacts.lookup",
+          { name: lit("accountant") },
+          "find the accountant's address",
+          "accountant contact",
+        ),
+        tool(
+          "sent",
+          "mail.send",
+          { to: ref("acct", "email"), subject: lit("invoices"), body: ref("sum", "total") },
+          "send the total",
+          "sent message receipt",
+        ),
+        { kind: "display", value: ref("sum"), title: "Invoice total" },
+      ],
+    },
+  },
+  { role: "qllm", when: "invoice amounts", respond: { total: 113.2 } },
+  {
+    role: "planner",
+    respond: {
+      steps: [
+        {
+          kind: "display",
+          title: "Offline demo (scripted model)",
+          value: lit(`This scripted demo model knows only these queries: ${KNOWN.join(" | ")}`),
+        },
+      ],
+    },
+  },
+];

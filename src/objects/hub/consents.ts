@@ -1,4 +1,4 @@
-import type { Assessment, ConsentKind, Scope } from "../../policy/permissions.ts";
+import type { Assessment, ConsentKind, Scope } from "../../policy/index.ts";
 import { randomId } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
 

@@ -1,6 +1,9 @@
 import {
   argumentRequirement,
+  type CallFacts,
+  type ConsentKind,
   callRequirement,
+  consentFor,
   flowViolations,
   type Label,
   type Plan,
@@ -11,7 +14,6 @@ import {
   type ToolStep,
   type Violation,
 } from "../../policy/index.ts";
-import { type CallFacts, type ConsentKind, consentFor } from "../../policy/permissions.ts";
 import type { ArtifactsDO } from "../artifacts/index.ts";
 import type { Rpc } from "../rpc.ts";
 import type { Consent, ConsentRequest, ConsentStore } from "./consents.ts";

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Scope } from "../../policy/permissions.ts";
+import type { Scope } from "../../policy/index.ts";
 import type { Env } from "../../worker/env.ts";
 import type { ArtifactsDO } from "../artifacts/index.ts";
 import { randomId } from "../crypto.ts";

@@ -1,6 +1,7 @@
 import {
   type Catalog,
   type ConditionStep,
+  displayLabel,
   displayRequirement,
   flowAllowed,
   guardedPc,
@@ -202,7 +203,8 @@ class Run {
     if (this.ctx.journal.has(key)) return;
     const l = this.ctx.lattices;
     const shown = evaluate(this.evalCtx, step.value);
-    const label = sinkLabel(l, shown.label, pc);
+    // Same rule as the verifier: a title the user did not state marks the item too.
+    const label = displayLabel(l, shown.label, pc, step.title, this.ctx.query);
     const redacted = !flowAllowed(l, label, displayRequirement(this.ctx.policy, l));
     const untrusted = label.integrity !== l.integrity.top;
     this.ctx.record.display({
