@@ -111,9 +111,11 @@ export function plannerMessages(input: {
     }),
   );
   const context = { tools, artifacts, earlierQueries: input.earlierQueries };
+  // The query comes last and alone, so the user's words are never mixed up with app metadata.
   return [
     { role: "system", content: SYSTEM },
-    { role: "user", content: `Context:\n${JSON.stringify(context)}\n\nUser query:\n${input.query}` },
+    { role: "user", content: `Context (tools, saved artifacts, earlier queries):\n${JSON.stringify(context)}` },
+    { role: "user", content: input.query },
   ];
 }
 
