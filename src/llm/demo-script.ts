@@ -85,8 +85,13 @@ export const DEMO_SCRIPT: ScriptEntry[] = [
           kind: "qllm",
           out: "sum",
           inputs: { emails: ref("inv") },
-          prompt: "Add up the invoice amounts in these emails.",
-          schema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
+          prompt:
+            "Add up the invoice amounts in these emails, and write a one-line message stating the total.",
+          schema: {
+            type: "object",
+            properties: { total: { type: "number" }, message: { type: "string" } },
+            required: ["total", "message"],
+          },
           intent: "total the invoices",
           semantics: "sum of this month's invoices",
         },
@@ -100,7 +105,7 @@ export const DEMO_SCRIPT: ScriptEntry[] = [
         tool(
           "sent",
           "mail.send",
-          { to: ref("acct", "email"), subject: lit("invoices"), body: ref("sum", "total") },
+          { to: ref("acct", "email"), subject: lit("invoices"), body: ref("sum", "message") },
           "send the total",
           "sent message receipt",
         ),
@@ -108,7 +113,11 @@ export const DEMO_SCRIPT: ScriptEntry[] = [
       ],
     },
   },
-  { role: "qllm", when: "invoice amounts", respond: { total: 113.2 } },
+  {
+    role: "qllm",
+    when: "invoice amounts",
+    respond: { total: 113.2, message: "This month's invoices total 113.20 EUR." },
+  },
   {
     role: "planner",
     respond: {
