@@ -2,11 +2,12 @@ import type { ChatMessage, CompletionResult, ScriptEntry } from "./types.ts";
 
 /**
  * Scripted answers, shared by the scripted provider and the fake OpenAI-compatible test server:
- * the first entry whose `when` occurs in the last user message (and whose role fits) answers.
+ * the first entry whose `when` occurs in the latest input — the last user message or tool result,
+ * so a tool-calling loop can be scripted turn by turn — and whose role fits, answers.
  */
 export function pickEntry(script: readonly ScriptEntry[], messages: readonly ChatMessage[], role?: string) {
-  const lastUser = [...messages].reverse().find((m) => m.role === "user");
-  const text = (lastUser?.content ?? "").toLowerCase();
+  const latest = [...messages].reverse().find((m) => m.role === "user" || m.role === "tool");
+  const text = (latest?.content ?? "").toLowerCase();
   return script.find(
     (entry) =>
       (!entry.role || !role || entry.role === role) &&

@@ -109,3 +109,5 @@ export function checkPlan(input: unknown, ctx: PlanContext): PlanCheck {
 }
 export type { Assessment, CallFacts, ConsentKind, ConsentNeed, Scope } from "./permissions.ts";
 export { allowedScopes, assess, CONSENT_KINDS, consentFor, SCOPES } from "./permissions.ts";
+export type { SemanticException, VisorCheck, VisorInput } from "./visor.ts";
+export { audit as visorAudit } from "./visor.ts";

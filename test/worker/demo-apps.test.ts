@@ -183,6 +183,25 @@ describe("demo apps: state", () => {
     expect((await call(world, "mail", "read", { id: "m6" })).status).toBe(200);
   });
 
+  it("replaces one app's state on PUT _demo/state/{app}; a ride app's note can be replaced too", async () => {
+    const world = await newWorld();
+    const put = (app: string, body: string) =>
+      apps.fetch(`http://apps/w/${world}/_demo/state/${app}`, { method: "PUT", body });
+    const mail = (await state(world)).apps.mail as MailState;
+    const planted = { ...mail, inbox: [{ ...mail.inbox[0]!, id: "m90", body: "planted" }] };
+    expect((await put("mail", JSON.stringify(planted))).status).toBe(200);
+    expect(await (await call(world, "mail", "read", { id: "m90" })).json()).toMatchObject({
+      body: "planted",
+    });
+    expect((await state(world)).apps.mail).toEqual(planted);
+    expect((await put("nosuchapp", "{}")).status).toBe(400);
+    expect((await put("mail", "[1]")).status).toBe(400);
+    const cab = (await state(world)).apps.cheapcab as RideState;
+    expect((await put("cheapcab", JSON.stringify({ ...cab, note: "" }))).status).toBe(200);
+    const quote = await (await call(world, "cheapcab", "quote", { from: "A", to: "B" })).json();
+    expect(quote).not.toHaveProperty("note");
+  });
+
   it("keeps worlds isolated", async () => {
     const [a, b] = [await newWorld(), await newWorld()];
     await call(a, "drive", "share", { id: "d2", with: ATTACKER.email });
@@ -209,7 +228,8 @@ describe("demo apps: apps", () => {
     const irreversible = manifests.flatMap((m) =>
       m.functionalities.filter((f) => f.irreversible).map((f) => `${m.name}.${f.name}`),
     );
-    const messaging = "mail.send mail.delete drive.share chat.send_message chat.invite_user";
+    const messaging =
+      "mail.send mail.delete drive.share chat.send_message chat.invite_user inboxpilot.send_update inboxpilot.pay_invoice";
     const money =
       "bank.send_money bank.schedule_transfer bank.update_password swiftride.book cheapcab.book travel.book";
     expect(irreversible.sort()).toEqual(`${messaging} ${money}`.split(" ").sort());
@@ -218,7 +238,8 @@ describe("demo apps: apps", () => {
   it("answers every functionality with its declared response shape", async () => {
     const world = await newWorld();
     const prev: Record<string, unknown> = {};
-    for (const m of manifests.filter((x) => x.name !== "misbehave")) {
+    // Agentic apps' functionalities are run by Lattice's spoke, not answered by the app itself.
+    for (const m of manifests.filter((x) => x.name !== "misbehave" && !x.agent)) {
       for (const f of m.functionalities) {
         const id = `${m.name}.${f.name}`;
         const sample = SAMPLE_REQUESTS[id];
@@ -230,6 +251,14 @@ describe("demo apps: apps", () => {
         prev[id] = body;
       }
     }
+  });
+
+  it("serves an agentic app's internal tools, and refuses its functionalities as direct calls", async () => {
+    const world = await newWorld();
+    const found = await call(world, "inboxpilot", "search_inbox", { query: "migration" });
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(await found.json())).toContain(ATTACKER.email);
+    expect((await call(world, "inboxpilot", "summarize_inbox", {})).status).toBe(400);
   });
 
   it("plants the attacker's instructions where the scenarios need them", async () => {

@@ -33,7 +33,7 @@ export interface HubWorld {
   frontend: string;
   world: string;
   apps: Record<string, string>;
-  models: { planner: string; qllm: string };
+  models: { planner: string; qllm: string; spoke: string };
 }
 
 /**
@@ -47,16 +47,23 @@ export async function hubWorld(appNames: string[], policy: Record<string, unknow
   const world = uniqueWorld("hub");
   const apps: Record<string, string> = {};
   for (const name of appNames) {
-    const clearance = { health: "secret", mail: "confidential", bank: "confidential", drive: "confidential" }[
-      name
-    ];
+    const clearance = {
+      health: "secret",
+      mail: "confidential",
+      bank: "confidential",
+      drive: "confidential",
+      inboxpilot: "confidential",
+    }[name];
     apps[name] = (await registerDemoApp(tenant, dev, name, world, clearance ? { clearance } : {})).id;
   }
-  const models = { planner: `${world}-planner`, qllm: `${world}-qllm` };
+  const models = { planner: `${world}-planner`, qllm: `${world}-qllm`, spoke: `${world}-spoke` };
   const role = (model: string) => ({ provider: "openai", baseURL: FAKE_BASE_URL, model, apiKey: "test-key" });
   const put = await api("PUT", "/v1/admin/policy", {
     key: tenant.adminKey,
-    body: { ...policy, models: { planner: role(models.planner), qllm: role(models.qllm) } },
+    body: {
+      ...policy,
+      models: { planner: role(models.planner), qllm: role(models.qllm), spoke: role(models.spoke) },
+    },
   });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
   return { tenant, frontend, world, apps, models };
@@ -175,7 +182,12 @@ export async function startWith(
   w: HubWorld,
   sid: string,
   text: string,
-  options: { ifc?: "on" | "off"; consent?: "on" | "off"; isolation?: "on" | "off" },
+  options: {
+    ifc?: "on" | "off";
+    consent?: "on" | "off";
+    isolation?: "on" | "off";
+    visorOff?: "S" | "T" | "I";
+  },
 ): Promise<string> {
   const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));
   const started = await hub.startQuery(text, null, options);

@@ -6,6 +6,7 @@
  *   GET  /w/{world}/_demo/state             the world's state and call log (operator route)
  *   POST /w/{world}/_demo/reset             back to the seed data (operator route)
  *   PUT  /w/{world}/_demo/secrets           {"<app>": "<secret>"}: the apps' signing secrets (operator route)
+ *   PUT  /w/{world}/_demo/state/{app}       replace one app's state (operator route: scenario content)
  *   GET  /healthz
  */
 import { Hono } from "hono";
@@ -40,6 +41,17 @@ const world = (c: { env: Env; req: { param(name: "world"): string } }) =>
 app.get("/w/:world/_demo/state", async (c) =>
   c.body(await world(c).stateJson(c.req.param("world")), 200, { "content-type": "application/json" }),
 );
+
+app.put("/w/:world/_demo/state/:app", async (c) => {
+  const name = c.req.param("app");
+  if (!appByName(name)) return c.json(error("unknown_app", `no app named ${JSON.stringify(name)}`), 400);
+  const body: unknown = await c.req.json().catch(() => null);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return c.json(error("bad_request", "expected the app's state as a JSON object"), 400);
+  }
+  await world(c).setAppState(name, JSON.stringify(body));
+  return c.json({ ok: true });
+});
 
 app.post("/w/:world/_demo/reset", async (c) => {
   await world(c).reset();

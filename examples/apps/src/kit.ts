@@ -72,6 +72,17 @@ export interface DemoApp<S> {
   version: string;
   seed(): S;
   ops: Record<string, Op<S>>;
+  /**
+   * An agentic app: Lattice's spoke runs the app's own model with these instructions; the model
+   * works through the internal `tools` (endpoints like any op), only those each functionality `uses`.
+   */
+  agent?: { instructions: string; tools: Record<string, Op<S>>; uses: Record<string, string[]> };
+}
+
+/** The handler named `name`: a functionality, or an agentic app's internal tool. */
+export function handlerOf<S>(app: DemoApp<S>, name: string): Op<S> | undefined {
+  if (Object.hasOwn(app.ops, name)) return app.ops[name];
+  return app.agent && Object.hasOwn(app.agent.tools, name) ? app.agent.tools[name] : undefined;
 }
 
 /** The app's manifest, as a developer would submit it to Lattice. */
@@ -85,6 +96,18 @@ export function manifestOf(app: DemoApp<unknown>, endpoint: string): ManifestInp
       name,
       ...spec,
     })),
+    ...(app.agent && {
+      agent: {
+        instructions: app.agent.instructions,
+        tools: Object.entries(app.agent.tools).map(([name, tool]) => ({
+          name,
+          description: tool.description,
+          parameters: tool.request,
+          irreversible: tool.irreversible ?? false,
+        })),
+        functionalities: app.agent.uses,
+      },
+    }),
   };
 }
 

@@ -5,6 +5,7 @@ import { cheapcab } from "./apps/cheapcab.ts";
 import { contacts } from "./apps/contacts.ts";
 import { drive } from "./apps/drive.ts";
 import { health } from "./apps/health.ts";
+import { inboxpilot } from "./apps/inboxpilot.ts";
 import { mail } from "./apps/mail.ts";
 import { misbehave } from "./apps/misbehave.ts";
 import { swiftride } from "./apps/swiftride.ts";
@@ -25,6 +26,7 @@ export const APPS = {
   health,
   writer,
   chat,
+  inboxpilot,
   misbehave,
 };
 

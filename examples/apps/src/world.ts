@@ -3,7 +3,7 @@
  * log, in one SQLite Durable Object. Tests and benchmark runs each take their own world by name.
  */
 import { DurableObject } from "cloudflare:workers";
-import { AppError, type CallContext, isRawReply } from "./kit.ts";
+import { AppError, type CallContext, handlerOf, isRawReply } from "./kit.ts";
 import {
   type CallRequest,
   errorReply,
@@ -122,7 +122,7 @@ export class DemoWorld extends DurableObject {
       return errorReply(401, "bad_signature", check.reason);
     }
 
-    const op = Object.hasOwn(app.ops, req.functionality) ? app.ops[req.functionality] : undefined;
+    const op = handlerOf(app, req.functionality);
     if (!op) {
       this.log(req, at, true, null, false, 404);
       return errorReply(404, "unknown_functionality", `${req.app} has no functionality ${req.functionality}`);
@@ -248,6 +248,16 @@ export class DemoWorld extends DurableObject {
     });
     this.seeded = false;
     this.ensureSeeded();
+  }
+
+  /**
+   * Replaces one app's whole state (a scenario's own content: injected text planted, seeded text
+   * replaced). The Worker has checked the app name and that the state is a JSON object; the shape is
+   * the operator's responsibility, like the seed's.
+   */
+  setAppState(app: string, json: string): void {
+    this.ensureSeeded();
+    this.sql.exec("INSERT OR REPLACE INTO app_state (app, json) VALUES (?, ?)", app, json);
   }
 
   /** Stores (or replaces) signing secrets for the named apps; the Worker has checked the names. */

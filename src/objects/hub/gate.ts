@@ -13,6 +13,7 @@ import {
   sinkLabel,
   type ToolStep,
   type Violation,
+  type VisorCheck,
 } from "../../policy/index.ts";
 import type { ArtifactsDO } from "../artifacts/index.ts";
 import type { Rpc } from "../rpc.ts";
@@ -27,7 +28,7 @@ export interface GateContext {
   policy: Policy;
   snapshot: PlanningSnapshot;
   violations: readonly Violation[];
-  defences: { ifc: boolean; consent: boolean; isolation: boolean };
+  defences: { ifc: boolean; consent: boolean; isolation: boolean; visor: Record<VisorCheck, boolean> };
   store: HubStore;
   consents: ConsentStore;
   vault: Rpc<ArtifactsDO>;

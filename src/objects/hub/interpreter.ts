@@ -38,7 +38,12 @@ export interface Effects {
   route(step: ToolStep, key: string): Promise<string | null>;
   /** Whether the call may go now: runtime labels are checked and consents asked here. */
   gate(tool: string, key: string, args: Record<string, Labeled>, pc: Label): Promise<"go" | "pause">;
-  tool(tool: string, key: string, args: Record<string, unknown>): Promise<unknown>;
+  /** `readUntrusted`: an agentic app read content on the way, so its answer is no more than untrusted. */
+  tool(
+    tool: string,
+    key: string,
+    args: Record<string, unknown>,
+  ): Promise<{ value: unknown; readUntrusted?: boolean }>;
   qllm(step: QllmStep, key: string, inputs: Record<string, unknown>): Promise<unknown>;
   retrieve(artifactId: string): Promise<Labeled>;
   irreversible(tool: string): boolean;
@@ -152,7 +157,12 @@ class Run {
     // An app's answer carries that app's origin: its data crossing to another app needs consent.
     const origins = [appOf(tool)];
     if (journaled?.state === "done") {
-      return this.bind(step.out, step, { value: journaled.value, label, origins }, annotate);
+      return this.bind(
+        step.out,
+        step,
+        { value: journaled.value, label: journaled.label ?? label, origins },
+        annotate,
+      );
     }
     if (journaled?.state === "started" && this.ctx.effects.irreversible(tool)) {
       // It may or may not have reached the app: guessing could send money twice, so stop and say so.
@@ -166,10 +176,11 @@ class Run {
     const values = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value]));
     this.ctx.record.started(key, "tool", { tool });
     this.ctx.record.event("step_started", { key, kind: "tool", tool });
-    const value = await this.ctx.effects.tool(tool, key, values);
-    this.ctx.record.done(key, "tool", value, label, { tool });
-    this.ctx.record.event("step_finished", { key, kind: "tool", tool, label });
-    this.bind(step.out, step, { value, label, origins }, annotate);
+    const result = await this.ctx.effects.tool(tool, key, values);
+    const final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
+    this.ctx.record.done(key, "tool", result.value, final, { tool });
+    this.ctx.record.event("step_finished", { key, kind: "tool", tool, label: final });
+    this.bind(step.out, step, { value: result.value, label: final, origins }, annotate);
   }
 
   private async qllm(step: QllmStep, key: string, pc: Label, annotate: boolean): Promise<void> {

@@ -1,5 +1,12 @@
 import { DEFAULT_MODEL_LIMITS, ModelError, type ModelLimits, modelFor } from "../../llm/index.ts";
-import { indexQuery, type Plan, type Policy, policyLattices, type Violation } from "../../policy/index.ts";
+import {
+  indexQuery,
+  type Plan,
+  type Policy,
+  policyLattices,
+  type Violation,
+  type VisorCheck,
+} from "../../policy/index.ts";
 import type { Env } from "../../worker/env.ts";
 import type { ArtifactsDO } from "../artifacts/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
@@ -19,7 +26,7 @@ export interface QueryContext {
   policy: Policy;
   snapshot: PlanningSnapshot;
   /** Always both on from HTTP; tests switch one off over RPC to show the attack it stops. */
-  defences: { ifc: boolean; consent: boolean; isolation: boolean };
+  defences: { ifc: boolean; consent: boolean; isolation: boolean; visor: Record<VisorCheck, boolean> };
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -30,6 +37,8 @@ export interface QueryOptions {
   consent?: "on" | "off";
   /** "off" gives q-llm steps every value and every app's instructions: the control for isolation tests. */
   isolation?: "on" | "off";
+  /** Switches one of the visor's checks off: the control for the visor's ablation tests. */
+  visorOff?: VisorCheck;
   /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
   stepping?: "auto" | "manual";
 }
@@ -115,6 +124,7 @@ export class Operator {
       ifc: options.ifc !== "off",
       consent: options.consent !== "off",
       isolation: options.isolation !== "off",
+      visor: { S: options.visorOff !== "S", T: options.visorOff !== "T", I: options.visorOff !== "I" },
     };
     const context: QueryContext = { policy, snapshot, defences };
     if (outcome.state === "rejected" && defences.ifc) {
@@ -200,9 +210,19 @@ export class Operator {
           idempotencyKey: await sha256Hex(`${this.session.id}:${query.id}:${key}`),
           remember: !this.session.private,
           limits: { timeoutMs: policy.limits.appTimeoutMs },
+          agent: {
+            model: modelFor("spoke", policy.models, this.env),
+            limits: modelLimits(policy),
+            selfCorrection: policy.selfCorrection,
+            checks: context.defences.visor,
+          },
         });
+        for (const event of result.events ?? []) {
+          if (event.type === "visor_exception")
+            this.store.emit(query.id, "visor_exception", { key, ...event });
+        }
         if (!result.ok) throw new StepFailure(result.code, `${tool}: ${result.message}`, result.problems);
-        return result.value;
+        return { value: result.value, readUntrusted: result.readUntrusted ?? false };
       },
       qllm: async (step, _key, given) => {
         let inputs = given;

@@ -114,7 +114,10 @@ export function plannerMessages(input: {
   // The query comes last and alone, so the user's words are never mixed up with app metadata.
   return [
     { role: "system", content: SYSTEM },
-    { role: "user", content: `Context (tools, saved artifacts, earlier queries):\n${JSON.stringify(context)}` },
+    {
+      role: "user",
+      content: `Context (tools, saved artifacts, earlier queries):\n${JSON.stringify(context)}`,
+    },
     { role: "user", content: input.query },
   ];
 }

@@ -7,6 +7,7 @@ import { tenantObjectName } from "../names.ts";
 import { rpc } from "../rpc.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import type { TenantDO } from "../tenant/index.ts";
+import { type AgentEvent, type AgentSettings, runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, type EndpointLimits, postToApp, signatureHeader } from "./endpoint.ts";
 
 const MIGRATIONS = [
@@ -26,9 +27,11 @@ export interface SpokeCall {
   callId: string;
   /** Stable across retries of the same step, so the app can deduplicate. */
   idempotencyKey: string;
-  /** Private sessions leave no memory behind. */
+  /** Private sessions leave no memory behind, and give an agentic app none. */
   remember?: boolean;
   limits?: Partial<EndpointLimits>;
+  /** How to run an agentic app's functionality: its model, the visor's checks, self-correction. */
+  agent?: AgentSettings;
 }
 
 export type SpokeErrorCode =
@@ -43,8 +46,8 @@ export type SpokeErrorCode =
   | "app_response_not_json";
 
 export type SpokeResult =
-  | { ok: true; value: unknown; appVersion: number }
-  | { ok: false; code: SpokeErrorCode; message: string; problems?: string[] };
+  | { ok: true; value: unknown; appVersion: number; readUntrusted?: boolean; events?: AgentEvent[] }
+  | { ok: false; code: SpokeErrorCode | string; message: string; problems?: string[]; events?: AgentEvent[] };
 
 /** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
 const MAX_REMEMBERED_CHARS = 64 * 1024;
@@ -94,6 +97,32 @@ export class SpokeDO extends DurableObject<Env> {
     if (egress) {
       await audit("egress_refused", { endpoint: app.manifest.endpoint, reason: egress });
       return fail("egress_refused", egress);
+    }
+
+    if (app.manifest.agent?.functionalities[fn.name]) {
+      if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
+      const outcome = await runAgent({
+        app,
+        functionality: fn,
+        request: call.request as Record<string, unknown>,
+        memory: call.remember === false ? [] : this.memory(10),
+        idempotencyKey: call.idempotencyKey,
+        callId: call.callId,
+        settings: call.agent,
+      });
+      for (const event of outcome.events.filter((e) => e.type === "visor_exception")) {
+        await audit("visor_exception", { tool: event.tool, exception: event.exception });
+      }
+      this.remember(call, outcome.ok ? outcome.value : null, outcome.ok ? "ok" : outcome.code);
+      if (!outcome.ok)
+        return { ok: false, code: outcome.code, message: outcome.message, events: outcome.events };
+      return {
+        ok: true,
+        value: outcome.value,
+        appVersion: app.version,
+        readUntrusted: outcome.readUntrusted,
+        events: outcome.events,
+      };
     }
 
     const body = JSON.stringify(call.request);
@@ -220,6 +249,6 @@ export class SpokeDO extends DurableObject<Env> {
   }
 }
 
-function fail(code: SpokeErrorCode, message: string, problems?: string[]): SpokeResult {
+function fail(code: SpokeErrorCode | string, message: string, problems?: string[]): SpokeResult {
   return problems ? { ok: false, code, message, problems } : { ok: false, code, message };
 }

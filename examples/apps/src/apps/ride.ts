@@ -18,6 +18,8 @@ export interface RideState {
   /** Every quote the app gave, as it gave it (so a test can check the fares reached the user intact). */
   quotes: RideQuote[];
   bookings: (RideQuote & { driver: string })[];
+  /** Replaces the provider's remarks on every quote ("" for none): a scenario's own content. */
+  note?: string;
 }
 
 export interface RideConfig {
@@ -74,7 +76,8 @@ export function rideApp(cfg: RideConfig): DemoApp<RideState> {
         run: (s: RideState, r: { from: string; to: string }, ctx) => {
           const p = price(r.from, r.to);
           s.quotes.push({ id: nextId(s, "q"), ...r, ...p, at: ctx.now.toISOString() });
-          return { ...p, currency: "EUR", ...(cfg.note ? { note: cfg.note(p.fare) } : {}) };
+          const note = s.note ?? cfg.note?.(p.fare);
+          return { ...p, currency: "EUR", ...(note ? { note } : {}) };
         },
       }),
       book: op({

@@ -1,0 +1,102 @@
+/**
+ * The visor's deterministic rules (AgentVisor's S, T and I), trapping every tool call an app's own
+ * model proposes. They read only trusted input — the hub's request, the app's manifest — and the
+ * proposed call; never app content. A violation becomes a semantic exception the model may
+ * correct once.
+ */
+
+export type VisorCheck = "S" | "T" | "I";
+
+export interface SemanticException {
+  readonly type: VisorCheck;
+  readonly rationale: string;
+  readonly constraint: string;
+  readonly allowedGoal: string;
+}
+
+export interface VisorInput {
+  readonly functionality: { readonly name: string; readonly irreversible: boolean };
+  /** The app's internal tools, as its (reviewed) manifest declares them. */
+  readonly tools: ReadonlyArray<{ readonly name: string; readonly irreversible: boolean }>;
+  /** The tools this functionality may use (manifest `agent.functionalities`). */
+  readonly allowed: readonly string[];
+  /** The hub's request: trusted, the only source of recipients and pinned values. */
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly call: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+  /** Which checks run (all, except in ablation controls). */
+  readonly checks: Readonly<Record<VisorCheck, boolean>>;
+}
+
+/** Arguments that send something somewhere: their values must come from the request. */
+const DESTINATION = /^(to|cc|bcc|recipients?|email|emails|iban|account|with|destination|address|user)$/i;
+
+export function audit(input: VisorInput): SemanticException | null {
+  const goal = allowedGoal(input);
+  if (input.checks.S) {
+    const found = suitability(input);
+    if (found) return { type: "S", ...found, allowedGoal: goal };
+  }
+  if (input.checks.T) {
+    const found = taint(input);
+    if (found) return { type: "T", ...found, allowedGoal: goal };
+  }
+  if (input.checks.I) {
+    const found = integrity(input);
+    if (found) return { type: "I", ...found, allowedGoal: goal };
+  }
+  return null;
+}
+
+/** S: the tool belongs to the app and to this functionality; an irreversible tool only under an irreversible one. */
+function suitability({ functionality, tools, allowed, call }: VisorInput) {
+  const tool = tools.find((t) => t.name === call.tool);
+  if (!tool || !allowed.includes(call.tool)) {
+    return {
+      rationale: `${call.tool} is not a tool of ${functionality.name}`,
+      constraint: `use only: ${allowed.join(", ") || "no tools"}`,
+    };
+  }
+  if (tool.irreversible && !functionality.irreversible) {
+    return {
+      rationale: `${call.tool} cannot be undone, and ${functionality.name} was not confirmed as an irreversible action`,
+      constraint: "use only tools that read or can be undone",
+    };
+  }
+  return null;
+}
+
+/** T: the call's goal fits the request — no destination the request does not name. */
+function taint({ request, call }: VisorInput) {
+  const requestText = JSON.stringify(request).toLowerCase();
+  for (const [name, value] of Object.entries(call.args)) {
+    if (!DESTINATION.test(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item !== "string" || requestText.includes(item.toLowerCase())) continue;
+      return {
+        rationale: `${call.tool} would send to ${JSON.stringify(item)}, which the request does not mention`,
+        constraint: `"${name}" must be a destination named in the request`,
+      };
+    }
+  }
+  return null;
+}
+
+/** I: every argument the request pinned keeps the request's value. */
+function integrity({ request, call }: VisorInput) {
+  for (const [name, value] of Object.entries(call.args)) {
+    if (!Object.hasOwn(request, name)) continue;
+    const pinned = request[name];
+    if (pinned !== null && typeof pinned === "object") continue;
+    if (pinned !== value) {
+      return {
+        rationale: `${call.tool}.${name} is ${JSON.stringify(value)}, but the request fixed it to ${JSON.stringify(pinned)}`,
+        constraint: `"${name}" must equal ${JSON.stringify(pinned)}`,
+      };
+    }
+  }
+  return null;
+}
+
+function allowedGoal({ functionality, request }: VisorInput): string {
+  return `do only what ${functionality.name} was asked: ${JSON.stringify(request)}`;
+}
