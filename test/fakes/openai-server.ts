@@ -59,6 +59,10 @@ export default {
         return Response.json({ error: { message: `no scripted answer for ${body.model}` } }, { status: 400 });
       if (entry.latencyMs) await new Promise((resolve) => setTimeout(resolve, entry.latencyMs));
       const answer = scriptedAnswer(entry, body.model);
+      // A script cannot know ids handed out at run time: "{{fxId}}" takes the latest one a tool returned.
+      const fxId = [...JSON.stringify(body.messages).matchAll(/fxId\\?":\\?"(fx_[0-9a-f]+)/g)].at(-1)?.[1];
+      if (fxId)
+        for (const call of answer.toolCalls) call.arguments = call.arguments.replaceAll("{{fxId}}", fxId);
       const promptChars = JSON.stringify(body.messages).length;
       return Response.json({
         id: `chatcmpl-fake-${Date.now()}`,

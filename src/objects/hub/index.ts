@@ -7,6 +7,15 @@ import { artifactsObjectName, tenantObjectName } from "../names.ts";
 import { rpc } from "../rpc.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import type { TenantDO } from "../tenant/index.ts";
+import {
+  type CollaborationContext,
+  type CollaborationReply,
+  type CollaborationRequest,
+  collaborationOutcome,
+  type Discovery,
+  discover,
+  requestCollaboration,
+} from "./collaboration.ts";
 import { CONSENT_MIGRATIONS, type Consent, type ConsentStatus, ConsentStore } from "./consents.ts";
 import { EPHEMERAL_MIGRATIONS, ephemeralId, type FunctionalityRef, resolveEphemeral } from "./ephemeral.ts";
 import { Operator, type QueryOptions } from "./operator.ts";
@@ -122,9 +131,10 @@ export class HubDO extends DurableObject<Env> {
       return { ok: false, code: "scope_not_allowed", allowed: consent.scopes };
     const allow = answer.decision === "allow";
     let choice: string | null = null;
-    if (consent.kind === "app_selection" && allow) {
-      choice = answer.choice ?? null;
-      if (!consent.options?.some((o) => o.tool === choice)) return { ok: false, code: "invalid_choice" };
+    if (allow && consent.options?.length) {
+      // The user picks the app; with a single option, allowing picks it.
+      choice = answer.choice ?? (consent.options.length === 1 ? consent.options[0]!.tool : null);
+      if (!consent.options.some((o) => o.tool === choice)) return { ok: false, code: "invalid_choice" };
     }
     this.consentStore.settle(consent.id, allow ? "allowed" : "denied", answer.scope, choice);
     if (allow && consent.grantSubject && answer.scope === "session") {
@@ -186,12 +196,49 @@ export class HubDO extends DurableObject<Env> {
   private audit(type: string, detail: Record<string, unknown>): void {
     const session = this.store.session();
     if (!session) return;
-    const tenant = rpc<TenantDO>(this.env.TENANT.getByName(tenantObjectName(session.tenantId)));
-    void tenant.audit(type, { sessionId: session.id, userId: session.userId, ...detail }).catch(() => {});
+    void this.tenantOf(session)
+      .audit(type, { sessionId: session.id, userId: session.userId, ...detail })
+      .catch(() => {});
   }
 
   private autoQueries(): QueryRow[] {
     return this.store.activeQueries().filter((q) => options(q).stepping !== "manual");
+  }
+
+  // --- collaboration between spokes (collaboration.ts): called by SpokeDOs, never from HTTP ---
+
+  async discover(name: string): Promise<Discovery | null> {
+    const session = this.store.session();
+    return session ? discover(this.sql, this.tenantOf(session), name) : null;
+  }
+
+  async requestCollaboration(request: CollaborationRequest): Promise<CollaborationReply> {
+    const context = this.collaborationContext();
+    return context ? requestCollaboration(context, request) : { state: "failed", message: "no session" };
+  }
+
+  async collaborationOutcome(consentId: string): Promise<CollaborationReply> {
+    const context = this.collaborationContext();
+    return context ? collaborationOutcome(context, consentId) : { state: "failed", message: "no session" };
+  }
+
+  private collaborationContext(): CollaborationContext | null {
+    const session = this.store.session();
+    if (!session) return null;
+    const tenant = this.tenantOf(session);
+    return {
+      sql: this.sql,
+      store: this.store,
+      consents: this.consentStore,
+      env: this.env,
+      session,
+      tenant,
+      audit: (type, detail) => this.audit(type, detail),
+    };
+  }
+
+  private tenantOf(session: Session) {
+    return rpc<TenantDO>(this.env.TENANT.getByName(tenantObjectName(session.tenantId)));
   }
 
   ephemeralId(ref: FunctionalityRef): string {

@@ -215,6 +215,7 @@ export class Operator {
             limits: modelLimits(policy),
             selfCorrection: policy.selfCorrection,
             checks: context.defences.visor,
+            collaboration: { sessionId: this.session.id, queryId: query.id, stepKey: key },
           },
         });
         for (const event of result.events ?? []) {

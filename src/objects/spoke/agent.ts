@@ -8,6 +8,7 @@ import {
   type ModelLimits,
 } from "../../llm/index.ts";
 import { type SemanticException, type VisorCheck, visorAudit } from "../../policy/index.ts";
+import type { CollaborationReply } from "../hub/collaboration.ts";
 import { DEFAULT_LIMITS, postToApp, signatureHeader } from "./endpoint.ts";
 
 /**
@@ -25,10 +26,44 @@ export interface AgentSettings {
   maxTurns?: number;
   maxTokens?: number;
   maxMs?: number;
+  /** Where this call sits in a hub query, so the agent may ask the hub for other apps' help. */
+  collaboration?: { sessionId: string; queryId: string; stepKey: string };
 }
+
+/** The spoke's line to its hub for collaboration (ISC); absent when no hub query is running. */
+export interface HubLink {
+  find(name: string): Promise<unknown>;
+  request(fxId: string, request: unknown, readUntrusted: boolean): Promise<CollaborationReply>;
+  outcome(consentId: string): Promise<CollaborationReply>;
+}
+
+/** The two tools every agent gets when its hub allows collaboration: find, then request. */
+const COLLABORATION_TOOLS = [
+  {
+    name: "lattice_find",
+    description:
+      "Find another functionality by its shared name (e.g. ride.quote): returns an id and its formats.",
+    parameters: {
+      type: "object",
+      properties: { functionality: { type: "string" } },
+      required: ["functionality"],
+    },
+  },
+  {
+    name: "lattice_request",
+    description:
+      "Ask for another functionality by the id lattice_find gave; the user decides whether it goes.",
+    parameters: {
+      type: "object",
+      properties: { fxId: { type: "string" }, request: { type: "object" } },
+      required: ["fxId", "request"],
+    },
+  },
+];
 
 export interface AgentRun {
   app: { name: string; secret: string; manifest: Manifest };
+  hub?: HubLink;
   functionality: Functionality;
   request: Record<string, unknown>;
   memory: unknown[];
@@ -38,7 +73,7 @@ export interface AgentRun {
 }
 
 export interface AgentEvent {
-  type: "tool_call" | "visor_exception" | "tool_failed";
+  type: "tool_call" | "visor_exception" | "tool_failed" | "collaboration";
   tool: string;
   args?: unknown;
   exception?: SemanticException;
@@ -96,7 +131,8 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   ];
   const tools = agent.tools
     .filter((t) => allowed.includes(t.name))
-    .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
+    .concat(run.hub ? COLLABORATION_TOOLS : []);
 
   for (let turn = 0; turn < maxTurns; turn++) {
     if (Date.now() > deadline) return end("agent_time_limit", "the app's agent ran out of time");
@@ -113,6 +149,18 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     messages.push({ role: "assistant", content: answer.text || null, toolCalls: answer.toolCalls });
     for (const [i, call] of answer.toolCalls.entries()) {
       const args = parseArgs(call.arguments);
+      if (run.hub && call.name.startsWith("lattice_")) {
+        const reply = await collaborate(run.hub, call.name, args ?? {}, readUntrusted, deadline);
+        events.push({
+          type: "collaboration",
+          tool: call.name,
+          args,
+          message: JSON.stringify(reply).slice(0, 500),
+        });
+        messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(reply) });
+        if (call.name === "lattice_request") readUntrusted = true; // another app's answer is content too
+        continue;
+      }
       const exception = visorAudit({
         functionality: { name: fn.name, irreversible: fn.irreversible },
         tools: agent.tools,
@@ -176,6 +224,27 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       return end("invalid_response", `the app's agent answer breaks its schema: ${problems[0]}`);
     return { ok: true, value, readUntrusted, events, tokens };
   }
+}
+
+/** Relays a collaboration tool call to the hub and waits (bounded) for the user's decision. */
+async function collaborate(
+  hub: HubLink,
+  tool: string,
+  args: Record<string, unknown>,
+  readUntrusted: boolean,
+  deadline: number,
+): Promise<unknown> {
+  if (tool === "lattice_find")
+    return (await hub.find(String(args.functionality ?? ""))) ?? { error: "unknown functionality" };
+  if (tool !== "lattice_request") return { error: `no tool ${tool}` };
+  let reply = await hub.request(String(args.fxId ?? ""), args.request ?? {}, readUntrusted);
+  while (reply.state === "pending" && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    reply = await hub.outcome(reply.consentId);
+  }
+  return reply.state === "answered"
+    ? { answer: reply.value }
+    : { error: reply.state === "pending" ? "no answer in time" : reply.message };
 }
 
 function parseArgs(text: string): Record<string, unknown> | null {

@@ -3,7 +3,8 @@ import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { valueProblems } from "../../apps/schemas.ts";
 import { complete, type ModelConfig, ModelError, type ModelLimits } from "../../llm/index.ts";
 import type { Env } from "../../worker/env.ts";
-import { tenantObjectName } from "../names.ts";
+import type { HubDO } from "../hub/index.ts";
+import { hubObjectName, tenantObjectName } from "../names.ts";
 import { rpc } from "../rpc.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import type { TenantDO } from "../tenant/index.ts";
@@ -101,8 +102,19 @@ export class SpokeDO extends DurableObject<Env> {
 
     if (app.manifest.agent?.functionalities[fn.name]) {
       if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
+      const link = call.agent.collaboration;
+      const hub = link && rpc<HubDO>(this.env.HUB.getByName(hubObjectName(call.tenantId, link.sessionId)));
       const outcome = await runAgent({
         app,
+        ...(hub &&
+          link && {
+            hub: {
+              find: (name) => hub.discover(name),
+              request: (fxId, request, readUntrusted) =>
+                hub.requestCollaboration({ ...link, fromApp: app.name, fxId, request, readUntrusted }),
+              outcome: (consentId) => hub.collaborationOutcome(consentId),
+            },
+          }),
         functionality: fn,
         request: call.request as Record<string, unknown>,
         memory: call.remember === false ? [] : this.memory(10),

@@ -1,0 +1,96 @@
+/** Collaboration between spokes (IsolateGPT's ISC): only through the hub, with ephemeral ids and consent. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DANA } from "../../examples/apps/src/apps/inboxpilot.ts";
+import { tenantObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
+import type { TenantDO } from "../../src/objects/tenant/index.ts";
+import { worldState } from "./demo.ts";
+import {
+  answer,
+  display,
+  type HubWorld,
+  hubWorld,
+  lit,
+  openSession,
+  pendingConsents,
+  ref,
+  script,
+  settle,
+  startWith,
+  tool,
+} from "./hub-kit.ts";
+
+const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: args }] });
+const query = `Get a ride quote from Home to Airport and mail it to Dana (${DANA})`;
+const step = tool("done", "inboxpilot.send_update", { task: lit(query) });
+
+async function world(fxId: string): Promise<HubWorld> {
+  const w = await hubWorld(["inboxpilot", "swiftride", "cheapcab"], { selfCorrection: 1 });
+  await script(w.models.planner, [{ respond: { steps: [step, display(ref("done"))] } }]);
+  await script(w.models.spoke, [
+    { when: '"sent"', respond: { status: "mailed the quote" } },
+    { when: '"answer"', ...call("send_mail", { to: DANA, subject: "Ride", body: "Quote attached" }) },
+    { when: '"fxId"', ...call("lattice_request", { fxId, request: { from: "Home", to: "Airport" } }) },
+    { when: "send_update", ...call("lattice_find", { functionality: "ride.quote" }) },
+  ]);
+  return w;
+}
+
+/** Waits until the hub asks the user something, whatever step it is in. */
+async function nextConsent(w: HubWorld, sid: string) {
+  for (let i = 0; i < 100; i++) {
+    const [consent] = await pendingConsents(w, sid);
+    if (consent) return consent;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("no consent was asked");
+}
+
+describe("collaboration between spokes", () => {
+  it("goes through the hub: ephemeral id, consent with a warning and the app choice, relayed answer", async () => {
+    const w = await world("{{fxId}}");
+    const sid = await openSession(w);
+    const qid = await startWith(w, sid, query, {});
+    const irreversible = await nextConsent(w, sid);
+    expect(irreversible.kind).toBe("irreversible");
+    await answer(w, sid, irreversible.id, { decision: "allow" });
+
+    const collaboration = await nextConsent(w, sid);
+    expect(collaboration).toMatchObject({
+      kind: "collaboration",
+      from: ["inboxpilot"],
+      functionality: "ride.quote",
+    });
+    expect(collaboration.data).toEqual({ from: "Home", to: "Airport" });
+    expect(collaboration.assessment.verdict).toBe("warning");
+    expect(collaboration.assessment.reasons.join(" ")).toContain("did not call");
+    expect(collaboration.options!.map((o) => o.tool).sort()).toEqual(["cheapcab.quote", "swiftride.quote"]);
+    await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
+
+    const q = await settle(w, sid, qid);
+    expect(q.status, JSON.stringify(q.error)).toBe("completed");
+    const state = await worldState(w.world);
+    expect((state.apps.swiftride!.quotes as unknown[]).length).toBe(1);
+    expect((state.apps.cheapcab!.quotes as unknown[]).length).toBe(0);
+    expect((state.apps.inboxpilot!.sent as Array<{ to: string }>).map((m) => m.to)).toEqual([DANA]);
+    expect(q.trace.some((e) => e.type === "collaboration_relayed")).toBe(true);
+  });
+
+  it("drops a forged ephemeral id: it reaches no other spoke and no user, and is logged", async () => {
+    const w = await world("fx_0123456789abcdef01234567");
+    const sid = await openSession(w);
+    const qid = await startWith(w, sid, query, {});
+    const irreversible = await nextConsent(w, sid);
+    await answer(w, sid, irreversible.id, { decision: "allow" });
+    await settle(w, sid, qid);
+    const state = await worldState(w.world);
+    expect(state.calls.filter((c) => c.app === "swiftride" || c.app === "cheapcab")).toEqual([]);
+    const consents = (await pendingConsents(w, sid)).filter((c) => c.kind === "collaboration");
+    expect(consents).toEqual([]);
+    const audit = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({
+      seq: 0,
+    });
+    expect(audit.map((e) => e.type)).toContain("forged_ephemeral_id");
+  });
+});
