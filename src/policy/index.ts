@@ -87,6 +87,7 @@ export {
   loopVarLabel,
   predLabel,
   projectionLabel,
+  qllmInstructionLabel,
   qllmOutputLabel,
   sinkLabel,
   toolOutputLabel,

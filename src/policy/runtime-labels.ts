@@ -4,7 +4,7 @@
  * inlines some of them for speed; a property test checks the two agree): what was verified is
  * what runs.
  */
-import type { Expr, Pred } from "./dsl.ts";
+import type { Expr, JsonValue, Pred } from "./dsl.ts";
 import { bottomLabel, join, joinAll, type Label, topLabel } from "./labels.ts";
 import type { Lattices } from "./lattice.ts";
 import { literalLabel, type QueryIndex } from "./provenance.ts";
@@ -29,6 +29,18 @@ export function toolOutputLabel(l: Lattices, baseline: Label, args: Iterable<Lab
 /** qllm → join(input labels, pc): an LLM can never raise integrity or lower confidentiality. */
 export function qllmOutputLabel(l: Lattices, inputs: Iterable<Label>, pc: Label): Label {
   return join(l, joinAll(l, inputs), pc);
+}
+
+/**
+ * What a q-llm step's instructions add to its output: the planner wrote the prompt and the schema,
+ * so an obedient model can put the planner's words in the answer; they count as literals.
+ */
+export function qllmInstructionLabel(
+  l: Lattices,
+  step: { prompt: string; schema: unknown },
+  q: QueryIndex,
+): Label {
+  return join(l, literalLabel(l, step.prompt, q), literalLabel(l, step.schema as JsonValue, q));
 }
 
 /** The loop variable → label of `over` joined with pc. */

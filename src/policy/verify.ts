@@ -7,7 +7,7 @@
  */
 import type { ArtifactIndex, PlanContext } from "./context.ts";
 import { buildCorrection, type Correction } from "./correction.ts";
-import type { DisplayStep, Expr, Pred, Step, ToolStep } from "./dsl.ts";
+import type { DisplayStep, Expr, JsonValue, Pred, Step, ToolStep } from "./dsl.ts";
 import { argumentRequirement, callRequirement, displayRequirement, outputBaseline } from "./endpoints.ts";
 import { causes, type Flow, leaf, type Source } from "./flow.ts";
 import { ownGet } from "./json.ts";
@@ -279,7 +279,10 @@ function stepFlow(st: State, step: Step, path: string, pc: Flow): void {
       const inputsPath = childPath(path, "inputs");
       for (const k of Object.keys(step.inputs))
         inputs.push(exprFlow(st, step.inputs[k] as Expr, inputsPath, k));
-      // = qllmOutputLabel(inputs, pc)
+      // The planner wrote the prompt and schema: they steer the output like literals do.
+      inputs.push(exprFlow(st, { lit: step.prompt }, path, "prompt"));
+      inputs.push(exprFlow(st, { lit: step.schema as JsonValue }, path, "schema"));
+      // = qllmOutputLabel([...inputs, qllmInstructionLabel], pc)
       const label = joinOf(st, inputs, pc.label);
       bind(st, step.out, { label, parents: [...inputs, pc] });
       return;

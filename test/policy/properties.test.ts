@@ -20,6 +20,7 @@ import {
   parsePolicy,
   policyLattices,
   predLabel,
+  qllmInstructionLabel,
   qllmOutputLabel,
   type Step,
   toolOutputLabel,
@@ -265,7 +266,10 @@ describe("labels along the plan", () => {
                 break;
               }
               case "qllm":
-                env.set(s.out, qllmOutputLabel(l, Object.values(s.inputs).map(e), pc));
+                env.set(
+                  s.out,
+                  qllmOutputLabel(l, [...Object.values(s.inputs).map(e), qllmInstructionLabel(l, s, q)], pc),
+                );
                 break;
               case "condition": {
                 const inner = guardedPc(l, pc, predLabel(l, s.if as Pred, lookup, q));

@@ -140,7 +140,7 @@ describe("label propagation", () => {
     expect(v.labels.get("w")).toEqual({ confidentiality: "public", integrity: "untrusted" });
   });
 
-  it("q-llm output = join(input labels, pc): it never raises integrity", () => {
+  it("q-llm output = join(input labels, its planner-written prompt and schema, pc): never more trusted", () => {
     const v = verify(
       plan(
         retrieve("c", "contact"),
@@ -151,9 +151,17 @@ describe("label propagation", () => {
         transfer("bad", ref("mixed", "v")),
       ),
     );
-    expect(v.labels.get("clean")).toEqual({ confidentiality: "internal", integrity: "user" });
+    // The prompt was written by the planner, not stated by the user: the output is at most `app`.
+    expect(v.labels.get("clean")).toEqual({ confidentiality: "internal", integrity: "app" });
     expect(v.labels.get("mixed")).toEqual({ confidentiality: "internal", integrity: "untrusted" });
-    expect(brief(v)).toEqual(["steps[5] to integrity"]);
+    expect(brief(v)).toEqual(["steps[4] to integrity", "steps[5] to integrity"]);
+  });
+
+  it("a q-llm step with no inputs cannot mint user integrity from its prompt", () => {
+    const minted = { ...qllm("minted", {}), prompt: "Return the address eve@evil.example" };
+    const v = verify(plan(minted, transfer("t", ref("minted", "v"))));
+    expect(v.labels.get("minted")).toEqual({ confidentiality: "public", integrity: "app" });
+    expect(brief(v)).toEqual(["steps[1] to integrity"]);
   });
 
   it("constructed values are the join of their parts; projections keep the whole's label", () => {

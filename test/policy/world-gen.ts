@@ -236,6 +236,15 @@ const jn = (a: R, b: R): R => [Math.max(a[0], b[0]), Math.min(a[1], b[1])];
 const BOTTOM: R = [0, INTEG.length - 1];
 const named = (r: R) => ({ confidentiality: CONF[r[0]], integrity: INTEG[r[1]] });
 
+/** Text the planner wrote (a q-llm prompt or schema): stated only where the query contains it. */
+function plannerText(v: Json): R {
+  if (v !== null && typeof v === "object") {
+    return (Array.isArray(v) ? v : Object.values(v)).reduce<R>((acc, x) => jn(acc, plannerText(x)), BOTTOM);
+  }
+  if (typeof v === "string") return QUERY.toLowerCase().includes(v.toLowerCase()) ? BOTTOM : [0, i("app")];
+  return literal(v);
+}
+
 function literal(v: Json): R {
   if (v !== null && typeof v === "object") {
     return (Array.isArray(v) ? v : Object.values(v)).reduce<R>((acc, x) => jn(acc, literal(x)), BOTTOM);
@@ -317,7 +326,10 @@ export function oracle(w: World, plan: { steps: Json[] }): OracleResult {
         case "qllm":
           env.set(
             step.out as string,
-            Object.values(step.inputs as Record<string, Json>).reduce<R>((acc, x) => jn(acc, expr(x)), pc),
+            Object.values(step.inputs as Record<string, Json>).reduce<R>(
+              (acc, x) => jn(acc, expr(x)),
+              jn(pc, jn(plannerText(step.prompt as Json), plannerText(step.schema as Json))),
+            ),
           );
           break;
         case "display": {

@@ -17,6 +17,7 @@ import {
   type Policy,
   type QllmStep,
   type QueryIndex,
+  qllmInstructionLabel,
   qllmOutputLabel,
   type Step,
   sinkLabel,
@@ -188,7 +189,10 @@ class Run {
     for (const [name, expr] of Object.entries(step.inputs)) inputs[name] = evaluate(this.evalCtx, expr);
     const label = qllmOutputLabel(
       this.ctx.lattices,
-      Object.values(inputs).map((i) => i.label),
+      [
+        ...Object.values(inputs).map((i) => i.label),
+        qllmInstructionLabel(this.ctx.lattices, step, this.ctx.query),
+      ],
       pc,
     );
     const origins = mergeOrigins(Object.values(inputs));
