@@ -14,7 +14,10 @@ export function endpointProblem(endpoint: string, mode: Mode): string | null {
   }
   if (url.username || url.password) return "endpoint must not carry credentials";
   if (url.search || url.hash) return "endpoint must not carry a query or fragment";
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, ""); // "localhost." is localhost
   const local = isLoopback(host);
   if (mode === "dev" && local) return null;
   if (url.protocol !== "https:") return "endpoint must use https (plain http only for loopback in dev mode)";

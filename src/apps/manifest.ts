@@ -64,9 +64,14 @@ export const AgentBlock = z
   .strict()
   .openapi("AgentBlock");
 
+/** Names the hub itself uses for origins and ids: no app may take them. */
+const RESERVED_APP_NAMES = /^(vault|category|lattice.*)$/;
+
 export const Manifest = z
   .object({
-    name: slug("app name", 40),
+    name: slug("app name", 40).refine((n) => !RESERVED_APP_NAMES.test(n), {
+      message: "this name is reserved (vault, category, lattice…)",
+    }),
     description: z.string().min(1).max(4000),
     version: z
       .string()

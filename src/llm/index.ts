@@ -31,11 +31,11 @@ export function modelFor(
   const chosen = settings?.[role] ?? settings?.default;
   if (chosen) {
     if (chosen.provider !== "openai") return chosen;
-    return {
-      ...chosen,
-      baseURL: chosen.baseURL ?? env.OPENAI_BASE_URL,
-      apiKey: chosen.apiKey ?? env.OPENAI_API_KEY,
-    };
+    const baseURL = chosen.baseURL ?? env.OPENAI_BASE_URL;
+    // The deployment's key goes only to the deployment's endpoint, never to a tenant-chosen host.
+    const sameHost = !chosen.baseURL || chosen.baseURL === env.OPENAI_BASE_URL;
+    const apiKey = chosen.apiKey ?? (sameHost ? env.OPENAI_API_KEY : undefined);
+    return { ...chosen, ...(baseURL && { baseURL }), ...(apiKey && { apiKey }) };
   }
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
     const config: ModelConfig = { provider: "openai", model: env.OPENAI_MODEL ?? "gpt-4o-mini" };

@@ -17,7 +17,7 @@ function toolPolicy(policy: Policy, tool: string): ToolPolicy | undefined {
  * The clearance the admin gave the app. A missing catalog entry (never valid after validation)
  * fails closed to the bottom; an entry without a clearance gets the default.
  */
-function clearanceOf(l: Lattices, entry: CatalogEntry | undefined): string {
+export function clearanceOf(l: Lattices, entry: CatalogEntry | undefined): string {
   if (!entry) return l.confidentiality.bottom;
   return entry.clearance || defaultClearance(l);
 }

@@ -41,7 +41,13 @@ export {
   RESERVED_NAMES,
   StepSchema,
 } from "./dsl.ts";
-export { argumentRequirement, callRequirement, displayRequirement, outputBaseline } from "./endpoints.ts";
+export {
+  argumentRequirement,
+  callRequirement,
+  clearanceOf,
+  displayRequirement,
+  outputBaseline,
+} from "./endpoints.ts";
 export type { Flow, Source } from "./flow.ts";
 export type { FlowRule, Label, Requirement } from "./labels.ts";
 export {

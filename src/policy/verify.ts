@@ -8,7 +8,13 @@
 import type { ArtifactIndex, PlanContext } from "./context.ts";
 import { buildCorrection, type Correction } from "./correction.ts";
 import type { DisplayStep, Expr, JsonValue, Pred, Step, ToolStep } from "./dsl.ts";
-import { argumentRequirement, callRequirement, displayRequirement, outputBaseline } from "./endpoints.ts";
+import {
+  argumentRequirement,
+  callRequirement,
+  clearanceOf,
+  displayRequirement,
+  outputBaseline,
+} from "./endpoints.ts";
 import { causes, type Flow, leaf, type Source } from "./flow.ts";
 import { ownGet } from "./json.ts";
 import {
@@ -183,9 +189,18 @@ function check(
       required,
       sources,
       sourcesTruncated: truncated,
-      endorsable: st.endorsable,
+      // The admin's clearance is a cap no user approval lifts (API.md); other flows may be endorsed.
+      endorsable: st.endorsable && !(rule === "confidentiality" && aboveClearance(st, step.tool, label)),
     });
   }
+}
+
+function aboveClearance(st: State, tool: string, label: Label): boolean {
+  const entry = ownGet(st.ctx.catalog, tool);
+  return exceedsConfidentiality(st.l, label, {
+    maxConfidentiality: clearanceOf(st.l, entry),
+    minIntegrity: st.l.integrity.bottom,
+  });
 }
 
 /** Per functionality, resolved once per verification: requirements do not depend on the step. */
@@ -329,7 +344,7 @@ export function verifyPlan(plan: ValidPlan, ctx: PlanContext): Verdict {
     tools: new Map(),
   };
   steps(st, plan.steps, "steps", leaf(initialPc(l)));
-  const ok = st.violations.length === 0 || st.endorsable;
+  const ok = st.violations.every((v) => v.endorsable);
   const verdict: Verdict = {
     ok,
     violations: st.violations,

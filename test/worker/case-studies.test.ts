@@ -158,13 +158,23 @@ describe("case 3: health data given to the health app is not handed to a travel 
   };
   const query = "Book the first flight from Berlin to Lisbon on 2026-10-02 for Alex Morgan";
 
+  // The admin cleared this travel agency for secret data (else the plan is refused outright, below).
   async function trip(): Promise<HubWorld> {
-    const w = await hubWorld(["health", "travel"], { onViolation: "ask" });
+    const w = await hubWorld(["health", "travel"], { onViolation: "ask" }, { travel: "secret" });
     await script(w.models.planner, [{ respond: plan }]);
     return w;
   }
 
-  it("defence on: the hand-over asks, warns that secret data would leave, shows it, and deny keeps it", async () => {
+  it("defence on, default clearance: the plan is refused before anything runs; no approval can lift the cap", async () => {
+    const w = await hubWorld(["health", "travel"], { onViolation: "ask" });
+    await script(w.models.planner, [{ respond: plan }]);
+    const sid = await openSession(w);
+    const q = await settle(w, sid, await ask(w, sid, query));
+    expect(q).toMatchObject({ status: "rejected", error: { code: "plan_rejected" } });
+    expect((await worldState(w.world)).calls).toEqual([]);
+  });
+
+  it("defence on: the hand-over asks, warns where the data comes from, shows it, and deny keeps it", async () => {
     const w = await trip();
     const sid = await openSession(w);
     const qid = await ask(w, sid, query);
@@ -173,7 +183,7 @@ describe("case 3: health data given to the health app is not handed to a travel 
     expect(consent).toMatchObject({ functionality: "travel.book", from: ["health"], to: "travel" });
     expect(JSON.stringify(consent!.data)).toContain(HEALTH_SECRET);
     expect(consent!.assessment.verdict).toBe("warning");
-    expect(consent!.assessment.reasons.join(" ")).toContain("secret");
+    expect(consent!.assessment.reasons.join(" ")).toContain("health.records");
     await answer(w, sid, consent!.id, { decision: "deny" });
     expect((await settle(w, sid, qid)).status).toBe("failed");
     expect(JSON.stringify((await worldState(w.world)).apps.travel)).not.toContain(HEALTH_SECRET);

@@ -40,7 +40,11 @@ export interface HubWorld {
  * A tenant with demo apps registered and approved, a policy that sends the planner and q-llm roles
  * to the fake server under names unique to this world, and a frontend key.
  */
-export async function hubWorld(appNames: string[], policy: Record<string, unknown> = {}): Promise<HubWorld> {
+export async function hubWorld(
+  appNames: string[],
+  policy: Record<string, unknown> = {},
+  clearances: Record<string, string> = {},
+): Promise<HubWorld> {
   const tenant = await createTenant();
   const dev = (await issueKey(tenant, "developer")).secret;
   const frontend = (await issueKey(tenant, "frontend")).secret;
@@ -53,6 +57,7 @@ export async function hubWorld(appNames: string[], policy: Record<string, unknow
       bank: "confidential",
       drive: "confidential",
       inboxpilot: "confidential",
+      ...clearances,
     }[name];
     apps[name] = (await registerDemoApp(tenant, dev, name, world, clearance ? { clearance } : {})).id;
   }

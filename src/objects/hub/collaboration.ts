@@ -44,8 +44,9 @@ export type CollaborationReply =
 const CATEGORY = "category";
 
 export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): Promise<Discovery | null> {
-  const known = (await tenant.listApps()).flatMap((app) =>
-    app.versions.flatMap((v) => v.manifest.functionalities.filter((f) => f.category === name)),
+  // Formats come from reviewed, serving versions only: a pending manifest's text reaches no agent.
+  const known = (await tenant.servingApps()).flatMap((app) =>
+    app.manifest.functionalities.filter((f) => f.category === name),
   );
   const formats = known[0];
   if (!formats) return null;
@@ -107,7 +108,6 @@ export async function requestCollaboration(
     },
     timeoutSeconds: policy.consent.timeoutSeconds,
   });
-  c.store.update(req.queryId, { status: "awaiting_consent" });
   c.store.emit(req.queryId, "consent_requested", {
     consentId: consent.id,
     kind: "collaboration",
@@ -132,7 +132,6 @@ export async function collaborationOutcome(
   if (consent.status === "pending") {
     if (Date.parse(consent.expiresAt) > Date.now()) return { state: "pending", consentId };
     c.consents.settle(consent.id, "expired", null, null);
-    c.store.update(consent.queryId, { status: "running" });
     return { state: "expired", message: "nobody answered in time" };
   }
   if (consent.status !== "allowed")
@@ -141,6 +140,11 @@ export async function collaborationOutcome(
 }
 
 async function relay(c: CollaborationContext, consent: Consent): Promise<CollaborationReply> {
+  // One answer, one relay: the journal marks it before the request leaves.
+  const mark = `collaboration:${consent.id}`;
+  if (c.store.journal(consent.queryId).has(mark))
+    return { state: "failed", message: "this request was already relayed" };
+  c.store.journalStarted(consent.queryId, mark, "collaboration", {});
   const tool = consent.choice ?? consent.options?.[0]?.tool;
   const query = c.store.query(consent.queryId);
   const snapshot = (JSON.parse(query!.context!) as { snapshot: PlanningSnapshot }).snapshot;

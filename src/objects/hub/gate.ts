@@ -3,13 +3,14 @@ import {
   type CallFacts,
   type ConsentKind,
   callRequirement,
+  clearanceOf,
   consentFor,
+  flowAllowed,
   flowViolations,
   type Label,
   type Plan,
   type Policy,
   policyLattices,
-  type Step,
   sinkLabel,
   type ToolStep,
   type Violation,
@@ -24,6 +25,8 @@ import { type Labeled, StepFailure } from "./values.ts";
 
 export interface GateContext {
   queryId: string;
+  /** The user's words: the only place an app choice may come from besides the user's answer. */
+  query: string;
   plan: Plan;
   policy: Policy;
   snapshot: PlanningSnapshot;
@@ -53,9 +56,9 @@ export class Gate {
     const category = snapshot.categories[step.tool];
     const options = category ? (snapshot.alternatives[category] ?? []) : [];
     if (!category || options.length < 2 || !this.defended("consent")) return step.tool;
-    // A query that names several apps of the category (a comparison) needs no choice.
-    const named = new Set(planTools(this.g.plan.steps).filter((t) => snapshot.categories[t] === category));
-    if (named.size > 1) return step.tool;
+    // The user chose only if the query itself names the planned app; the planner never chooses.
+    const app = step.tool.slice(0, step.tool.indexOf("."));
+    if (new RegExp(`\\b${app}\\b`, "i").test(this.g.query)) return step.tool;
     const grantSubject = `app_selection:${category}`;
     const standing = await this.standingGrant(grantSubject);
     if (standing?.choice && options.some((o) => o.tool === standing.choice)) return standing.choice;
@@ -74,7 +77,7 @@ export class Gate {
 
   async check(tool: string, key: string, args: Record<string, Labeled>, pc: Label): Promise<"go" | "pause"> {
     const violations = this.defended("ifc") ? this.runtimeViolations(tool, key, args, pc) : [];
-    if (violations.length && this.g.policy.onViolation !== "ask") {
+    if (violations.some((v) => !v.endorsable) || (violations.length && this.g.policy.onViolation !== "ask")) {
       this.g.audit("runtime_flow_blocked", { queryId: this.g.queryId, key, tool, violations });
       throw new StepFailure(
         "flow_violation",
@@ -128,6 +131,7 @@ export class Gate {
     const l = policyLattices(policy);
     const entry = snapshot.catalog[tool];
     const path = key.replace(/#\d+/g, "");
+    const clearanceCap = { maxConfidentiality: clearanceOf(l, entry), minIntegrity: l.integrity.bottom };
     const found: Violation[] = [];
     const add = (argument: string | null, label: Label, required: ReturnType<typeof callRequirement>) => {
       for (const rule of flowViolations(l, label, required)) {
@@ -145,7 +149,8 @@ export class Gate {
             required,
             sources: [],
             sourcesTruncated: false,
-            endorsable: true,
+            // Above the app's clearance no approval helps (the admin's cap), as in the verifier.
+            endorsable: !(rule === "confidentiality" && !flowAllowed(l, label, clearanceCap)),
           },
         );
       }
@@ -202,16 +207,4 @@ export class Gate {
       assessment: request.assessment,
     });
   }
-}
-
-function planTools(steps: readonly Step[]): string[] {
-  return steps.flatMap((s) =>
-    s.kind === "tool"
-      ? [s.tool]
-      : s.kind === "condition"
-        ? [...planTools(s.then), ...planTools(s.else)]
-        : s.kind === "loop"
-          ? planTools(s.body)
-          : [],
-  );
 }

@@ -124,9 +124,16 @@ export class HubDO extends DurableObject<Env> {
   async answerConsent(consentId: string, answer: ConsentAnswer): Promise<AnswerResult> {
     const consent = this.consentStore.get(consentId);
     if (!consent) return { ok: false, code: "not_found" };
+    if (consent.status === "pending" && Date.parse(consent.expiresAt) <= Date.now()) {
+      this.expire(consent); // late: the deadline passed even if the alarm has not run yet
+      return { ok: false, code: "already_answered", status: "expired" };
+    }
     if (consent.status !== "pending") return { ok: false, code: "already_answered", status: consent.status };
     const query = this.store.query(consent.queryId);
-    if (!query || query.status !== "awaiting_consent") return { ok: false, code: "query_finished" };
+    // A collaboration is asked while its step runs; every other consent while the query waits.
+    const waiting =
+      consent.kind === "collaboration" ? query?.status === "running" : query?.status === "awaiting_consent";
+    if (!query || !waiting) return { ok: false, code: "query_finished" };
     if (!consent.scopes.includes(answer.scope))
       return { ok: false, code: "scope_not_allowed", allowed: consent.scopes };
     const allow = answer.decision === "allow";
@@ -149,9 +156,9 @@ export class HubDO extends DurableObject<Env> {
         description: describeGrant(consent, choice),
       });
     }
-    if (!this.consentStore.list({ status: "pending", queryId: query.id }).length) {
+    const pending = this.consentStore.list({ status: "pending", queryId: query.id });
+    if (query.status === "awaiting_consent" && !pending.length)
       this.store.update(query.id, { status: "running" });
-    }
     this.store.emit(query.id, "consent_answered", {
       consentId,
       decision: answer.decision,
@@ -182,10 +189,13 @@ export class HubDO extends DurableObject<Env> {
 
   private expire(consent: Consent): void {
     this.consentStore.settle(consent.id, "expired", null, null);
+    this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
+    // Only a query that waits on this answer stops; a collaboration just goes unanswered.
+    if (consent.kind === "collaboration" || this.store.query(consent.queryId)?.status !== "awaiting_consent")
+      return;
     const error = { code: "consent_expired", message: `nobody answered the ${consent.kind} consent in time` };
     this.store.update(consent.queryId, { status: "failed", error });
     this.store.emit(consent.queryId, "query_finished", { status: "failed", code: error.code });
-    this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
   }
 
   private async schedule(): Promise<void> {
@@ -215,6 +225,12 @@ export class HubDO extends DurableObject<Env> {
   async requestCollaboration(request: CollaborationRequest): Promise<CollaborationReply> {
     const context = this.collaborationContext();
     return context ? requestCollaboration(context, request) : { state: "failed", message: "no session" };
+  }
+
+  /** The asking spoke stopped waiting: the request is withdrawn, so a late answer relays nothing. */
+  withdrawCollaboration(consentId: string): void {
+    const consent = this.consentStore.get(consentId);
+    if (consent?.kind === "collaboration") this.consentStore.settle(consentId, "expired", null, null);
   }
 
   async collaborationOutcome(consentId: string): Promise<CollaborationReply> {

@@ -155,8 +155,9 @@ class Run {
       Object.values(args).map((a) => a.label),
       pc,
     );
-    // An app's answer carries that app's origin: its data crossing to another app needs consent.
-    const origins = [appOf(tool)];
+    // An app's answer carries that app's origin and whatever its inputs came from: data that
+    // crossed from A through B to C still needs A's consent to reach C.
+    const origins = mergeOrigins(Object.values(args), [appOf(tool)]);
     if (journaled?.state === "done") {
       return this.bind(
         step.out,

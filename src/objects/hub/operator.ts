@@ -183,6 +183,7 @@ export class Operator {
     const { policy, snapshot } = context;
     const gate = new Gate({
       queryId: query.id,
+      query: query.text,
       plan: JSON.parse(query.plan!) as Plan,
       policy,
       snapshot,

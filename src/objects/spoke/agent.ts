@@ -35,6 +35,7 @@ export interface HubLink {
   find(name: string): Promise<unknown>;
   request(fxId: string, request: unknown, readUntrusted: boolean): Promise<CollaborationReply>;
   outcome(consentId: string): Promise<CollaborationReply>;
+  withdraw(consentId: string): Promise<void>;
 }
 
 /** The two tools every agent gets when its hub allows collaboration: find, then request. */
@@ -91,17 +92,21 @@ export type AgentOutcome =
       tokens: number;
     };
 
+const MAX_CALLS_PER_TURN = 8;
+
 export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   const agent = run.app.manifest.agent!;
   const fn = run.functionality;
-  const allowed = agent.functionalities[fn.name] ?? [];
+  const allowed = Object.hasOwn(agent.functionalities, fn.name) ? (agent.functionalities[fn.name] ?? []) : [];
   const { settings } = run;
   const maxTurns = settings.maxTurns ?? 8;
   const maxTokens = settings.maxTokens ?? 60_000;
   const deadline = Date.now() + (settings.maxMs ?? 60_000);
   const events: AgentEvent[] = [];
   let tokens = 0;
-  let readUntrusted = false;
+  // The app's memory holds what it read before: content, so untrusted from the start.
+  let readUntrusted = run.memory.length > 0;
+  let irreversibleDone = false;
   let exceptions = 0;
   const end = (code: string, message: string): AgentOutcome => ({
     ok: false,
@@ -146,6 +151,9 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     tokens += answer.usage.inputTokens + answer.usage.outputTokens;
     if (tokens > maxTokens) return end("agent_token_limit", "the app's agent used up its token budget");
     if (!answer.toolCalls.length) return finish(answer.text);
+    if (answer.toolCalls.length > MAX_CALLS_PER_TURN) {
+      return end("agent_too_many_calls", `the app's agent proposed ${answer.toolCalls.length} calls at once`);
+    }
     messages.push({ role: "assistant", content: answer.text || null, toolCalls: answer.toolCalls });
     for (const [i, call] of answer.toolCalls.entries()) {
       const args = parseArgs(call.arguments);
@@ -186,6 +194,25 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         continue;
       }
       const tool = agent.tools.find((t) => t.name === call.name)!;
+      if (tool.irreversible && irreversibleDone) {
+        // The user confirmed one irreversible action; a second one was never asked for.
+        const exception = {
+          type: "S" as const,
+          rationale: `${call.name} would be a second irreversible action under one confirmed request`,
+          constraint: "at most one irreversible action per request",
+          allowedGoal: `finish ${fn.name} with what has been done`,
+        };
+        events.push({ type: "visor_exception", tool: call.name, args, exception });
+        if (++exceptions > settings.selfCorrection) {
+          return end("visor_refused", `the visor refused ${call.name}: ${exception.rationale}`);
+        }
+        messages.push({
+          role: "tool",
+          toolCallId: call.id,
+          content: JSON.stringify({ semanticException: exception }),
+        });
+        continue;
+      }
       const problems = args ? valueProblems(tool.parameters, args) : ["arguments are not a JSON object"];
       if (problems.length) {
         events.push({ type: "tool_failed", tool: call.name, message: problems[0] });
@@ -193,13 +220,17 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         continue;
       }
       events.push({ type: "tool_call", tool: call.name, args });
+      if (tool.irreversible) irreversibleDone = true;
       const body = JSON.stringify(args);
       const result = await postToApp(
         `${run.app.manifest.endpoint.replace(/\/+$/, "")}/${call.name}`,
         body,
         {
           "X-Lattice-Signature": await signatureHeader(run.app.secret, body, Math.floor(Date.now() / 1000)),
-          "X-Lattice-Idempotency-Key": `${run.idempotencyKey}:${turn}:${i}`,
+          // The one irreversible action keeps the hub's key: a replayed step cannot repeat it.
+          "X-Lattice-Idempotency-Key": tool.irreversible
+            ? `${run.idempotencyKey}:irreversible`
+            : `${run.idempotencyKey}:${turn}:${i}`,
           "X-Lattice-Call": run.callId,
         },
         DEFAULT_LIMITS,
@@ -242,6 +273,7 @@ async function collaborate(
     await new Promise((resolve) => setTimeout(resolve, 200));
     reply = await hub.outcome(reply.consentId);
   }
+  if (reply.state === "pending") await hub.withdraw(reply.consentId);
   return reply.state === "answered"
     ? { answer: reply.value }
     : { error: reply.state === "pending" ? "no answer in time" : reply.message };

@@ -100,7 +100,7 @@ export class SpokeDO extends DurableObject<Env> {
       return fail("egress_refused", egress);
     }
 
-    if (app.manifest.agent?.functionalities[fn.name]) {
+    if (app.manifest.agent && Object.hasOwn(app.manifest.agent.functionalities, fn.name)) {
       if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
       const link = call.agent.collaboration;
       const hub = link && rpc<HubDO>(this.env.HUB.getByName(hubObjectName(call.tenantId, link.sessionId)));
@@ -113,6 +113,7 @@ export class SpokeDO extends DurableObject<Env> {
               request: (fxId, request, readUntrusted) =>
                 hub.requestCollaboration({ ...link, fromApp: app.name, fxId, request, readUntrusted }),
               outcome: (consentId) => hub.collaborationOutcome(consentId),
+              withdraw: (consentId) => hub.withdrawCollaboration(consentId),
             },
           }),
         functionality: fn,
