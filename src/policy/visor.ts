@@ -20,8 +20,10 @@ export interface VisorInput {
   readonly tools: ReadonlyArray<{ readonly name: string; readonly irreversible: boolean }>;
   /** The tools this functionality may use (manifest `agent.functionalities`). */
   readonly allowed: readonly string[];
-  /** The hub's request: trusted, the only source of recipients and pinned values. */
+  /** The hub's request as sent: the values a call must keep (I). */
   readonly request: Readonly<Record<string, unknown>>;
+  /** The request's arguments of user integrity: the only source of destinations (T). */
+  readonly trusted: Readonly<Record<string, unknown>>;
   readonly call: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
   /** Which checks run (all, except in ablation controls). */
   readonly checks: Readonly<Record<VisorCheck, boolean>>;
@@ -65,20 +67,35 @@ function suitability({ functionality, tools, allowed, call }: VisorInput) {
   return null;
 }
 
-/** T: the call's goal fits the request — no destination the request does not name. */
-function taint({ request, call }: VisorInput) {
-  const requestText = JSON.stringify(request).toLowerCase();
+/**
+ * T: the call's goal fits the request — every destination is one the user's own words name: a
+ * whole trusted value or a word of one (an address inside "mail Dana at dana@x.test"). Untrusted
+ * request data (say, a mail body the hub passed on) names no destination.
+ */
+function taint({ trusted, call }: VisorInput) {
+  const named = new Set<string>();
+  for (const text of strings(trusted)) {
+    named.add(text.toLowerCase());
+    for (const word of text.split(/[\s,;:()<>"'[\]{}]+/)) if (word) named.add(word.toLowerCase());
+  }
   for (const [name, value] of Object.entries(call.args)) {
     if (!DESTINATION.test(name)) continue;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item !== "string" || requestText.includes(item.toLowerCase())) continue;
+    for (const item of typeof value === "string" ? [value] : strings(value)) {
+      if (item && named.has(item.toLowerCase())) continue;
       return {
-        rationale: `${call.tool} would send to ${JSON.stringify(item)}, which the request does not mention`,
-        constraint: `"${name}" must be a destination named in the request`,
+        rationale: `${call.tool} would send to ${JSON.stringify(item)}, which the request does not name`,
+        constraint: `"${name}" must be a destination the user named in the request`,
       };
     }
   }
   return null;
+}
+
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+  return out;
 }
 
 /** I: every argument the request pinned keeps the request's value. */

@@ -44,6 +44,7 @@ export interface Effects {
     tool: string,
     key: string,
     args: Record<string, unknown>,
+    trusted: string[],
   ): Promise<{ value: unknown; readUntrusted?: boolean }>;
   qllm(step: QllmStep, key: string, inputs: Record<string, unknown>): Promise<unknown>;
   retrieve(artifactId: string): Promise<Labeled>;
@@ -178,7 +179,10 @@ class Run {
     const values = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value]));
     this.ctx.record.started(key, "tool", { tool });
     this.ctx.record.event("step_started", { key, kind: "tool", tool });
-    const result = await this.ctx.effects.tool(tool, key, values);
+    // Which arguments carry the user's own words (an agentic app's visor takes destinations only from them).
+    const top = l.integrity.top;
+    const trusted = pc.integrity === top ? Object.keys(args).filter((name) => args[name]!.label.integrity === top) : [];
+    const result = await this.ctx.effects.tool(tool, key, values, trusted);
     const final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
     this.ctx.record.done(key, "tool", result.value, final, { tool });
     this.ctx.record.event("step_finished", { key, kind: "tool", tool, label: final });

@@ -198,7 +198,7 @@ export class Operator {
       irreversible: (tool) => snapshot.catalog[tool]?.irreversible ?? true,
       route: (step) => gate.route(step),
       gate: (tool, key, args, pc) => gate.check(tool, key, args, pc),
-      tool: async (tool, key, args) => {
+      tool: async (tool, key, args, trusted) => {
         const appId = snapshot.apps[tool];
         if (!appId) throw new StepFailure("unknown_tool", `${tool} is not in the catalog`);
         const result = await this.spoke(appId).call({
@@ -216,6 +216,7 @@ export class Operator {
             limits: modelLimits(policy),
             selfCorrection: policy.selfCorrection,
             checks: context.defences.visor,
+            trustedArgs: trusted,
             collaboration: { sessionId: this.session.id, queryId: query.id, stepKey: key },
           },
         });

@@ -23,6 +23,8 @@ export interface AgentSettings {
   /** Corrections allowed after a semantic exception (tenant `selfCorrection`); then the call is refused. */
   selfCorrection: 0 | 1;
   checks: Record<VisorCheck, boolean>;
+  /** The request arguments the hub labeled with user integrity. */
+  trustedArgs?: string[];
   maxTurns?: number;
   maxTokens?: number;
   maxMs?: number;
@@ -174,6 +176,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         tools: agent.tools,
         allowed,
         request: run.request,
+        trusted: pick(run.request, settings.trustedArgs ?? []),
         call: { tool: call.name, args: args ?? {} },
         checks: settings.checks,
       });
@@ -277,6 +280,10 @@ async function collaborate(
   return reply.state === "answered"
     ? { answer: reply.value }
     : { error: reply.state === "pending" ? "no answer in time" : reply.message };
+}
+
+function pick(request: Record<string, unknown>, names: string[]): Record<string, unknown> {
+  return Object.fromEntries(names.filter((n) => Object.hasOwn(request, n)).map((n) => [n, request[n]]));
 }
 
 function parseArgs(text: string): Record<string, unknown> | null {
