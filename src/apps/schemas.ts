@@ -44,7 +44,8 @@ const META: Schema = {
         minItems: nonNegative,
         maxItems: nonNegative,
         uniqueItems: { type: "boolean" },
-        pattern: { type: "string" },
+        // Patterns run on hostile input with a backtracking engine: keep them short.
+        pattern: { type: "string", maxLength: 200 },
         format: { type: "string" },
         nullable: { type: "boolean" },
       },
@@ -57,7 +58,12 @@ const cache = new Map<string, Validator>();
 
 /** Problems with a schema an app declared, as "<pointer>: message"; empty when usable. */
 export function schemaProblems(schema: unknown): string[] {
-  const result = metaValidator.validate(schema);
+  let result: ReturnType<Validator["validate"]>;
+  try {
+    result = metaValidator.validate(schema);
+  } catch {
+    return ["schema is too deeply nested"]; // a recursion limit, reached by a hostile document
+  }
   if (!result.valid) return messages(result.errors);
   try {
     validatorFor(schema as Schema).validate({}); // compiles patterns and $refs: a bad one throws here

@@ -87,6 +87,10 @@ export const PolicySchema = z
         modelTimeoutMs: z.int().min(100).max(300_000).default(30_000),
         /** Each app endpoint call ends (and fails its step) after this long. */
         appTimeoutMs: z.int().min(100).max(120_000).default(10_000),
+        /** A loop over an app's answer ends the query past this many items (apps choose the size). */
+        maxLoopIterations: z.int().min(1).max(10_000).default(100),
+        /** Tool and q-llm calls one query may make in all. */
+        maxCalls: z.int().min(1).max(10_000).default(200),
       })
       .prefault({}),
     models: z

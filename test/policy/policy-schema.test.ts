@@ -22,7 +22,14 @@ describe("parsePolicy: defaults", () => {
       onViolation: "reject",
       selfCorrection: 0,
       consent: { dataShare: true, timeoutSeconds: 600, trustedApps: [] },
-      limits: { maxSteps: 100, maxDepth: 4, modelTimeoutMs: 30_000, appTimeoutMs: 10_000 },
+      limits: {
+        maxSteps: 100,
+        maxDepth: 4,
+        modelTimeoutMs: 30_000,
+        appTimeoutMs: 10_000,
+        maxLoopIterations: 100,
+        maxCalls: 200,
+      },
       models: {},
     });
     expect(DEFAULT_POLICY).toEqual(r.policy);

@@ -134,6 +134,14 @@ export class HubDO extends DurableObject<Env> {
     const waiting =
       consent.kind === "collaboration" ? query?.status === "running" : query?.status === "awaiting_consent";
     if (!query || !waiting) return { ok: false, code: "query_finished" };
+    // A private session persists nothing beyond itself, a standing grant included.
+    if (answer.scope === "permanent" && this.store.session()?.private) {
+      return {
+        ok: false,
+        code: "scope_not_allowed",
+        allowed: consent.scopes.filter((s) => s !== "permanent"),
+      };
+    }
     if (!consent.scopes.includes(answer.scope))
       return { ok: false, code: "scope_not_allowed", allowed: consent.scopes };
     const allow = answer.decision === "allow";

@@ -181,7 +181,8 @@ class Run {
     this.ctx.record.event("step_started", { key, kind: "tool", tool });
     // Which arguments carry the user's own words (an agentic app's visor takes destinations only from them).
     const top = l.integrity.top;
-    const trusted = pc.integrity === top ? Object.keys(args).filter((name) => args[name]!.label.integrity === top) : [];
+    const trusted =
+      pc.integrity === top ? Object.keys(args).filter((name) => args[name]!.label.integrity === top) : [];
     const result = await this.ctx.effects.tool(tool, key, values, trusted);
     const final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
     this.ctx.record.done(key, "tool", result.value, final, { tool });
@@ -250,6 +251,13 @@ class Run {
     const over = evaluate(this.evalCtx, step.over);
     if (!Array.isArray(over.value))
       throw new StepFailure("loop_over_non_array", `${key}: loop.over is not an array`);
+    const { maxLoopIterations } = this.ctx.policy.limits;
+    if (over.value.length > maxLoopIterations) {
+      throw new StepFailure(
+        "loop_too_long",
+        `${key}: ${over.value.length} items exceed the limit of ${maxLoopIterations}`,
+      );
+    }
     const bodyPc = guardedPc(l, pc, over.label);
     const collected: Labeled[] = [];
     for (const [i, item] of over.value.entries()) {
@@ -282,6 +290,10 @@ class Run {
 
   private spend(): void {
     if (this.spent >= this.ctx.budget) throw new Yield();
+    const { maxCalls } = this.ctx.policy.limits;
+    if (this.ctx.journal.size >= maxCalls) {
+      throw new StepFailure("too_many_calls", `the query reached the limit of ${maxCalls} calls`);
+    }
     this.spent++;
   }
 }

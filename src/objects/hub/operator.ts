@@ -1,9 +1,11 @@
+import { schemaProblems } from "../../apps/schemas.ts";
 import { DEFAULT_MODEL_LIMITS, ModelError, type ModelLimits, modelFor } from "../../llm/index.ts";
 import {
   indexQuery,
   type Plan,
   type Policy,
   policyLattices,
+  type Step,
   type Violation,
   type VisorCheck,
 } from "../../policy/index.ts";
@@ -118,6 +120,17 @@ export class Operator {
       this.store.emit(query.id, "query_finished", { status: "failed" });
       return;
     }
+    const badSchemas = qllmSchemaProblems(outcome.check.plan.steps, "steps");
+    if (badSchemas.length) {
+      const error = {
+        code: "invalid_plan",
+        message: "a q-llm step's schema is not usable",
+        details: badSchemas,
+      };
+      this.store.update(query.id, { status: "failed", error });
+      this.store.emit(query.id, "query_finished", { status: "failed" });
+      return;
+    }
     const verdict = outcome.check.verdict;
     const { violations, redactions } = verdict;
     const defences = {
@@ -206,6 +219,7 @@ export class Operator {
           userId: this.session.userId,
           appId,
           functionality: tool.slice(tool.indexOf(".") + 1),
+          appVersion: snapshot.versions[appId],
           request: args,
           callId: randomId("call"),
           idempotencyKey: await sha256Hex(`${this.session.id}:${query.id}:${key}`),
@@ -279,6 +293,7 @@ export class Operator {
   }
 
   private fail(queryId: string, error: QueryError): void {
+    if (this.session.private) this.store.forgetValues(queryId);
     this.store.update(queryId, { status: "failed", error });
     this.tenantAudit("query_failed", { queryId, code: error.code, message: error.message });
     this.store.emit(queryId, "query_finished", { status: "failed", code: error.code });
@@ -305,4 +320,22 @@ function toQueryError(error: unknown): QueryError {
   if (error instanceof ModelError) return { code: error.code, message: error.message };
   console.error("query failed unexpectedly", error);
   return { code: "internal_error", message: "the query failed unexpectedly" };
+}
+
+/** The planner writes q-llm schemas: they get the same meta-check (and pattern bounds) as app schemas. */
+function qllmSchemaProblems(
+  steps: readonly Step[],
+  path: string,
+): Array<{ path: string; problems: string[] }> {
+  return steps.flatMap((step, i) => {
+    const at = `${path}[${i}]`;
+    if (step.kind === "qllm") {
+      const problems = schemaProblems(step.schema);
+      return problems.length ? [{ path: at, problems }] : [];
+    }
+    if (step.kind === "condition") {
+      return [...qllmSchemaProblems(step.then, `${at}.then`), ...qllmSchemaProblems(step.else, `${at}.else`)];
+    }
+    return step.kind === "loop" ? qllmSchemaProblems(step.body, `${at}.body`) : [];
+  });
 }

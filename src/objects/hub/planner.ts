@@ -23,6 +23,7 @@ import type { ArtifactMetadata } from "../artifacts/index.ts";
 export interface ServingAppInfo {
   appId: string;
   name: string;
+  version: number;
   clearance: string;
   manifest: Manifest;
 }
@@ -32,6 +33,8 @@ export interface PlanningSnapshot {
   catalog: Catalog;
   /** `app.functionality` → the app id that serves it. */
   apps: Record<string, string>;
+  /** app id → the approved version the plan was checked against: the only one its calls may reach. */
+  versions: Record<string, number>;
   artifacts: ArtifactIndex;
   /** `app.functionality` → its shared category (e.g. ride.quote), where the manifest names one. */
   categories: Record<string, string>;
@@ -48,6 +51,7 @@ export function snapshotOf(
   const catalog: Record<string, Catalog[string]> = {};
   const byTool: Record<string, string> = {};
   const categories: Record<string, string> = {};
+  const versions: Record<string, number> = {};
   const alternatives: PlanningSnapshot["alternatives"] = {};
   for (const app of apps) {
     for (const fn of app.manifest.functionalities) {
@@ -69,11 +73,12 @@ export function snapshotOf(
         requestSchema: fn.request,
       };
       byTool[key] = app.appId;
+      versions[app.appId] = app.version;
     }
   }
   const index: Record<string, { label: Label }> = {};
   for (const a of artifacts) index[a.id] = { label: a.label };
-  return { catalog, apps: byTool, artifacts: index, categories, alternatives };
+  return { catalog, apps: byTool, versions, artifacts: index, categories, alternatives };
 }
 
 const SYSTEM = `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.

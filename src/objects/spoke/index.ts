@@ -23,6 +23,8 @@ export interface SpokeCall {
   userId: string;
   appId: string;
   functionality: string;
+  /** The approved version the hub verified against; another one (approved since) is refused. */
+  appVersion?: number;
   request: unknown;
   /** Ephemeral id of this call, shown to the app (X-Lattice-Call). */
   callId: string;
@@ -81,6 +83,10 @@ export class SpokeDO extends DurableObject<Env> {
     const app = await tenant.servingApp(call.appId);
     if (!app)
       return { ok: false, code: "app_unavailable", message: "the app is not approved or is disabled" };
+    if (call.appVersion !== undefined && call.appVersion !== app.version) {
+      const message = `the app now serves version ${app.version}, not ${call.appVersion}, which the plan was checked against`;
+      return fail("app_changed", message);
+    }
     const fn = app.manifest.functionalities.find((f) => f.name === call.functionality);
     if (!fn)
       return { ok: false, code: "unknown_functionality", message: `no functionality ${call.functionality}` };

@@ -1,5 +1,4 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { DEFAULT_CONFIDENTIALITY } from "../../policy/lattice.ts";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -73,13 +72,17 @@ export const adminAppRoutes = base
   .openapi(list, async (c) => c.json({ apps: await tenantOf(c).listApps(c.req.valid("query").status) }, 200))
   .openapi(approve, async (c) => {
     const { appId, v } = c.req.valid("param");
-    const clearance = c.req.valid("json").clearance ?? "internal";
-    if (!DEFAULT_CONFIDENTIALITY.includes(clearance)) {
+    const tenant = tenantOf(c);
+    const { policy } = await tenant.policy();
+    const levels = policy.lattices.confidentiality;
+    const clearance =
+      c.req.valid("json").clearance ?? (levels.includes("internal") ? "internal" : levels[0]!);
+    if (!levels.includes(clearance)) {
       throw invalid("unknown clearance", [
         { field: "body.clearance", message: "not a confidentiality level" },
       ]);
     }
-    return c.json(reviewed(await tenantOf(c).review(appId, v, { approve: true, clearance })), 200);
+    return c.json(reviewed(await tenant.review(appId, v, { approve: true, clearance })), 200);
   })
   .openapi(reject, async (c) => {
     const { appId, v } = c.req.valid("param");

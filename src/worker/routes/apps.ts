@@ -2,7 +2,6 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { manifestProblems } from "../../apps/check.ts";
 import { modeOf } from "../../apps/egress.ts";
 import { Manifest } from "../../apps/manifest.ts";
-import { DEFAULT_CONFIDENTIALITY, DEFAULT_INTEGRITY } from "../../policy/lattice.ts";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -53,14 +52,14 @@ base.use(requireRole("developer"));
 
 export const appRoutes = base
   .openapi(register, async (c) => {
-    const manifest = checked(c.req.valid("json"), c);
+    const manifest = await checked(c.req.valid("json"), c);
     const result = await tenantOf(c).registerApp(c.var.principal.keyId, manifest);
     if (!result.app) throw conflict(`an app named "${manifest.name}" already exists in this tenant`);
     const { app, secret } = result;
     return c.json({ id: app.id, name: app.name, version: 1, status: "pending" as const, secret, app }, 201);
   })
   .openapi(update, async (c) => {
-    const manifest = checked(c.req.valid("json"), c);
+    const manifest = await checked(c.req.valid("json"), c);
     const result = await tenantOf(c).submitVersion(
       c.var.principal.keyId,
       c.req.valid("param").appId,
@@ -81,11 +80,16 @@ export const appRoutes = base
     return c.json(app, 200);
   });
 
-function checked(manifest: Manifest, c: { env: AppEnv["Bindings"] }): Manifest {
+/** Label levels are the tenant's own lattices (its policy), not the defaults. */
+async function checked(
+  manifest: Manifest,
+  c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
+): Promise<Manifest> {
+  const { policy } = await tenantOf(c).policy();
   const problems = manifestProblems(manifest, {
     mode: modeOf(c.env),
-    confidentialityLevels: DEFAULT_CONFIDENTIALITY,
-    integrityLevels: DEFAULT_INTEGRITY,
+    confidentialityLevels: policy.lattices.confidentiality,
+    integrityLevels: policy.lattices.integrity,
   });
   if (problems.length) throw invalid("manifest refused", problems);
   return manifest;
