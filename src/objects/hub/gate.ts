@@ -5,6 +5,7 @@ import {
   callRequirement,
   clearanceOf,
   consentFor,
+  displayRequirement,
   flowAllowed,
   flowViolations,
   type Label,
@@ -104,7 +105,15 @@ export class Gate {
     const decided = this.decision(subject, need.kind);
     if (decided === "pending") return "pause";
     if (decided) return "go";
-    const data = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value]));
+    // The consent shows the concrete values, except those the display policy keeps from the frontend.
+    const l = policyLattices(this.g.policy);
+    const shown = displayRequirement(this.g.policy, l);
+    const data = Object.fromEntries(
+      Object.entries(args).map(([name, a]) => [
+        name,
+        flowAllowed(l, a.label, shown) ? a.value : { withheld: true, label: a.label },
+      ]),
+    );
     this.ask(need.kind, subject, grantSubject, tool, key, {
       ...(origins.length && { from: origins }),
       to: app,

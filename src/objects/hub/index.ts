@@ -190,6 +190,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   private async advanceQuery(row: QueryRow): Promise<void> {
+    this.store.update(row.id, {}); // touched: the next alarm serves the query that waited longest
     const session = this.store.session();
     if (session)
       await new Operator(this.store, this.consentStore, this.env, session).advance(row, options(row));
