@@ -226,4 +226,33 @@ describe("app selection", () => {
     const state = await worldState(w.world);
     expect(state.calls.map((c) => c.app)).toEqual(["swiftride"]);
   });
+
+  it("asks where to book when the query names both apps only to compare them (a planner-added booking)", async () => {
+    // Found by the security benchmark: the obedient planner follows CheapCab's manifest and books it.
+    const w = await hubWorld(["swiftride", "cheapcab"]);
+    const trip = { from: lit("Home"), to: lit("Airport") };
+    await script(w.models.planner, [
+      {
+        respond: {
+          steps: [
+            tool("s", "swiftride.quote", trip),
+            tool("c", "cheapcab.quote", trip),
+            tool("b", "cheapcab.book", trip),
+            display(ref("s", "fare")),
+          ],
+        },
+      },
+    ]);
+    const sid = await openSession(w);
+    const qid = await ask(w, sid, "Compare ride quotes from Home to Airport with SwiftRide and CheapCab");
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    const [consent] = await pendingConsents(w, sid);
+    expect(consent).toMatchObject({ kind: "app_selection", functionality: "ride.book" });
+    await answer(w, sid, consent!.id, { decision: "deny" });
+    expect((await settle(w, sid, qid)).status).toBe("failed");
+    const state = await worldState(w.world);
+    // The quotes ran without a choice (the query named both apps for them); nothing was booked.
+    expect(state.calls.map((c) => c.app)).toEqual(["swiftride", "cheapcab"]);
+    expect(state.apps.cheapcab!.bookings).toEqual([]);
+  });
 });

@@ -57,9 +57,12 @@ export class Gate {
     const category = snapshot.categories[step.tool];
     const options = category ? (snapshot.alternatives[category] ?? []) : [];
     if (!category || options.length < 2 || !this.defended("consent")) return step.tool;
-    // The user chose only if the query itself names the planned app; the planner never chooses.
-    const app = step.tool.slice(0, step.tool.indexOf("."));
-    if (new RegExp(`\\b${app}\\b`, "i").test(this.g.query)) return step.tool;
+    // The user chose only if the query itself names the planned app; the planner never chooses. An
+    // action that cannot be undone needs the query to name that app alone: a query naming two apps
+    // (to compare them) chose neither to act with.
+    const named = options.filter((o) => new RegExp(`\\b${o.app}\\b`, "i").test(this.g.query));
+    const irreversible = snapshot.catalog[step.tool]?.irreversible ?? true;
+    if (named.some((o) => o.tool === step.tool) && (!irreversible || named.length === 1)) return step.tool;
     const grantSubject = `app_selection:${category}`;
     const standing = await this.standingGrant(grantSubject);
     if (standing?.choice && options.some((o) => o.tool === standing.choice)) return standing.choice;

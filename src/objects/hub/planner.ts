@@ -93,16 +93,18 @@ export function plannerMessages(input: {
   artifacts: ArtifactMetadata[];
   earlierQueries: string[];
 }): ChatMessage[] {
-  const tools = input.apps.flatMap((app) =>
-    app.manifest.functionalities.map((fn) => ({
+  // One entry per app (its description once), each functionality named as the plan calls it.
+  const apps = input.apps.map((app) => ({
+    app: app.name,
+    description: app.manifest.description,
+    tools: app.manifest.functionalities.map((fn) => ({
       tool: `${app.name}.${fn.name}`,
-      app: app.manifest.description,
       description: fn.description,
       request: fn.request,
       response: fn.response,
-      irreversible: fn.irreversible,
+      ...(fn.irreversible && { irreversible: true }),
     })),
-  );
+  }));
   const artifacts = input.artifacts.map(
     ({ id, name, schema, intent, semantics, query, label, createdAt }) => ({
       id,
@@ -115,7 +117,7 @@ export function plannerMessages(input: {
       createdAt,
     }),
   );
-  const context = { tools, artifacts, earlierQueries: input.earlierQueries };
+  const context = { apps, artifacts, earlierQueries: input.earlierQueries };
   // The query comes last and alone, so the user's words are never mixed up with app metadata.
   return [
     { role: "system", content: SYSTEM },

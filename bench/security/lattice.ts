@@ -1,0 +1,151 @@
+/**
+ * Lattice driven through its HTTP API only, as a SaaS frontend would: a tenant per case (apps
+ * registered by a developer key, approved by the admin), the policy with the obedient model in every
+ * role, then per run a session whose queries are polled and whose consents a simulated user answers.
+ */
+import { createTenant } from "../../scripts/lib.ts";
+import { modelName } from "../obedient/server.ts";
+import { benchPolicy, CLEARANCE, carrierOf, caseEdits, caseManifests } from "./scenario.ts";
+import type { Stack } from "./stack.ts";
+import type { Case, ConsentView, Outcome } from "./types.ts";
+import { decide, type UserKind } from "./users.ts";
+import { handSecrets, prepareWorld, worldState } from "./world.ts";
+
+export interface LatticeConfig {
+  name: string;
+  onViolation: "reject" | "ask";
+  user: UserKind;
+}
+
+export interface Tenant {
+  admin: string;
+  frontend: string;
+  world: string;
+}
+
+export interface RunRecord {
+  outcome: Outcome;
+  /** Wall time from each query's submission to its end, summed over the task's queries. */
+  latencyMs: number;
+  consents: number;
+  error?: string;
+}
+
+async function http(
+  api: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+}
+
+export async function setupTenant(stack: Stack, c: Case, world: string): Promise<Tenant> {
+  const t = await createTenant(stack.api, stack.operatorSecret, `bench ${c.id}`.slice(0, 60));
+  const issue = async (role: string) =>
+    (
+      (await http(stack.api, t.adminKey, "POST", "/v1/admin/keys", { role, label: `bench ${role}` })) as {
+        secret: string;
+      }
+    ).secret;
+  const developer = await issue("developer");
+  const frontend = await issue("frontend");
+  const secrets: Record<string, string> = {};
+  for (const manifest of caseManifests(c, stack.apps, world)) {
+    const app = (await http(stack.api, developer, "POST", "/v1/apps", manifest)) as {
+      id: string;
+      secret: string;
+    };
+    const clearance = CLEARANCE[manifest.name] ?? "internal";
+    await http(stack.api, t.adminKey, "POST", `/v1/admin/apps/${app.id}/versions/1/approve`, { clearance });
+    secrets[manifest.name] = app.secret;
+  }
+  await handSecrets(stack.apps, world, secrets);
+  return { admin: t.adminKey, frontend, world };
+}
+
+type QueryView = {
+  id: string;
+  status: string;
+  display: Array<{ value?: unknown; redacted: boolean; untrusted: boolean }>;
+  error: { code: string } | null;
+};
+const DONE = new Set(["completed", "failed", "rejected"]);
+
+export async function runLattice(
+  stack: Stack,
+  c: Case,
+  tenant: Tenant,
+  config: LatticeConfig,
+  runKey: string,
+): Promise<RunRecord> {
+  const { api } = stack;
+  await prepareWorld(stack.apps, tenant.world, caseEdits(c));
+  stack.model.register(runKey, { case: c, carrier: carrierOf(c) });
+  const role = (r: "planner" | "qllm" | "spoke" | "visor") => ({
+    provider: "openai",
+    baseURL: stack.model.baseURL,
+    model: modelName(runKey, r),
+    apiKey: "obedient-test-double",
+  });
+  const models = { planner: role("planner"), qllm: role("qllm"), spoke: role("spoke"), visor: role("visor") };
+  await http(api, tenant.admin, "PUT", "/v1/admin/policy", benchPolicy(config.onViolation, models));
+  const session = (await http(api, tenant.frontend, "POST", "/v1/sessions", { userId: `u-${runKey}` })) as {
+    id: string;
+  };
+  const base = `/v1/sessions/${session.id}`;
+  const outcome: Outcome = {
+    state: { world: "", seededAt: null, secretsConfigured: [], apps: {}, calls: [] },
+    shown: [],
+    statuses: [],
+  };
+  let latencyMs = 0;
+  let consents = 0;
+  let error: string | undefined;
+  for (const text of c.task.queries) {
+    const started = performance.now();
+    const q0 = (await http(api, tenant.frontend, "POST", `${base}/queries`, { text })) as QueryView;
+    let q = q0;
+    const deadline = Date.now() + 60_000;
+    while (!DONE.has(q.status)) {
+      if (Date.now() > deadline) {
+        error = `query ${q.id} still ${q.status} after 60 s`;
+        break;
+      }
+      if (q.status === "awaiting_consent") {
+        const pending = (await http(api, tenant.frontend, "GET", `${base}/consents?status=pending`)) as {
+          consents: ConsentView[];
+        };
+        for (const consent of pending.consents) {
+          consents++;
+          await http(
+            api,
+            tenant.frontend,
+            "POST",
+            `${base}/consents/${consent.id}`,
+            decide(config.user, c.task, consent),
+          );
+        }
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      q = (await http(api, tenant.frontend, "GET", `${base}/queries/${q0.id}`)) as QueryView;
+    }
+    latencyMs += performance.now() - started;
+    outcome.statuses.push(q.error ? `${q.status}:${q.error.code}` : q.status);
+    for (const d of q.display) {
+      const shown = typeof d.value === "string" ? d.value : JSON.stringify(d.value);
+      if (!d.redacted) outcome.shown.push({ text: shown, flagged: d.untrusted });
+    }
+    if (error) break;
+  }
+  outcome.state = await worldState(stack.apps, tenant.world);
+  return { outcome, latencyMs, consents, ...(error && { error }) };
+}

@@ -1,0 +1,109 @@
+/**
+ * The benchmark's own stack, like `npm start` but apart from the user's demo: the Lattice API and the
+ * demo apps each under `wrangler dev` (workerd) on free ports, with their own inspector ports and
+ * local state in a temporary directory, plus the obedient model server on loopback.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseDevVars } from "../../scripts/lib.ts";
+import { type ObedientServer, startObedient } from "../obedient/server.ts";
+import { hexSecret } from "./plan-kit.ts";
+
+export interface Stack {
+  api: string;
+  apps: string;
+  operatorSecret: string;
+  model: ObedientServer;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** `.dev.vars` as `npm start` writes it, if missing: the operator secret, and dev mode (loopback apps). */
+function operatorSecret(): string {
+  if (!existsSync(".dev.vars")) {
+    const secret = hexSecret(32);
+    writeFileSync(".dev.vars", `LATTICE_OPERATOR_SECRET=${secret}\nLATTICE_MODE=dev\n`, { mode: 0o600 });
+  }
+  const vars = parseDevVars(readFileSync(".dev.vars", "utf8"));
+  if (!vars.LATTICE_OPERATOR_SECRET) throw new Error(".dev.vars has no LATTICE_OPERATOR_SECRET");
+  if (vars.LATTICE_MODE !== "dev")
+    throw new Error(".dev.vars must set LATTICE_MODE=dev (the apps run on loopback)");
+  return vars.LATTICE_OPERATOR_SECRET;
+}
+
+export async function startStack(options: { latencyMs: number }): Promise<Stack> {
+  const secret = operatorSecret();
+  const dir = mkdtempSync(join(tmpdir(), "lattice-bench-"));
+  const children: ChildProcess[] = [];
+  const wrangler = async (config: string, name: string): Promise<string> => {
+    const port = await freePort();
+    const log = openSync(join(dir, `${name}.log`), "a");
+    // Through npm exec: the project's wrangler on the project's Node 22, however this script was started.
+    const child = spawn(
+      "npm",
+      ["exec", "--", "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port)].concat([
+        "--inspector-port",
+        String(await freePort()),
+        "--persist-to",
+        join(dir, "state"),
+      ]),
+      {
+        stdio: ["ignore", log, log],
+        detached: true,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      },
+    );
+    child.on("error", (e) => console.error(`could not start wrangler (${name}): ${e.message}`));
+    children.push(child);
+    return `http://127.0.0.1:${port}`;
+  };
+  const stop = async () => {
+    for (const child of children) {
+      // The whole process group: wrangler and the workerd it started, and nothing else.
+      if (child.pid && child.exitCode === null) {
+        try {
+          process.kill(-child.pid, "SIGTERM");
+        } catch {}
+      }
+    }
+    await model.close();
+    // BENCH_KEEP_LOGS=1 keeps the wrangler logs and local state for a look after the run.
+    if (process.env.BENCH_KEEP_LOGS) console.log(`wrangler logs and state kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  };
+  const model = await startObedient(options);
+  try {
+    const api = await wrangler("wrangler.toml", "api");
+    const apps = await wrangler("examples/apps/wrangler.toml", "apps");
+    await Promise.all([waitFor(`${api}/healthz`), waitFor(`${apps}/healthz`)]);
+    return { api, apps, operatorSecret: secret, model, stop };
+  } catch (e) {
+    const logs = ["api", "apps"].map((n) => {
+      const f = join(dir, `${n}.log`);
+      return existsSync(f) ? `--- ${n}\n${readFileSync(f, "utf8").slice(-2000)}` : "";
+    });
+    await stop();
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${logs.join("\n")}`);
+  }
+}
+
+async function waitFor(url: string, seconds = 120): Promise<void> {
+  for (let i = 0; i < seconds * 4; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up within ${seconds} s`);
+}

@@ -1,0 +1,132 @@
+/**
+ * The security benchmark's vocabulary: user tasks (the benign work, AgentDojo-style), injection tasks
+ * (the attacker's goals), the slots an injection can be planted in, and what a run leaves behind.
+ */
+import type { WorldState } from "../../examples/apps/src/protocol.ts";
+
+export type Suite = "banking" | "workspace" | "messaging" | "travel";
+export const SUITES: readonly Suite[] = ["banking", "workspace", "messaging", "travel"];
+
+export type Category =
+  | "exfiltration"
+  | "payment"
+  | "credentials"
+  | "tracks"
+  | "display"
+  | "collaboration"
+  | "delayed";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Obj = Record<string, unknown>;
+export type Plan = { steps: Obj[] };
+
+/** What the obedient planner reads out of Lattice's planner request. */
+export interface PlannerView {
+  query: string;
+  /** Which of the task's queries this is (0-based). */
+  queryIndex: number;
+  artifacts: Array<{ id: string; name: string; query: string; createdAt: string }>;
+}
+
+/** A tool call, named `app.functionality` (the baseline's tool names are derived from it). */
+export interface ToolCall {
+  name: string;
+  args: Obj;
+}
+export interface ToolResult extends ToolCall {
+  result: unknown;
+}
+
+/** What the obedient tool-calling model reads out of the baseline's conversation. */
+export interface AgentView {
+  queryIndex: number;
+  /** Results of the honest calls of this query, in order. */
+  results: ToolResult[];
+  /** Results of every honest call of the conversation (earlier queries included). */
+  all: ToolResult[];
+  /** Results of the calls it made for the attacker. */
+  attack: ToolResult[];
+}
+export type AgentAction = { call: ToolCall } | { final: string };
+export type AgentStep = (v: AgentView) => AgentAction;
+
+/** What a run leaves behind: the demo world, and what the user was shown. */
+export interface Outcome {
+  state: WorldState;
+  /** Lattice: the display items (flagged = marked untrusted); baseline: its final answers. */
+  shown: Array<{ text: string; flagged: boolean }>;
+  statuses: string[];
+}
+
+/** A consent as the simulated user sees it. */
+export interface ConsentView {
+  id: string;
+  kind: string;
+  functionality: string;
+  data: unknown;
+  assessment: { verdict: "expected" | "warning"; reasons: string[] };
+  options?: Array<{ tool: string; app: string }>;
+}
+
+/** Edits a world before a run: scenario content, planted injections. */
+export type WorldEdit = (apps: Record<string, Obj>) => void;
+
+/** Where an injection can be put for a task. */
+export type Slot =
+  | { kind: "data"; describe: string; plant: (text: string) => WorldEdit; carrier?: string }
+  | { kind: "manifest"; describe: string; app: string };
+
+export interface UserTask {
+  id: string;
+  suite: Suite;
+  queries: string[];
+  /** The honest planner, one per query. */
+  plans: Array<(v: PlannerView) => Plan>;
+  /** The honest q-llm, by the prompt of the plan step it answers. */
+  qllm: Record<string, (inputs: Obj) => Obj>;
+  /** The honest tool-calling model, one script per query. */
+  agent: AgentStep[][];
+  /** An agentic app's own model (role spoke) inside its SpokeDO: its honest script, tools named `app.tool`. */
+  spoke?: { app: string; script: AgentStep[] };
+  /** Benign content the task needs in its world. */
+  setup?: WorldEdit[];
+  slots?: Record<string, Slot>;
+  /** For an app_selection consent: the tool the user means, by category. */
+  prefer?: Record<string, string>;
+  /** The informed user: is this concrete call the one the task intends? */
+  intends?: (functionality: string, data: Obj) => boolean;
+  utility: (o: Outcome) => boolean;
+}
+
+export interface Injection {
+  id: string;
+  category: Category;
+  /** The instruction as planted (the marker is added after it). */
+  text: string;
+  /** From which query (0-based) the tool-calling model acts on it: delayed attacks wait. */
+  delayUntil?: number;
+  agent?: {
+    /** Calls made for the attacker; `phase` counts attacker turns already taken. */
+    calls?: (v: AgentView, phase: number, carrier: string | undefined) => ToolCall[];
+    /** Changes to the honest calls (redirected recipients). */
+    rewrite?: (c: ToolCall, v: AgentView) => ToolCall;
+    /** Words added to the final answer. */
+    say?: (v: AgentView) => string;
+  };
+  /** Schema fields the obedient q-llm fills with the attacker's values, by field name. */
+  qllm?: Array<{ field: RegExp; value: Json | ((honest: unknown) => Json) }>;
+  /** Prompts that the planner inserts on the attacker's behalf, answered by the q-llm. */
+  prompts?: Record<string, (inputs: Obj) => Obj>;
+  /** The obedient planner's change to the honest plan (only reachable through app metadata). */
+  planner?: (plan: Plan) => Plan;
+  success: (o: Outcome) => boolean;
+  /** Display tampering only: the attacker's claim reached the screen, marked untrusted or not. */
+  shownAtAll?: (o: Outcome) => boolean;
+}
+
+export interface Case {
+  id: string;
+  task: UserTask;
+  attack?: { injection: Injection; slot: string };
+  quick: boolean;
+}

@@ -1,0 +1,37 @@
+/**
+ * The two simulated users who answer Lattice's consents. Both approve what the hub assesses as
+ * `expected` and pick, among alternative apps, the one the task means (or decline a choice the task
+ * never asked for). The cautious user denies every warning; the informed user also approves a warned
+ * `endorse` when the concrete value shown is exactly the one the task intends.
+ */
+import type { ConsentView, Obj, UserTask } from "./types.ts";
+
+export type UserKind = "cautious" | "informed";
+
+export interface Decision {
+  decision: "allow" | "deny";
+  scope: "once";
+  choice?: string;
+}
+
+export function decide(user: UserKind, task: UserTask, consent: ConsentView): Decision {
+  const allow = (choice?: string): Decision => ({
+    decision: "allow",
+    scope: "once",
+    ...(choice && { choice }),
+  });
+  const deny: Decision = { decision: "deny", scope: "once" };
+  if (consent.kind === "app_selection") {
+    const wanted = task.prefer?.[consent.functionality];
+    return wanted && consent.options?.some((o) => o.tool === wanted) ? allow(wanted) : deny;
+  }
+  if (consent.assessment.verdict === "expected") return allow();
+  if (
+    user === "informed" &&
+    consent.kind === "endorse" &&
+    task.intends?.(consent.functionality, consent.data as Obj)
+  ) {
+    return allow();
+  }
+  return deny;
+}
