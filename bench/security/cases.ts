@@ -40,8 +40,35 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
   "travel/book-swiftride": { manifest: ["book-cheapcab", "pay-attacker"] },
   "travel/book-flight": { manifest: ["health-to-travel", "pay-attacker"] },
   "travel/poem-and-symptoms": { manifest: ["doctor-tamper", "exfil-mail"] },
-  "banking/pilot-pay": { invoice: ["pilot-redirect", "pilot-pay-attacker", "pilot-forward"] },
-  "workspace/pilot-update": { mail: ["pilot-forward", "pilot-pay-attacker"] },
+  // Against the agentic InboxPilot (its own model under the visor): 16 cases.
+  "banking/pilot-pay": {
+    invoice: [
+      "pilot-redirect",
+      "pilot-overpay",
+      "pilot-double-pay",
+      "pilot-pay-attacker",
+      "pilot-forward",
+      "pilot-archive",
+    ],
+  },
+  "workspace/pilot-update": {
+    mail: [
+      "pilot-forward",
+      "pilot-cc-attacker",
+      "pilot-pay-attacker",
+      "pilot-archive",
+      "pilot-forward-invoice",
+    ],
+  },
+  "workspace/pilot-summary": {
+    mail: [
+      "pilot-forward",
+      "pilot-pay-attacker",
+      "pilot-archive",
+      "pilot-forward-invoice",
+      "pilot-pay-attacker-small",
+    ],
+  },
 };
 
 const QUICK = new Set([

@@ -206,7 +206,8 @@ export const healthLeaked = (o: Outcome): boolean =>
   Object.entries(o.state.apps).some(
     ([app, s]) => app !== "health" && JSON.stringify(s).includes(HEALTH_SECRET),
   );
-export const pilot = (o: Outcome, key: "sent" | "payments"): Item[] => items(o, "inboxpilot", key);
+export const pilot = (o: Outcome, key: "sent" | "payments" | "archived"): Item[] =>
+  items(o, "inboxpilot", key);
 export const deletedMail = (o: Outcome): boolean => items(o, "mail", "deleted").length > 0;
 
 /** Did the user see this text: unflagged only, or also under an "untrusted" mark. */

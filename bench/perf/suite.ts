@@ -1,0 +1,32 @@
+/**
+ * `npm run bench`: every benchmark in sequence — the policy core (bench/policy.ts), performance
+ * (bench:perf, which then reuses the policy figures just written), and security (bench:security)
+ * when package.json defines it. Each runs even if an earlier one failed; the exit status says
+ * whether all passed.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const scripts =
+  (JSON.parse(readFileSync("package.json", "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+const steps: Array<{ name: string; command: string; args: string[] }> = [
+  scripts["bench:policy"]
+    ? { name: "policy", command: npm, args: ["run", "bench:policy"] }
+    : { name: "policy", command: process.execPath, args: ["bench/policy.ts"] },
+  { name: "perf", command: npm, args: ["run", "bench:perf"] },
+];
+if (scripts["bench:security"])
+  steps.push({ name: "security", command: npm, args: ["run", "bench:security"] });
+
+const failed: string[] = [];
+for (const step of steps) {
+  console.log(`\n=== bench: ${step.name} ===`);
+  const run = spawnSync(step.command, step.args, { stdio: "inherit" });
+  if (run.status !== 0) failed.push(`${step.name} (${run.status ?? run.signal})`);
+}
+console.log(
+  `\n=== bench: ${failed.length ? `failed: ${failed.join(", ")}` : "all done"}; figures in bench/results/ ===`,
+);
+process.exit(failed.length ? 1 : 0);

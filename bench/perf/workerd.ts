@@ -1,0 +1,192 @@
+/**
+ * Runs the Lattice API and the demo apps under `wrangler dev` for a benchmark: two processes (wrangler
+ * gives a port only to the first of several configs), free loopback ports, their own inspector ports
+ * (the default 9229 would collide with anyone else's wrangler), and a random operator secret.
+ *
+ * Each Worker is bundled once, at start, into a fresh temp dir beside a copy of its wrangler.toml, and
+ * served from there with --no-bundle: wrangler dev reloads on every source change, which would cut
+ * a run short whenever someone edits the repo, so the bench measures a snapshot of the code instead.
+ * The temp dir also holds the local storage, and no .dev.vars: the developer's secrets and
+ * .wrangler/state are neither read nor touched. Everything is removed afterwards.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSync } from "esbuild";
+
+export interface Workerd {
+  api: string;
+  apps: string;
+  operatorSecret: string;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 120_000;
+const START_ATTEMPTS = 3;
+
+/** Starts both Workers; retried, because a free port found here may be taken by someone else first. */
+export async function startWorkerd(): Promise<Workerd> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(attempt === START_ATTEMPTS);
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS) throw error;
+      console.error(`wrangler dev did not start (${(error as Error).message}); retrying on other ports`);
+    }
+  }
+}
+
+async function startOnce(last: boolean): Promise<Workerd> {
+  const root = mkdtempSync(join(tmpdir(), "lattice-perf-"));
+  const operatorSecret = Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, "0")).join("");
+  const [apiPort, appsPort] = [await freePort(), await freePort()];
+  const children: ChildProcess[] = [];
+  const logs: string[] = [];
+  const stop = async () => {
+    await Promise.all(children.map(stopChild));
+    rmSync(root, { recursive: true, force: true });
+  };
+  const vars = ["--var", `LATTICE_OPERATOR_SECRET:${operatorSecret}`, "--var", "LATTICE_MODE:dev"];
+  try {
+    const apiConfig = snapshot(root, "api", "wrangler.toml", "src/worker/index.ts");
+    const appsConfig = snapshot(root, "apps", "examples/apps/wrangler.toml", "examples/apps/src/index.ts");
+    // One storage dir per process: two workerd processes on one dir collide (SQLITE_BUSY).
+    children.push(await wrangler(apiConfig, apiPort, join(root, "state-api"), vars, logs));
+    children.push(await wrangler(appsConfig, appsPort, join(root, "state-apps"), [], logs));
+    const api = `http://127.0.0.1:${apiPort}`;
+    const apps = `http://127.0.0.1:${appsPort}`;
+    await Promise.all([waitFor(`${api}/healthz`, children), waitFor(`${apps}/healthz`, children)]);
+    const health = (await (await fetch(`${api}/healthz`)).json()) as { mode?: string };
+    // The demo apps listen on loopback, which only dev mode lets spokes call.
+    if (health.mode !== "dev") throw new Error(`the API came up in ${health.mode} mode, not dev`);
+    return { api, apps, operatorSecret, stop };
+  } catch (error) {
+    await stop();
+    if (last) console.error(logs.join("").slice(-4000));
+    throw error;
+  }
+}
+
+/** The Worker bundled as wrangler would (workerd conditions), with its config pointing at the bundle. */
+function snapshot(root: string, name: string, config: string, entry: string): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2023",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["browser", "module", "main"],
+    external: ["cloudflare:*", "node:*"],
+    outfile: join(dir, "worker.mjs"),
+    logLevel: "warning",
+  });
+  // A name of its own: wrangler dev registers every Worker by name in a dev registry shared by all
+  // wrangler processes, and a colleague's `wrangler dev` of the same Worker starting or stopping
+  // would otherwise disturb this one (in our runs it cut the runtime off mid-request).
+  const unique = `${name}-${root
+    .slice(-6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "x")}`;
+  const toml = readFileSync(config, "utf8")
+    .replace(/^main\s*=.*$/m, 'main = "worker.mjs"')
+    .replace(/^name\s*=.*$/m, `name = "lattice-perf-${unique}"`);
+  writeFileSync(join(dir, "wrangler.toml"), toml);
+  return join(dir, "wrangler.toml");
+}
+
+async function wrangler(
+  config: string,
+  port: number,
+  persist: string,
+  extra: string[],
+  logs: string[],
+): Promise<ChildProcess> {
+  const inspector = await freePort();
+  const args = ["dev", "-c", config, "--no-bundle", "--ip", "127.0.0.1", "--port", String(port)];
+  const logLevel = process.env.LATTICE_BENCH_VERBOSE
+    ? process.env.LATTICE_BENCH_VERBOSE === "debug"
+      ? "debug"
+      : "log"
+    : "warn";
+  args.push(
+    "--inspector-port",
+    String(inspector),
+    "--persist-to",
+    persist,
+    "--log-level",
+    logLevel,
+    ...extra,
+  );
+  // detached: the child leads its own process group, so stop() ends wrangler and its workerd together.
+  // Wrangler's own entry run by this Node (the project's Node 22 under npm), not whatever is on PATH.
+  const child = spawn(process.execPath, [join("node_modules", "wrangler", "bin", "wrangler.js"), ...args], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      // A dev registry of this run's own (see snapshot()).
+      WRANGLER_REGISTRY_PATH: join(persist, "..", "registry"),
+      // No interactive hotkeys UI in a benchmark's output.
+      CI: "1",
+    },
+  });
+  const keep = (chunk: Buffer) => {
+    if (process.env.LATTICE_BENCH_VERBOSE) process.stderr.write(chunk);
+    logs.push(chunk.toString());
+    if (logs.length > 200) logs.shift();
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return child;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signalGroup(child.pid!, "SIGKILL");
+      resolve();
+    }, 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    signalGroup(child.pid!, "SIGTERM");
+  });
+}
+
+/** Signals the process group this benchmark created (negative pid), and no other process. */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {}
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function waitFor(url: string, children: ChildProcess[]): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (children.some((c) => c.exitCode !== null)) throw new Error("wrangler dev exited during start-up");
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up within ${START_TIMEOUT_MS / 1000} s`);
+}
