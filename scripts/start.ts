@@ -39,8 +39,9 @@ async function wrangler(config: string, listen: number): Promise<void> {
       String(listen),
       "--inspector-port",
       inspector,
+      // One storage folder per process: two runtimes sharing one SQLite folder hit SQLITE_BUSY.
       "--persist-to",
-      ".wrangler/state",
+      `.wrangler/state/${config.startsWith("examples") ? "apps" : "api"}`,
     ],
     {
       stdio: ["ignore", "inherit", "inherit"],

@@ -90,7 +90,7 @@ function violationReason(v: Violation): string {
   if (v.rule === "confidentiality") {
     return `${what} would receive ${v.label.confidentiality} data; the app is cleared only up to ${v.required.maxConfidentiality}`;
   }
-  const causes = v.sources.map(sourceReason);
+  const causes = [...new Set(v.sources.map(sourceReason))];
   return `${what} ${causes.length ? causes.join("; ") : "comes from data you did not provide"}`;
 }
 
