@@ -1,4 +1,5 @@
-/** Small helpers shared by the local scripts (start, tenant:create). Node only, not part of the Worker. */
+/** Small helpers shared by the local scripts and the benches. Node only, not part of the Worker. */
+import { createServer } from "node:net";
 
 export function apiPort(): number {
   return Number(process.env.PORT ?? 8787);
@@ -36,4 +37,44 @@ export async function createTenant(
   if (res.status !== 201)
     throw new Error(`tenant creation failed (${res.status}): ${body.error?.message ?? "?"}`);
   return { tenantId: body.tenantId, adminKey: body.adminKey.secret };
+}
+
+/** A free loopback port (wrangler dev needs one per process, inspector included). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** Resolves once `url` answers 2xx; false after `seconds`. */
+export async function waitUntilUp(url: string, seconds = 120): Promise<boolean> {
+  for (let i = 0; i < seconds * 4; i++) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+/** One JSON call to the Lattice API with a key; a non-2xx answer throws with the error body. */
+export async function apiCall(
+  api: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as unknown;
+  if (!res.ok)
+    throw new Error(`${method} ${path} failed (${res.status}): ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
 }

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { demoManifests } from "../examples/apps/src/manifests.ts";
-import { createTenant } from "./lib.ts";
+import { apiCall, createTenant } from "./lib.ts";
 
 export interface Demo {
   api: string;
@@ -45,7 +45,7 @@ export async function seedDemo(where: { api: string; apps: string; operatorSecre
 
   const tenant = await createTenant(where.api, where.operatorSecret, "demo");
   const call = (key: string) => (method: string, path: string, body?: unknown) =>
-    request(where.api, key, method, path, body);
+    apiCall(where.api, key, method, path, body);
   const admin = call(tenant.adminKey);
   const issue = async (role: string) =>
     ((await admin("POST", "/v1/admin/keys", { role, label: `demo ${role}` })) as { secret: string }).secret;
@@ -73,23 +73,6 @@ export async function seedDemo(where: { api: string; apps: string; operatorSecre
   if (!handed.ok) throw new Error(`handing app secrets to the demo apps failed: ${handed.status}`);
   await admin("PUT", "/v1/admin/policy", DEMO_POLICY);
   return save({ api: where.api, apps: where.apps, tenantId: tenant.tenantId, keys, appIds });
-}
-
-async function request(
-  api: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<unknown> {
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as unknown;
-  if (!res.ok) throw new Error(`${method} ${path} failed (${res.status}): ${JSON.stringify(json)}`);
-  return json;
 }
 
 async function works(api: string, adminKey: string): Promise<boolean> {

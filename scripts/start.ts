@@ -6,8 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { apiPort, parseDevVars } from "./lib.ts";
+import { apiPort, freePort, parseDevVars, waitUntilUp } from "./lib.ts";
 import { seedDemo } from "./seed.ts";
 
 const port = apiPort();
@@ -79,22 +78,8 @@ Lattice is running (offline; models are scripted until you configure a live one)
 (also in .lattice/demo.json)
 `);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-async function waitFor(url: string, seconds = 120): Promise<void> {
-  for (let i = 0; i < seconds * 4; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
+async function waitFor(url: string): Promise<void> {
+  if (await waitUntilUp(url)) return;
   console.error(`${url} did not come up`);
   shutdown(1);
 }

@@ -9,13 +9,14 @@
  * The temp dir also holds the local storage, and no .dev.vars: the developer's secrets and
  * .wrangler/state are neither read nor touched. Everything is removed afterwards.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
+import { freePort } from "../../scripts/lib.ts";
 
 export interface Workerd {
   api: string;
@@ -168,15 +169,6 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {}
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 async function waitFor(url: string, children: ChildProcess[]): Promise<void> {

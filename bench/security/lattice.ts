@@ -3,7 +3,7 @@
  * registered by a developer key, approved by the admin), the policy with the obedient model in every
  * role, then per run a session whose queries are polled and whose consents a simulated user answers.
  */
-import { createTenant } from "../../scripts/lib.ts";
+import { apiCall, createTenant } from "../../scripts/lib.ts";
 import { modelName } from "../obedient/server.ts";
 import { benchPolicy, CLEARANCE, carrierOf, caseEdits, caseManifests } from "./scenario.ts";
 import type { Stack } from "./stack.ts";
@@ -31,22 +31,7 @@ export interface RunRecord {
   error?: string;
 }
 
-async function http(
-  api: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<unknown> {
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as unknown;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-}
+const http = apiCall;
 
 export async function setupTenant(stack: Stack, c: Case, world: string): Promise<Tenant> {
   const t = await createTenant(stack.api, stack.operatorSecret, `bench ${c.id}`.slice(0, 60));

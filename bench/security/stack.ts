@@ -5,10 +5,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseDevVars } from "../../scripts/lib.ts";
+import { freePort, parseDevVars, waitUntilUp } from "../../scripts/lib.ts";
 import { type ObedientServer, startObedient } from "../obedient/server.ts";
 import { hexSecret } from "./plan-kit.ts";
 
@@ -18,15 +17,6 @@ export interface Stack {
   operatorSecret: string;
   model: ObedientServer;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 /** `.dev.vars` as `npm start` writes it, if missing: the operator secret, and dev mode (loopback apps). */
@@ -99,11 +89,5 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
 }
 
 async function waitFor(url: string, seconds = 120): Promise<void> {
-  for (let i = 0; i < seconds * 4; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up within ${seconds} s`);
+  if (!(await waitUntilUp(url, seconds))) throw new Error(`${url} did not come up within ${seconds} s`);
 }
