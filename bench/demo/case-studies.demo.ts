@@ -4,15 +4,20 @@
  * case needs switched off (an RPC-only control, like an assistant without that defence), and once
  * through Lattice's HTTP API with every defence on. The model is scripted and obedient in both. Each
  * test stores what happened as test metadata; bench/demo/reporter.ts prints it side by side. The
- * scenarios (queries, plans, model answers) are in scenarios.ts.
+ * scenarios (queries, plans, model answers) are in test/worker/case-scenarios.ts.
  */
 import { describe, expect, it } from "vitest";
 import { ATTACKER, HEALTH_SECRET } from "../../examples/apps/src/attacker.ts";
+import {
+  healthScenario,
+  mailScenario,
+  rideScenario,
+  writerScenario,
+} from "../../test/worker/case-scenarios.ts";
 import { worldState } from "../../test/worker/demo.ts";
 import { answer, ask, openSession, pendingConsents, settle, startWith } from "../../test/worker/hub-kit.ts";
 import { quote, scriptedWorld, warning } from "./kit.ts";
 import type { CaseRecord } from "./record.ts";
-import { healthScenario, mailScenario, rideScenario, writerScenario } from "./scenarios.ts";
 
 describe("IsolateGPT case studies: baseline vs Lattice", () => {
   it("case 1: a malicious ride app tries to alter the other app's fare", async ({ task }) => {

@@ -128,7 +128,7 @@ export async function collaborationOutcome(
   consentId: string,
 ): Promise<CollaborationReply> {
   const consent = c.consents.get(consentId);
-  if (!consent || consent.kind !== "collaboration") return { state: "dropped", message: "unknown consent" };
+  if (consent?.kind !== "collaboration") return { state: "dropped", message: "unknown consent" };
   if (consent.status === "pending") {
     if (Date.parse(consent.expiresAt) > Date.now()) return { state: "pending", consentId };
     c.consents.settle(consent.id, "expired", null, null);

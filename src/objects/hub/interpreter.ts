@@ -20,7 +20,6 @@ import {
   qllmInstructionLabel,
   qllmOutputLabel,
   type Step,
-  sinkLabel,
   type ToolStep,
   toolOutputLabel,
 } from "../../policy/index.ts";

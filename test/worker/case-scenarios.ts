@@ -1,10 +1,10 @@
 /**
- * The four case studies as data: the user's query, the plan the scripted planner writes, and what the
- * obedient q-LLM answers (where it reads an injection, it obeys it). They mirror the plans of
- * test/worker/case-studies.test.ts, which asserts the same outcomes as part of `npm test`.
+ * IsolateGPT's four case studies as data: the user's query, the plan the scripted planner writes, and
+ * what the obedient q-llm answers (where it reads an injection, it obeys it). Shared by
+ * case-studies.test.ts (part of `npm test`) and `npm run demo`.
  */
 import { ATTACKER } from "../../examples/apps/src/attacker.ts";
-import { display, lit, qllm, ref, tool } from "../../test/worker/hub-kit.ts";
+import { display, lit, qllm, ref, tool } from "./hub-kit.ts";
 
 export interface Scenario {
   query: string;
