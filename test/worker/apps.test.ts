@@ -124,6 +124,16 @@ describe("app registration and review", () => {
     expect(expectError(renamed, 400).details).toEqual([expect.objectContaining({ field: "body.name" })]);
   });
 
+  it("approves with the default clearance when the body is left out", async () => {
+    const { tenant, dev } = await setup();
+    const { id } = (await api("POST", "/v1/apps", { key: dev, body: manifest("no-body") })).body as {
+      id: string;
+    };
+    const approved = await api("POST", `/v1/admin/apps/${id}/versions/1/approve`, { key: tenant.adminKey });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ serving: 1, versions: [{ clearance: "internal" }] });
+  });
+
   it("refuses a second app with a taken name (409)", async () => {
     const { dev, dev2 } = await setup();
     expect((await api("POST", "/v1/apps", { key: dev, body: manifest("taken") })).status).toBe(201);

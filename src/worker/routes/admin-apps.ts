@@ -30,7 +30,8 @@ const approve = createRoute({
   security,
   request: {
     params: VersionParams,
-    ...jsonBody(z.object({ clearance: z.string().optional() }).strict().openapi("Approval")),
+    // The body is optional: approving with the default clearance needs none.
+    ...jsonBody(z.object({ clearance: z.string().optional() }).strict().openapi("Approval"), false),
   },
   responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError, ...conflictError },
 });

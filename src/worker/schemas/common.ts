@@ -26,8 +26,8 @@ export const authErrors = {
 export const notFoundError = { 404: errorResponse("Not found, or not yours") } as const;
 export const conflictError = { 409: errorResponse("Conflict with the current state") } as const;
 
-export const jsonBody = <T extends z.ZodType>(schema: T) => ({
-  body: { content: { "application/json": { schema } }, required: true },
+export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({
+  body: { content: { "application/json": { schema } }, required },
 });
 
 export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
