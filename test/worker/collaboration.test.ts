@@ -65,6 +65,8 @@ describe("collaboration between spokes", () => {
     expect(collaboration.data).toEqual({ from: "Home", to: "Airport" });
     expect(collaboration.assessment.verdict).toBe("warning");
     expect(collaboration.assessment.reasons.join(" ")).toContain("did not call");
+    // InboxPilot may hold confidential data; the ride apps are cleared only for internal.
+    expect(collaboration.assessment.reasons.join(" ")).toContain("cleared only for internal");
     expect(collaboration.options!.map((o) => o.tool).sort()).toEqual(["cheapcab.quote", "swiftride.quote"]);
     await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
 

@@ -1,4 +1,4 @@
-import { assess, type Policy } from "../../policy/index.ts";
+import { assess, type Policy, policyLattices } from "../../policy/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { spokeObjectName } from "../names.ts";
@@ -37,7 +37,8 @@ export interface CollaborationRequest {
 export type CollaborationReply =
   | { state: "pending"; consentId: string }
   | { state: "denied" | "expired" | "dropped"; message: string }
-  | { state: "answered"; value: unknown }
+  /** `confidentiality`: the answering app's declared output level, joined into the asking step's label. */
+  | { state: "answered"; value: unknown; confidentiality: string }
   | { state: "failed"; message: string };
 
 /** The pseudo app id under which a category (not an app) gets its ephemeral id. */
@@ -83,7 +84,19 @@ export async function requestCollaboration(
   const options = snapshot.alternatives[ref.functionality] ?? [];
   if (!options.length) return { state: "failed", message: `${ref.functionality} is not available` };
   const inPlan = options.some((o) => query.plan!.includes(`"${o.tool}"`));
-  const assessment = assess({
+  // What the asking agent may carry: up to its own clearance and what its app returns. A target
+  // cleared lower gets a warning (the user sees the concrete data and decides).
+  const l = policyLattices(policy);
+  const fromEntry = Object.entries(snapshot.catalog).find(([tool]) =>
+    tool.startsWith(`${req.fromApp}.`),
+  )?.[1];
+  const conf = l.confidentiality;
+  const higher = (a: string, b: string) => (conf.rank(a) >= conf.rank(b) ? a : b);
+  const carried = fromEntry ? higher(fromEntry.clearance, fromEntry.output.confidentiality) : conf.top;
+  const lowCleared = options.filter(
+    (o) => conf.rank(snapshot.catalog[o.tool]?.clearance ?? conf.bottom) < conf.rank(carried),
+  );
+  const base = assess({
     tool: ref.functionality,
     app: ref.functionality,
     irreversible: options.some((o) => snapshot.catalog[o.tool]?.irreversible),
@@ -92,6 +105,13 @@ export async function requestCollaboration(
     inPlan,
     requester: { app: req.fromApp, readUntrusted: req.readUntrusted },
   });
+  const reasons = lowCleared.map(
+    (o) =>
+      `${req.fromApp} may hold ${carried} data; ${o.app} is cleared only for ${snapshot.catalog[o.tool]?.clearance}`,
+  );
+  const assessment = reasons.length
+    ? { verdict: "warning" as const, reasons: [...base.reasons, ...reasons] }
+    : base;
   const consent = c.consents.ask({
     queryId: req.queryId,
     stepKey: req.stepKey,
@@ -168,5 +188,6 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
     c.audit("collaboration_failed", { consentId: consent.id, tool, code: result.code });
     return { state: "failed", message: result.message };
   }
-  return { state: "answered", value: result.value };
+  const confidentiality = snapshot.catalog[tool]?.output.confidentiality ?? "";
+  return { state: "answered", value: result.value, confidentiality };
 }

@@ -6,6 +6,7 @@ import {
   flowAllowed,
   guardedPc,
   initialPc,
+  join,
   joinAll,
   type Label,
   type Lattices,
@@ -44,7 +45,7 @@ export interface Effects {
     key: string,
     args: Record<string, unknown>,
     trusted: string[],
-  ): Promise<{ value: unknown; readUntrusted?: boolean }>;
+  ): Promise<{ value: unknown; readUntrusted?: boolean; relayed?: string[] }>;
   qllm(step: QllmStep, key: string, inputs: Record<string, unknown>): Promise<unknown>;
   retrieve(artifactId: string): Promise<Labeled>;
   irreversible(tool: string): boolean;
@@ -183,7 +184,12 @@ class Run {
     const trusted =
       pc.integrity === top ? Object.keys(args).filter((name) => args[name]!.label.integrity === top) : [];
     const result = await this.ctx.effects.tool(tool, key, values, trusted);
-    const final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
+    // An agent that read content is no more than untrusted; one that read other apps' answers
+    // (collaboration) carries their confidentiality too.
+    let final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
+    for (const confidentiality of result.relayed ?? []) {
+      final = join(l, final, { confidentiality, integrity: l.integrity.top });
+    }
     this.ctx.record.done(key, "tool", result.value, final, { tool });
     this.ctx.record.event("step_finished", { key, kind: "tool", tool, label: final });
     this.bind(step.out, step, { value: result.value, label: final, origins }, annotate);

@@ -239,7 +239,11 @@ export class Operator {
             this.store.emit(query.id, "visor_exception", { key, ...event });
         }
         if (!result.ok) throw new StepFailure(result.code, `${tool}: ${result.message}`, result.problems);
-        return { value: result.value, readUntrusted: result.readUntrusted ?? false };
+        return {
+          value: result.value,
+          readUntrusted: result.readUntrusted ?? false,
+          relayed: result.relayed ?? [],
+        };
       },
       qllm: async (step, _key, given) => {
         let inputs = given;

@@ -84,7 +84,15 @@ export interface AgentEvent {
 }
 
 export type AgentOutcome =
-  | { ok: true; value: unknown; readUntrusted: boolean; events: AgentEvent[]; tokens: number }
+  | {
+      ok: true;
+      value: unknown;
+      readUntrusted: boolean;
+      /** Confidentiality of other apps' answers it read (collaboration): its answer carries them. */
+      relayed: string[];
+      events: AgentEvent[];
+      tokens: number;
+    }
   | {
       ok: false;
       code: string;
@@ -109,6 +117,8 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   // The app's memory holds what it read before: content, so untrusted from the start.
   let readUntrusted = run.memory.length > 0;
   let irreversibleDone = false;
+  /** Confidentiality levels of other apps' answers this agent read: its answer carries them. */
+  const relayed: string[] = [];
   let exceptions = 0;
   const end = (code: string, message: string): AgentOutcome => ({
     ok: false,
@@ -160,7 +170,13 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     for (const [i, call] of answer.toolCalls.entries()) {
       const args = parseArgs(call.arguments);
       if (run.hub && call.name.startsWith("lattice_")) {
-        const reply = await collaborate(run.hub, call.name, args ?? {}, readUntrusted, deadline);
+        const { reply, confidentiality } = await collaborate(
+          run.hub,
+          call.name,
+          args ?? {},
+          readUntrusted,
+          deadline,
+        );
         events.push({
           type: "collaboration",
           tool: call.name,
@@ -169,6 +185,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         });
         messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(reply) });
         if (call.name === "lattice_request") readUntrusted = true; // another app's answer is content too
+        if (confidentiality) relayed.push(confidentiality);
         continue;
       }
       const exception = visorAudit({
@@ -256,7 +273,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     const problems = valueProblems(fn.response, value);
     if (problems.length)
       return end("invalid_response", `the app's agent answer breaks its schema: ${problems[0]}`);
-    return { ok: true, value, readUntrusted, events, tokens };
+    return { ok: true, value, readUntrusted, relayed, events, tokens };
   }
 }
 
@@ -267,19 +284,22 @@ async function collaborate(
   args: Record<string, unknown>,
   readUntrusted: boolean,
   deadline: number,
-): Promise<unknown> {
-  if (tool === "lattice_find")
-    return (await hub.find(String(args.functionality ?? ""))) ?? { error: "unknown functionality" };
-  if (tool !== "lattice_request") return { error: `no tool ${tool}` };
+): Promise<{ reply: unknown; confidentiality?: string }> {
+  if (tool === "lattice_find") {
+    return {
+      reply: (await hub.find(String(args.functionality ?? ""))) ?? { error: "unknown functionality" },
+    };
+  }
+  if (tool !== "lattice_request") return { reply: { error: `no tool ${tool}` } };
   let reply = await hub.request(String(args.fxId ?? ""), args.request ?? {}, readUntrusted);
   while (reply.state === "pending" && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     reply = await hub.outcome(reply.consentId);
   }
   if (reply.state === "pending") await hub.withdraw(reply.consentId);
-  return reply.state === "answered"
-    ? { answer: reply.value }
-    : { error: reply.state === "pending" ? "no answer in time" : reply.message };
+  if (reply.state === "answered")
+    return { reply: { answer: reply.value }, confidentiality: reply.confidentiality };
+  return { reply: { error: reply.state === "pending" ? "no answer in time" : reply.message } };
 }
 
 function pick(request: Record<string, unknown>, names: string[]): Record<string, unknown> {

@@ -49,7 +49,15 @@ export type SpokeErrorCode =
   | "app_response_not_json";
 
 export type SpokeResult =
-  | { ok: true; value: unknown; appVersion: number; readUntrusted?: boolean; events?: AgentEvent[] }
+  | {
+      ok: true;
+      value: unknown;
+      appVersion: number;
+      readUntrusted?: boolean;
+      /** Confidentiality levels of other apps' answers an agent read (collaboration). */
+      relayed?: string[];
+      events?: AgentEvent[];
+    }
   | { ok: false; code: SpokeErrorCode | string; message: string; problems?: string[]; events?: AgentEvent[] };
 
 /** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
@@ -140,6 +148,7 @@ export class SpokeDO extends DurableObject<Env> {
         value: outcome.value,
         appVersion: app.version,
         readUntrusted: outcome.readUntrusted,
+        relayed: outcome.relayed,
         events: outcome.events,
       };
     }
