@@ -5,14 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import {
-  type Catalog,
-  type PlanContext,
-  parsePolicy,
-  type Step,
-  validatePlan,
-  verifyPlan,
-} from "../src/policy/index.ts";
+import { type PlanContext, parsePolicy, type Step, validatePlan, verifyPlan } from "../src/policy/index.ts";
+import { EXAMPLE_POLICY_INPUT, EXAMPLE_QUERY, MAIL_CATALOG } from "../test/policy/fixtures.ts";
 
 const SIZES = [100, 1_000, 10_000];
 /** Unmeasured rounds over every size, for the JIT. */
@@ -21,50 +15,8 @@ const WARMUP = 10;
 const SETTLE = 5;
 const RUNS = 31;
 
-const str = { type: "string" };
-const catalog: Catalog = {
-  "mail.search": {
-    irreversible: false,
-    output: { confidentiality: "confidential", integrity: "untrusted" },
-    clearance: "confidential",
-    requestSchema: {
-      type: "object",
-      properties: { query: str },
-      required: ["query"],
-      additionalProperties: false,
-    },
-  },
-  "contacts.lookup": {
-    irreversible: false,
-    output: { confidentiality: "internal", integrity: "untrusted" },
-    clearance: "internal",
-    requestSchema: {
-      type: "object",
-      properties: { name: str },
-      required: ["name"],
-      additionalProperties: false,
-    },
-  },
-  "mail.send": {
-    irreversible: true,
-    output: { confidentiality: "internal", integrity: "untrusted" },
-    clearance: "confidential",
-    requestSchema: {
-      type: "object",
-      properties: { to: str, body: {} },
-      required: ["to", "body"],
-      additionalProperties: false,
-    },
-  },
-};
-
-const parsed = parsePolicy({
-  tools: {
-    "mail.send": { args: { body: { minIntegrity: "untrusted" } } },
-    "contacts.lookup": { output: { integrity: "user" } },
-  },
-  limits: { maxSteps: 100_000, maxDepth: 4 },
-});
+// DSL.md's example world (the same fixtures the policy tests use), with room for 10,000 steps.
+const parsed = parsePolicy({ ...EXAMPLE_POLICY_INPUT, limits: { maxSteps: 100_000, maxDepth: 4 } });
 if (!parsed.ok) throw new Error("bench policy invalid");
 
 const artifacts = Object.fromEntries(
@@ -76,8 +28,8 @@ const artifacts = Object.fromEntries(
 
 const ctx: PlanContext = {
   policy: parsed.policy,
-  query: "Email the total of this month's invoices to my accountant",
-  catalog,
+  query: EXAMPLE_QUERY,
+  catalog: MAIL_CATALOG,
   artifacts,
   // A stand-in for the Worker's JSON Schema checker: it costs a call per literal argument set.
   checkSchema: () => [],
