@@ -193,7 +193,9 @@ export class HubDO extends DurableObject<Env> {
     this.store.update(row.id, {}); // touched: the next alarm serves the query that waited longest
     const session = this.store.session();
     if (session)
-      await new Operator(this.store, this.consentStore, this.env, session).advance(row, options(row));
+      await new Operator(this.store, this.consentStore, this.env, session, (type, detail) =>
+        this.audit(type, detail),
+      ).advance(row, options(row));
   }
 
   private expire(consent: Consent): void {
@@ -212,6 +214,7 @@ export class HubDO extends DurableObject<Env> {
     if (at !== null) await this.ctx.storage.setAlarm(at);
   }
 
+  /** Every hub audit event goes to the tenant's log with the session and user; it never blocks or fails. */
   private audit(type: string, detail: Record<string, unknown>): void {
     const session = this.store.session();
     if (!session) return;

@@ -58,11 +58,21 @@ export class Operator {
   private readonly env: Env;
   private readonly session: Session;
 
-  constructor(store: HubStore, consents: ConsentStore, env: Env, session: Session) {
+  /** The hub's audit line to its tenant (fire and forget: an audit write never fails a query). */
+  private readonly audit: (type: string, detail: Record<string, unknown>) => void;
+
+  constructor(
+    store: HubStore,
+    consents: ConsentStore,
+    env: Env,
+    session: Session,
+    audit: (type: string, detail: Record<string, unknown>) => void,
+  ) {
     this.store = store;
     this.consents = consents;
     this.env = env;
     this.session = session;
+    this.audit = audit;
   }
 
   private get tenant(): Rpc<TenantDO> {
@@ -116,7 +126,7 @@ export class Operator {
         status: "failed",
         error: { code: "invalid_plan", message: outcome.reason, details },
       });
-      this.tenantAudit("plan_invalid", { queryId: query.id, errors: details.slice(0, 20) });
+      this.audit("plan_invalid", { queryId: query.id, errors: details.slice(0, 20) });
       this.store.emit(query.id, "query_finished", { status: "failed" });
       return;
     }
@@ -152,12 +162,12 @@ export class Operator {
           details: violations,
         },
       });
-      this.tenantAudit("plan_rejected", { queryId: query.id, violations, attempts: outcome.attempts });
+      this.audit("plan_rejected", { queryId: query.id, violations, attempts: outcome.attempts });
       this.store.emit(query.id, "query_finished", { status: "rejected" });
       return;
     }
     if (redactions.length)
-      this.tenantAudit("display_redacted", { queryId: query.id, items: redactions.map((r) => r.path) });
+      this.audit("display_redacted", { queryId: query.id, items: redactions.map((r) => r.path) });
     this.store.update(query.id, {
       status: "running",
       plan: outcome.check.plan,
@@ -205,7 +215,7 @@ export class Operator {
       store: this.store,
       consents: this.consents,
       vault: this.vault,
-      audit: (type, detail) => this.tenantAudit(type, detail),
+      audit: this.audit,
     });
     return {
       irreversible: (tool) => snapshot.catalog[tool]?.irreversible ?? true,
@@ -299,15 +309,8 @@ export class Operator {
   private fail(queryId: string, error: QueryError): void {
     if (this.session.private) this.store.forgetValues(queryId);
     this.store.update(queryId, { status: "failed", error });
-    this.tenantAudit("query_failed", { queryId, code: error.code, message: error.message });
+    this.audit("query_failed", { queryId, code: error.code, message: error.message });
     this.store.emit(queryId, "query_finished", { status: "failed", code: error.code });
-  }
-
-  private tenantAudit(type: string, detail: Record<string, unknown>): void {
-    // Audit writes go to the tenant's object; they must not block or fail a query.
-    void this.tenant
-      .audit(type, { sessionId: this.session.id, userId: this.session.userId, ...detail })
-      .catch(() => {});
   }
 }
 
