@@ -16,6 +16,7 @@ import {
   ref,
   script,
   settle,
+  startWith,
   tool,
 } from "./hub-kit.ts";
 
@@ -225,6 +226,28 @@ describe("app selection", () => {
     expect((await settle(w, sid, qid)).status).toBe("completed");
     const state = await worldState(w.world);
     expect(state.calls.map((c) => c.app)).toEqual(["swiftride"]);
+  });
+
+  it("control: with consent off, the planner's metadata-swayed pick goes to CheapCab", async () => {
+    const w = await hubWorld(["swiftride", "cheapcab"]);
+    await script(w.models.planner, [
+      {
+        respond: {
+          steps: [
+            tool("q", "cheapcab.quote", { from: lit("Home"), to: lit("Airport") }),
+            display(ref("q", "fare")),
+          ],
+        },
+      },
+    ]);
+    const sid = await openSession(w);
+    const q = await settle(
+      w,
+      sid,
+      await startWith(w, sid, "Get me a ride quote from Home to Airport", { consent: "off" }),
+    );
+    expect(q.status).toBe("completed");
+    expect((await worldState(w.world)).calls.map((c) => c.app)).toEqual(["cheapcab"]);
   });
 
   it("asks where to book when the query names both apps only to compare them (a planner-added booking)", async () => {

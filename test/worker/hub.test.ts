@@ -155,8 +155,9 @@ describe("information flow on the hub", () => {
     expect(transfers.map((t) => t.iban)).toContain(ATTACKER.iban);
   });
 
-  it("redacts an over-confidential display item and shows the rest", async () => {
-    const w = await hubWorld(["contacts", "health"], { display: { maxConfidentiality: "internal" } });
+  /** Shows the landlord and the health records, under a display policy or none. */
+  async function landlordAndHealth(policy: Record<string, unknown>) {
+    const w = await hubWorld(["contacts", "health"], policy);
     const sid = await openSession(w);
     await script(w.models.planner, [
       {
@@ -170,7 +171,11 @@ describe("information flow on the hub", () => {
         },
       },
     ]);
-    const q = await settle(w, sid, await ask(w, sid, "Show my landlord and my health records"));
+    return settle(w, sid, await ask(w, sid, "Show my landlord and my health records"));
+  }
+
+  it("redacts an over-confidential display item and shows the rest", async () => {
+    const q = await landlordAndHealth({ display: { maxConfidentiality: "internal" } });
     expect(q.status).toBe("completed");
     expect(q.display.map((d) => [d.title, d.redacted])).toEqual([
       ["Landlord", false],
@@ -179,6 +184,12 @@ describe("information flow on the hub", () => {
     expect(JSON.stringify(q.display[0]!.value)).toContain(LANDLORD_IBAN);
     expect(q.display[1]!.value).toBeUndefined();
     expect(JSON.stringify(q)).not.toContain(HEALTH_SECRET);
+  });
+
+  it("control: without the display cap the same query shows the health record", async () => {
+    const q = await landlordAndHealth({});
+    expect(q.display.map((d) => d.redacted)).toEqual([false, false]);
+    expect(JSON.stringify(q.display[1]!.value)).toContain(HEALTH_SECRET);
   });
 });
 
