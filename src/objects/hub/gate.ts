@@ -9,7 +9,6 @@ import {
   flowAllowed,
   flowViolations,
   type Label,
-  type Plan,
   type Policy,
   policyLattices,
   sinkLabel,
@@ -28,7 +27,6 @@ export interface GateContext {
   queryId: string;
   /** The user's words: the only place an app choice may come from besides the user's answer. */
   query: string;
-  plan: Plan;
   policy: Policy;
   snapshot: PlanningSnapshot;
   violations: readonly Violation[];

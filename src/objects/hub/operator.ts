@@ -174,7 +174,12 @@ export class Operator {
       context,
       verdict: { violations, redactions },
     });
-    this.store.emit(query.id, "planned", { attempts: outcome.attempts, violations: violations.length });
+    // The planner's token use shows in the trace (a live model bills it; scripted ones estimate).
+    this.store.emit(query.id, "planned", {
+      attempts: outcome.attempts,
+      violations: violations.length,
+      tokens: outcome.tokens,
+    });
   }
 
   private async execute(query: QueryRow): Promise<void> {
@@ -207,7 +212,6 @@ export class Operator {
     const gate = new Gate({
       queryId: query.id,
       query: query.text,
-      plan: JSON.parse(query.plan!) as Plan,
       policy,
       snapshot,
       violations: (JSON.parse(query.verdict ?? "{}") as { violations?: Violation[] }).violations ?? [],

@@ -35,7 +35,6 @@ export const QUERY_STATES = [
   "rejected",
 ] as const;
 export type QueryStatus = (typeof QUERY_STATES)[number];
-export const ACTIVE: readonly QueryStatus[] = ["planning", "running"];
 
 export interface Session {
   id: string;
