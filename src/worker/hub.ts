@@ -1,13 +1,13 @@
 import type { HubDO } from "../objects/hub/index.ts";
-import { hubObjectName } from "../objects/names.ts";
-import { type Rpc, rpc } from "../objects/rpc.ts";
+import type { Rpc } from "../objects/rpc.ts";
+import { hubStub } from "../objects/stubs.ts";
 import type { AppEnv } from "./env.ts";
 import { notFound } from "./errors.ts";
 
 type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
 
 export function hubOf(c: Ctx, sid: string): Rpc<HubDO> {
-  return rpc<HubDO>(c.env.HUB.getByName(hubObjectName(c.var.principal.tenantId, sid)));
+  return hubStub(c.env, c.var.principal.tenantId, sid);
 }
 
 /** The session's hub, or 404: an unknown id (or another tenant's) never creates anything visible. */

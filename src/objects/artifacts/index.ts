@@ -40,19 +40,13 @@ export interface ArtifactMetadata {
   createdAt: string;
 }
 
-export interface NewArtifact {
+/** What the hub stores: the metadata (less the time it is stored at) and the sealed value. */
+export type NewArtifact = Omit<ArtifactMetadata, "createdAt" | "schema"> & {
   /** Derived from the query and name by the hub, so a replayed completion stores nothing twice. */
   id: string;
-  name: string;
   schema?: unknown;
-  intent: string;
-  semantics: string;
-  query: string;
-  label: Label;
-  sessionId: string;
-  queryId: string;
   value: unknown;
-}
+};
 
 type Row = {
   id: string;

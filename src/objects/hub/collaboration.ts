@@ -1,10 +1,9 @@
 import { assess, type Policy, policyLattices } from "../../policy/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
-import { spokeObjectName } from "../names.ts";
-import { type Rpc, rpc } from "../rpc.ts";
-import type { SpokeDO } from "../spoke/index.ts";
+import type { Rpc } from "../rpc.ts";
 import type { Sql } from "../sql.ts";
+import { spokeStub } from "../stubs.ts";
 import type { TenantDO } from "../tenant/index.ts";
 import type { Consent, ConsentStore } from "./consents.ts";
 import { ephemeralId, resolveEphemeral } from "./ephemeral.ts";
@@ -170,9 +169,7 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
   const snapshot = (JSON.parse(query!.context!) as { snapshot: PlanningSnapshot }).snapshot;
   const appId = tool ? snapshot.apps[tool] : undefined;
   if (!tool || !appId) return { state: "failed", message: "no app serves this functionality" };
-  const spoke = rpc<SpokeDO>(
-    c.env.SPOKE.getByName(spokeObjectName(c.session.tenantId, c.session.userId, appId)),
-  );
+  const spoke = spokeStub(c.env, c.session.tenantId, c.session.userId, appId);
   const result = await spoke.call({
     tenantId: c.session.tenantId,
     userId: c.session.userId,

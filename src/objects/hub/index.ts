@@ -1,12 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Scope } from "../../policy/index.ts";
 import type { Env } from "../../worker/env.ts";
-import type { ArtifactsDO } from "../artifacts/index.ts";
 import { randomId } from "../crypto.ts";
-import { artifactsObjectName, tenantObjectName } from "../names.ts";
-import { rpc } from "../rpc.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
-import type { TenantDO } from "../tenant/index.ts";
+import { tenantStub, vaultStub } from "../stubs.ts";
 import {
   type CollaborationContext,
   type CollaborationReply,
@@ -266,7 +263,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   private tenantOf(session: Session) {
-    return rpc<TenantDO>(this.env.TENANT.getByName(tenantObjectName(session.tenantId)));
+    return tenantStub(this.env, session.tenantId);
   }
 
   ephemeralId(ref: FunctionalityRef): string {
@@ -287,7 +284,7 @@ function options(row: QueryRow): QueryOptions {
 }
 
 function vaultOf(env: Env, session: Session) {
-  return rpc<ArtifactsDO>(env.ARTIFACTS.getByName(artifactsObjectName(session.tenantId, session.userId)));
+  return vaultStub(env, session.tenantId, session.userId);
 }
 
 function describeGrant(consent: Consent, choice: string | null): string {

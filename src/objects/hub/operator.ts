@@ -12,9 +12,9 @@ import {
 import type { Env } from "../../worker/env.ts";
 import type { ArtifactsDO } from "../artifacts/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
-import { artifactsObjectName, spokeObjectName, tenantObjectName } from "../names.ts";
-import { type Rpc, rpc } from "../rpc.ts";
+import type { Rpc } from "../rpc.ts";
 import type { SpokeDO } from "../spoke/index.ts";
+import { spokeStub, tenantStub, vaultStub } from "../stubs.ts";
 import type { TenantDO } from "../tenant/index.ts";
 import type { ConsentStore } from "./consents.ts";
 import { Gate } from "./gate.ts";
@@ -76,19 +76,15 @@ export class Operator {
   }
 
   private get tenant(): Rpc<TenantDO> {
-    return rpc<TenantDO>(this.env.TENANT.getByName(tenantObjectName(this.session.tenantId)));
+    return tenantStub(this.env, this.session.tenantId);
   }
 
   private get vault(): Rpc<ArtifactsDO> {
-    return rpc<ArtifactsDO>(
-      this.env.ARTIFACTS.getByName(artifactsObjectName(this.session.tenantId, this.session.userId)),
-    );
+    return vaultStub(this.env, this.session.tenantId, this.session.userId);
   }
 
   private spoke(appId: string): Rpc<SpokeDO> {
-    return rpc<SpokeDO>(
-      this.env.SPOKE.getByName(spokeObjectName(this.session.tenantId, this.session.userId, appId)),
-    );
+    return spokeStub(this.env, this.session.tenantId, this.session.userId, appId);
   }
 
   /** One advance of one query; any failure ends the query cleanly (fail-closed). */

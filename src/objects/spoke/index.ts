@@ -3,11 +3,8 @@ import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { valueProblems } from "../../apps/schemas.ts";
 import { complete, type ModelConfig, ModelError, type ModelLimits } from "../../llm/index.ts";
 import type { Env } from "../../worker/env.ts";
-import type { HubDO } from "../hub/index.ts";
-import { hubObjectName, tenantObjectName } from "../names.ts";
-import { rpc } from "../rpc.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
-import type { TenantDO } from "../tenant/index.ts";
+import { hubStub, tenantStub } from "../stubs.ts";
 import { type AgentEvent, type AgentSettings, runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, type EndpointLimits, postToApp, signatureHeader } from "./endpoint.ts";
 
@@ -79,7 +76,7 @@ export class SpokeDO extends DurableObject<Env> {
 
   async call(call: SpokeCall): Promise<SpokeResult> {
     this.bindOwner(call);
-    const tenant = rpc<TenantDO>(this.env.TENANT.getByName(tenantObjectName(call.tenantId)));
+    const tenant = tenantStub(this.env, call.tenantId);
     const audit = (type: string, detail: Record<string, unknown>) =>
       tenant.audit(type, {
         appId: call.appId,
@@ -117,7 +114,7 @@ export class SpokeDO extends DurableObject<Env> {
     if (app.manifest.agent && Object.hasOwn(app.manifest.agent.functionalities, fn.name)) {
       if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
       const link = call.agent.collaboration;
-      const hub = link && rpc<HubDO>(this.env.HUB.getByName(hubObjectName(call.tenantId, link.sessionId)));
+      const hub = link && hubStub(this.env, call.tenantId, link.sessionId);
       const outcome = await runAgent({
         app,
         ...(hub &&

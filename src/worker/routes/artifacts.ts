@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ArtifactsDO } from "../../objects/artifacts/index.ts";
-import { artifactsObjectName } from "../../objects/names.ts";
-import { type Rpc, rpc } from "../../objects/rpc.ts";
+import type { Rpc } from "../../objects/rpc.ts";
+import { vaultStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -101,5 +101,5 @@ export function vaultOf(
   c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
   userId: string,
 ): Rpc<ArtifactsDO> {
-  return rpc<ArtifactsDO>(c.env.ARTIFACTS.getByName(artifactsObjectName(c.var.principal.tenantId, userId)));
+  return vaultStub(c.env, c.var.principal.tenantId, userId);
 }

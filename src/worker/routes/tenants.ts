@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { randomId, secretsEqual } from "../../objects/crypto.ts";
-import { tenantObjectName } from "../../objects/names.ts";
+import { tenantStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { bearer } from "../middleware/auth/index.ts";
@@ -44,7 +44,7 @@ base.use(async (c, next) => {
 export const tenantRoutes = base.openapi(create, async (c) => {
   const { name } = c.req.valid("json");
   const tenantId = randomId("tn", 8);
-  const created = await c.env.TENANT.getByName(tenantObjectName(tenantId)).create(tenantId, name);
+  const created = await tenantStub(c.env, tenantId).create(tenantId, name);
   const { id, label, secret } = created.adminKey;
   return c.json({ tenantId, name, adminKey: { id, role: "admin" as const, label, secret } }, 201);
 });

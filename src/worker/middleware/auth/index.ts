@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { tenantObjectName } from "../../../objects/names.ts";
+import { tenantStub } from "../../../objects/stubs.ts";
 import type { Role } from "../../../objects/tenant/keys.ts";
 import { tenantOfKey } from "../../../objects/tenant/keys.ts";
 import type { AppEnv } from "../../env.ts";
@@ -19,7 +19,7 @@ export function requireRole(...roles: Role[]) {
     const key = bearer(c.req.header("Authorization"));
     const tenantId = key ? tenantOfKey(key) : null;
     if (!key || !tenantId) throw unauthorized();
-    const tenant = c.env.TENANT.getByName(tenantObjectName(tenantId));
+    const tenant = tenantStub(c.env, tenantId);
     const found = await tenant.authenticate(key);
     if (!found) throw unauthorized();
     if (!roles.includes(found.role)) {
