@@ -75,13 +75,13 @@ export async function runLattice(
   const { api } = stack;
   await prepareWorld(stack.apps, tenant.world, caseEdits(c));
   stack.model.register(runKey, { case: c, carrier: carrierOf(c) });
-  const role = (r: "planner" | "qllm" | "spoke" | "visor") => ({
+  const role = (r: "planner" | "qllm" | "spoke") => ({
     provider: "openai",
     baseURL: stack.model.baseURL,
     model: modelName(runKey, r),
     apiKey: "obedient-test-double",
   });
-  const models = { planner: role("planner"), qllm: role("qllm"), spoke: role("spoke"), visor: role("visor") };
+  const models = { planner: role("planner"), qllm: role("qllm"), spoke: role("spoke") };
   await http(api, tenant.admin, "PUT", "/v1/admin/policy", benchPolicy(config.onViolation, models));
   const session = (await http(api, tenant.frontend, "POST", "/v1/sessions", { userId: `u-${runKey}` })) as {
     id: string;

@@ -65,12 +65,12 @@ export const AgentBlock = z
   .openapi("AgentBlock");
 
 /** Names the hub itself uses for origins and ids: no app may take them. */
-const RESERVED_APP_NAMES = /^(vault|category|lattice.*)$/;
+const RESERVED_APP_NAMES = /^(artifacts|vault|category|lattice.*)$/;
 
 export const Manifest = z
   .object({
     name: slug("app name", 40).refine((n) => !RESERVED_APP_NAMES.test(n), {
-      message: "this name is reserved (vault, category, lattice…)",
+      message: "this name is reserved (artifacts, vault, category, lattice…)",
     }),
     description: z.string().min(1).max(4000),
     version: z

@@ -16,7 +16,6 @@ export interface ModelSettings {
   planner?: ModelConfig;
   qllm?: ModelConfig;
   spoke?: ModelConfig;
-  visor?: ModelConfig;
 }
 
 /**

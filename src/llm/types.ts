@@ -1,7 +1,7 @@
 /** The model layer's vocabulary. Models serve utility and are never trusted: callers re-validate output. */
 
-export const ROLES = ["planner", "qllm", "spoke", "visor"] as const;
-export type ModelRole = (typeof ROLES)[number];
+export const MODEL_ROLES = ["planner", "qllm", "spoke"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
 
 export type ChatMessage =
   | { role: "system" | "user"; content: string }

@@ -15,23 +15,60 @@ export function sqlTag(storage: DurableObjectStorage): Sql {
 }
 
 /**
- * Applies schema migrations in order, each exactly once (idempotent across restarts).
- * Append new entries; never edit an applied one.
+ * Each module of an object owns its migrations under its own key (as cloudflare/agents keys each
+ * capability's version): `{ store: [...], consents: [...] }`. A module's list only ever grows at its
+ * end; growing one never shifts another's, because each key counts its own applied entries.
  */
-export function migrate(storage: DurableObjectStorage, migrations: readonly string[]): void {
+export type Migrations = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * Objects created before keyed migrations recorded one positional counter over lists spliced in
+ * this order. Given the old order, their applied count is split per module once, then dropped.
+ */
+export type LegacyLayout = ReadonlyArray<readonly [module: string, count: number]>;
+
+/** Applies every module's pending migrations in one transaction, each entry exactly once. */
+export function migrate(storage: DurableObjectStorage, migrations: Migrations, legacy?: LegacyLayout): void {
   storage.transactionSync(() => {
-    storage.sql.exec("CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY)");
-    const applied = storage.sql
-      .exec<{ v: number | null }>("SELECT MAX(version) AS v FROM _migrations")
-      .one().v;
-    for (let version = (applied ?? -1) + 1; version < migrations.length; version++) {
-      storage.sql.exec(migrations[version]!);
-      storage.sql.exec("INSERT INTO _migrations (version) VALUES (?)", version);
+    const sql = storage.sql;
+    sql.exec(`CREATE TABLE IF NOT EXISTS _schema (module TEXT PRIMARY KEY, version INTEGER NOT NULL)`);
+    if (legacy) adoptLegacy(storage, legacy);
+    for (const [module, list] of Object.entries(migrations)) {
+      const row = sql
+        .exec<{ version: number }>("SELECT version FROM _schema WHERE module = ?", module)
+        .toArray()[0];
+      const applied = row?.version ?? 0;
+      if (applied > list.length) {
+        throw new Error(`module ${module} is at schema ${applied}, ahead of this code's ${list.length}`);
+      }
+      for (let i = applied; i < list.length; i++) sql.exec(list[i]!);
+      sql.exec(
+        "INSERT INTO _schema (module, version) VALUES (?, ?) ON CONFLICT (module) DO UPDATE SET version = excluded.version",
+        module,
+        list.length,
+      );
     }
   });
 }
 
-/** How many migrations this object's storage has applied. */
-export function schemaVersion(storage: DurableObjectStorage): number {
-  return storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM _migrations").one().n;
+/** Splits a pre-keyed object's positional count among the modules it spliced, then forgets it. */
+function adoptLegacy(storage: DurableObjectStorage, layout: LegacyLayout): void {
+  const sql = storage.sql;
+  const old = sql.exec<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = '_migrations'",
+  );
+  if (old.one().n === 0) return;
+  let left = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM _migrations").one().n;
+  for (const [module, count] of layout) {
+    const applied = Math.min(left, count);
+    left -= applied;
+    sql.exec("INSERT OR REPLACE INTO _schema (module, version) VALUES (?, ?)", module, applied);
+  }
+  sql.exec("DROP TABLE _migrations");
+}
+
+/** How many migrations each module of this object's storage has applied. */
+export function schemaVersions(storage: DurableObjectStorage): Record<string, number> {
+  const rows = storage.sql.exec<{ module: string; version: number }>("SELECT module, version FROM _schema");
+  return Object.fromEntries(rows.toArray().map((r) => [r.module, r.version]));
 }

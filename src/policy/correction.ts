@@ -6,10 +6,9 @@
  */
 import type { PlanContext } from "./context.ts";
 import { outputBaseline } from "./endpoints.ts";
-import type { Source } from "./flow.ts";
+import type { Source, Violation } from "./flow.ts";
 import { belowIntegrity, type FlowRule, type Label, normalizeLabel, type Requirement } from "./labels.ts";
 import { policyLattices } from "./policy-schema.ts";
-import type { Violation } from "./verify.ts";
 
 export interface CorrectionItem {
   readonly path: string;

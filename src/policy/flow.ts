@@ -57,3 +57,23 @@ export function causes(
   }
   return { sources, truncated: false };
 }
+
+/** A flow the policy forbids, with what caused it (DSL.md, "Information flow"). */
+export interface Violation {
+  /** The tool step's path, which is its id (e.g. `steps[3].then[0]`). */
+  readonly path: string;
+  /** The step's `out` name. */
+  readonly stepOut: string;
+  readonly tool: string;
+  /** The argument, or null for the call itself (its pc: the call depends on a guard). */
+  readonly argument: string | null;
+  readonly rule: FlowRule;
+  /** The static label reaching the endpoint, pc included. */
+  readonly label: Label;
+  readonly required: Requirement;
+  /** What caused the offending part of the label. */
+  readonly sources: readonly Source[];
+  readonly sourcesTruncated: boolean;
+  /** Under `onViolation: "ask"` the flow pauses at run time for the user to endorse the value. */
+  readonly endorsable: boolean;
+}

@@ -7,6 +7,8 @@ import type { PlanError } from "./plan-errors.ts";
 import { type ValidPlan, validatePlan } from "./validate.ts";
 import { type Verdict, verifyPlan } from "./verify.ts";
 
+export type { CallFinding, SinkFinding } from "./call-check.ts";
+export { checkCall, sinkFindings } from "./call-check.ts";
 export type {
   ArtifactIndex,
   ArtifactMeta,

@@ -8,12 +8,9 @@
  * confidentiality counts as the top, an unknown integrity as the bottom, and an unknown
  * requirement as the strictest one.
  */
-import type { Lattices } from "./lattice.ts";
+import type { Label, Lattices } from "./lattice.ts";
 
-export interface Label {
-  readonly confidentiality: string;
-  readonly integrity: string;
-}
+export type { Label } from "./lattice.ts";
 
 /** What an endpoint (a tool argument, a call, the display) accepts. */
 export interface Requirement {

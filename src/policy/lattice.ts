@@ -3,7 +3,11 @@
  * (how secret a value is) and one for integrity (how much its content can be trusted).
  * A total order is a list of distinct level names, lowest first.
  */
-import type { Label } from "./labels.ts";
+
+export interface Label {
+  readonly confidentiality: string;
+  readonly integrity: string;
+}
 
 export const DEFAULT_CONFIDENTIALITY: readonly string[] = ["public", "internal", "confidential", "secret"];
 export const DEFAULT_INTEGRITY: readonly string[] = ["untrusted", "app", "user"];

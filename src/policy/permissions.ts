@@ -19,9 +19,12 @@ export type ConsentKind = (typeof CONSENT_KINDS)[number];
 export const SCOPES = ["once", "session", "permanent"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** An irreversible action and an endorsed value are decided one at a time, never in advance. */
+/**
+ * An irreversible action, an endorsed value and a spoke's collaboration request (concrete data an
+ * agent chose) are decided one at a time, never in advance.
+ */
 export function allowedScopes(kind: ConsentKind): Scope[] {
-  return kind === "irreversible" || kind === "endorse" ? ["once"] : [...SCOPES];
+  return kind === "irreversible" || kind === "endorse" || kind === "collaboration" ? ["once"] : [...SCOPES];
 }
 
 export interface Assessment {
@@ -36,7 +39,7 @@ export interface CallFacts {
   readonly irreversible: boolean;
   /** The verifier's violations at this step: under `ask` they reach here, as endorsable flows. */
   readonly violations: readonly Violation[];
-  /** Other apps (or "vault", the user's saved artifacts) whose data flows into this call. */
+  /** Other apps (or "artifacts", the user's saved data) whose data flows into this call. */
   readonly origins: readonly string[];
   /** False for a call the verified plan did not name (a spoke's collaboration request). */
   readonly inPlan: boolean;

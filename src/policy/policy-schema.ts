@@ -45,7 +45,7 @@ export const ModelRoleSchema = z.strictObject({
   script: z
     .array(
       z.strictObject({
-        role: z.enum(["planner", "qllm", "spoke", "visor"]).optional(),
+        role: z.enum(["planner", "qllm", "spoke"]).optional(),
         when: z.string().max(2000).optional(),
         respond: z.json().optional(),
         toolCalls: z
@@ -99,7 +99,6 @@ export const PolicySchema = z
         planner: ModelRoleSchema.optional(),
         qllm: ModelRoleSchema.optional(),
         spoke: ModelRoleSchema.optional(),
-        visor: ModelRoleSchema.optional(),
       })
       .prefault({}),
   })
@@ -149,13 +148,18 @@ export interface PolicyIssue {
 
 export type ParsePolicyResult =
   | { readonly ok: true; readonly policy: Policy }
-  | { readonly ok: false; readonly issues: readonly PolicyIssue[] };
+  | {
+      readonly ok: false;
+      readonly code: "invalid_policy";
+      readonly message: string;
+      readonly issues: readonly PolicyIssue[];
+    };
 
 /** Validates a policy document. Never throws. */
 export function parsePolicy(json: unknown): ParsePolicyResult {
   // zod skips `__proto__` keys of records without a word; refuse them (and non-JSON) first.
   const shape = jsonShapeError(json);
-  if (shape) return { ok: false, issues: [{ path: shape.path, message: shape.message }] };
+  if (shape) return refused([{ path: shape.path, message: shape.message }]);
   const r = PolicySchema.safeParse(json);
   // Frozen: verdicts and the lattice cache assume a policy never changes after it was checked.
   if (r.success) return { ok: true, policy: deepFreeze(r.data) };
@@ -171,7 +175,11 @@ export function parsePolicy(json: unknown): ParsePolicyResult {
       issues.push({ path: formatPath(base), message: issue.message });
     }
   }
-  return { ok: false, issues };
+  return refused(issues);
+}
+
+function refused(issues: readonly PolicyIssue[]): ParsePolicyResult {
+  return { ok: false, code: "invalid_policy", message: "the policy document is not valid", issues };
 }
 
 /** The policy that applies where a tenant has written nothing. */

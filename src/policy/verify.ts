@@ -5,23 +5,17 @@
  * are bound once in the whole plan (the validator guarantees it), so a single map serves as the
  * environment and scopes need no copying.
  */
+
+import { sinkFindings } from "./call-check.ts";
 import type { ArtifactIndex, PlanContext } from "./context.ts";
 import { buildCorrection, type Correction } from "./correction.ts";
 import type { DisplayStep, Expr, JsonValue, Pred, Step, ToolStep } from "./dsl.ts";
-import {
-  argumentRequirement,
-  callRequirement,
-  clearanceOf,
-  displayRequirement,
-  outputBaseline,
-} from "./endpoints.ts";
-import { causes, type Flow, leaf, type Source } from "./flow.ts";
+import { argumentRequirement, callRequirement, displayRequirement, outputBaseline } from "./endpoints.ts";
+import { causes, type Flow, leaf, type Source, type Violation } from "./flow.ts";
 import { ownGet } from "./json.ts";
 import {
   bottomLabel,
   exceedsConfidentiality,
-  type FlowRule,
-  flowViolations,
   join,
   type Label,
   normalizeLabel,
@@ -42,24 +36,7 @@ import {
 } from "./runtime-labels.ts";
 import type { ValidPlan } from "./validate.ts";
 
-export interface Violation {
-  /** The tool step's path, which is its id (e.g. `steps[3].then[0]`). */
-  readonly path: string;
-  /** The step's `out` name. */
-  readonly stepOut: string;
-  readonly tool: string;
-  /** The argument, or null for the call itself (its pc: the call depends on a guard). */
-  readonly argument: string | null;
-  readonly rule: FlowRule;
-  /** The static label reaching the endpoint, pc included. */
-  readonly label: Label;
-  readonly required: Requirement;
-  /** What caused the offending part of the label. */
-  readonly sources: readonly Source[];
-  readonly sourcesTruncated: boolean;
-  /** Under `onViolation: "ask"` the flow pauses at run time for the user to endorse the value. */
-  readonly endorsable: boolean;
-}
+export type { Violation } from "./flow.ts";
 
 export interface DisplayCheck {
   readonly path: string;
@@ -93,7 +70,6 @@ interface State {
   readonly labels: Map<string, Label>;
   readonly violations: Violation[];
   readonly displays: DisplayCheck[];
-  readonly endorsable: boolean;
   /** The shared flow of every stated literal. */
   readonly bottom: Flow;
   readonly display: Requirement;
@@ -174,10 +150,10 @@ function check(
   required: Requirement,
 ): void {
   const label = argument === null ? pc.label : sinkLabel(st.l, value.label, pc.label);
-  const rules = flowViolations(st.l, label, required);
-  if (rules.length === 0) return;
+  const findings = sinkFindings(st.l, st.ctx.policy, ownGet(st.ctx.catalog, step.tool), label, required);
+  if (findings.length === 0) return;
   const reaching: Flow = argument === null ? pc : { label, parents: [value, pc] };
-  for (const rule of rules) {
+  for (const { rule, endorsable } of findings) {
     const { sources, truncated } = causes(st.l, reaching, required, rule);
     st.violations.push({
       path,
@@ -189,18 +165,9 @@ function check(
       required,
       sources,
       sourcesTruncated: truncated,
-      // The admin's clearance is a cap no user approval lifts (API.md); other flows may be endorsed.
-      endorsable: st.endorsable && !(rule === "confidentiality" && aboveClearance(st, step.tool, label)),
+      endorsable,
     });
   }
-}
-
-function aboveClearance(st: State, tool: string, label: Label): boolean {
-  const entry = ownGet(st.ctx.catalog, tool);
-  return exceedsConfidentiality(st.l, label, {
-    maxConfidentiality: clearanceOf(st.l, entry),
-    minIntegrity: st.l.integrity.bottom,
-  });
 }
 
 /** Per functionality, resolved once per verification: requirements do not depend on the step. */
@@ -338,7 +305,6 @@ export function verifyPlan(plan: ValidPlan, ctx: PlanContext): Verdict {
     labels: new Map(),
     violations: [],
     displays: [],
-    endorsable: ctx.policy.onViolation === "ask",
     bottom: leaf(bottomLabel(l)),
     display: displayRequirement(ctx.policy, l),
     tools: new Map(),

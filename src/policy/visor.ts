@@ -27,6 +27,8 @@ export interface VisorInput {
   readonly call: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
   /** Which checks run (all, except in ablation controls). */
   readonly checks: Readonly<Record<VisorCheck, boolean>>;
+  /** Whether this request already made its one irreversible call. */
+  readonly irreversibleDone?: boolean;
 }
 
 /** Arguments that send something somewhere: their values must come from the request. */
@@ -46,7 +48,27 @@ export function audit(input: VisorInput): SemanticException | null {
     const found = integrity(input);
     if (found) return { type: "I", ...found, allowedGoal: goal };
   }
-  return null;
+  const second = secondIrreversible(input);
+  return (
+    second && {
+      type: "S",
+      ...second,
+      allowedGoal: `finish ${input.functionality.name} with what has been done`,
+    }
+  );
+}
+
+/**
+ * The user confirmed one irreversible action; a second one under the same request was never asked
+ * for. Not part of the S ablation: it is what the confirmation meant, not a judgement of fit.
+ */
+function secondIrreversible({ tools, call, irreversibleDone }: VisorInput) {
+  const tool = tools.find((t) => t.name === call.tool);
+  if (!tool?.irreversible || !irreversibleDone) return null;
+  return {
+    rationale: `${call.tool} would be a second irreversible action under one confirmed request`,
+    constraint: "at most one irreversible action per request",
+  };
 }
 
 /** S: the tool belongs to the app and to this functionality; an irreversible tool only under an irreversible one. */

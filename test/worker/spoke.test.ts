@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { endpointProblem } from "../../src/apps/egress.ts";
+import type { SpokeCall } from "../../src/contracts.ts";
 import type { HubDO } from "../../src/objects/hub/index.ts";
 import { hubObjectName, spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
-import type { SpokeCall, SpokeDO } from "../../src/objects/spoke/index.ts";
+import type { SpokeDO } from "../../src/objects/spoke/index.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { registerDemoApp, uniqueWorld, worldState } from "./demo.ts";
 import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";

@@ -1,52 +1,33 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Label } from "../../policy/index.ts";
-import type { Env } from "../../worker/env.ts";
+import * as z from "zod";
+import type { ArtifactMetadata, Grant, NewArtifact } from "../../contracts.ts";
+import { decode } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 
-// Append only: each entry runs once per object, in order.
-const MIGRATIONS = [
-  `CREATE TABLE artifacts (
-     id TEXT PRIMARY KEY, name TEXT NOT NULL, schema TEXT, intent TEXT NOT NULL, semantics TEXT NOT NULL,
-     query TEXT NOT NULL, confidentiality TEXT NOT NULL, integrity TEXT NOT NULL, value TEXT NOT NULL,
-     session_id TEXT NOT NULL, query_id TEXT NOT NULL, created_at TEXT NOT NULL)`,
-  `CREATE INDEX artifacts_by_time ON artifacts (created_at, id)`,
-  `CREATE TABLE grants (
-     id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT NOT NULL UNIQUE, choice TEXT,
-     description TEXT NOT NULL, created_at TEXT NOT NULL)`,
-];
-
-/** A standing (permanent) permission the user gave: listed and revocable by the user. */
-export interface Grant {
-  id: string;
-  kind: string;
-  subject: string;
-  choice: string | null;
-  description: string;
-  createdAt: string;
-}
-
-/** What a planner may see of an artifact: everything but its value. */
-export interface ArtifactMetadata {
-  id: string;
-  name: string;
-  schema: unknown;
-  intent: string;
-  semantics: string;
-  query: string;
-  label: Label;
-  sessionId: string;
-  queryId: string;
-  createdAt: string;
-}
-
-/** What the hub stores: the metadata (less the time it is stored at) and the sealed value. */
-export type NewArtifact = Omit<ArtifactMetadata, "createdAt" | "schema"> & {
-  /** Derived from the query and name by the hub, so a replayed completion stores nothing twice. */
-  id: string;
-  schema?: unknown;
-  value: unknown;
+/** Each module's migrations, appended to at its end only (see migrate()). */
+const MIGRATIONS = {
+  artifacts: [
+    `CREATE TABLE artifacts (
+       id TEXT PRIMARY KEY, name TEXT NOT NULL, schema TEXT, intent TEXT NOT NULL, semantics TEXT NOT NULL,
+       query TEXT NOT NULL, confidentiality TEXT NOT NULL, integrity TEXT NOT NULL, value TEXT NOT NULL,
+       session_id TEXT NOT NULL, query_id TEXT NOT NULL, created_at TEXT NOT NULL)`,
+    `CREATE INDEX artifacts_by_time ON artifacts (created_at, id)`,
+  ],
+  grants: [
+    `CREATE TABLE grants (
+       id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT NOT NULL UNIQUE, choice TEXT,
+       description TEXT NOT NULL, created_at TEXT NOT NULL)`,
+  ],
 };
+/** The order the lists were spliced in before migrations were keyed. */
+const LEGACY_LAYOUT = [
+  ["artifacts", 2],
+  ["grants", 1],
+] as const;
+
+/** Artifact values and schemas are whatever JSON the hub stored. */
+const Json = z.unknown();
 
 type Row = {
   id: string;
@@ -64,7 +45,7 @@ type Row = {
 };
 
 /**
- * One per (tenant, user): the user's labeled vault. Values are sealed here: the only method that
+ * One per (tenant, user): the user's labeled artifacts and standing grants. Values are sealed here: the only method that
  * returns one is `get`, which the interpreter's `retrieve` and the user's own API route call;
  * planners receive `listMetadata` only.
  */
@@ -74,7 +55,7 @@ export class ArtifactsDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
-    migrate(ctx.storage, MIGRATIONS);
+    migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
   }
 
   put(artifact: NewArtifact): ArtifactMetadata {
@@ -106,7 +87,7 @@ export class ArtifactsDO extends DurableObject<Env> {
 
   get(id: string): { metadata: ArtifactMetadata; value: unknown } | null {
     const row = this.sql<Row>`SELECT * FROM artifacts WHERE id = ${id}`[0];
-    return row ? { metadata: toMetadata(row), value: JSON.parse(row.value) } : null;
+    return row ? { metadata: toMetadata(row), value: decode(Json, row.value, `artifact ${id}`) } : null;
   }
 
   // --- permanent grants: read on every step that needs one, so a revocation applies at once ---
@@ -158,7 +139,7 @@ function toMetadata(row: Row): ArtifactMetadata {
   return {
     id: row.id,
     name: row.name,
-    schema: row.schema === null ? null : JSON.parse(row.schema),
+    schema: row.schema === null ? null : decode(Json, row.schema, `the schema of artifact ${row.id}`),
     intent: row.intent,
     semantics: row.semantics,
     query: row.query,

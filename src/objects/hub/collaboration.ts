@@ -1,47 +1,35 @@
-import { assess, type Policy, policyLattices } from "../../policy/index.ts";
-import type { Env } from "../../worker/env.ts";
+import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
+import { failure } from "../../result.ts";
+import { assessCollaboration, type Consent, type LoadedQuery } from "../../runtime/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import type { Rpc } from "../rpc.ts";
 import type { Sql } from "../sql.ts";
 import { spokeStub } from "../stubs.ts";
 import type { TenantDO } from "../tenant/index.ts";
-import type { Consent, ConsentStore } from "./consents.ts";
+import type { ConsentStore } from "./consents.ts";
 import { ephemeralId, resolveEphemeral } from "./ephemeral.ts";
-import type { PlanningSnapshot } from "./planner.ts";
 import type { HubStore, Session } from "./store.ts";
 
 /**
  * Collaboration between spokes (IsolateGPT's ISC), always through the hub. A spoke's model asks for
- * a functionality by its shared name (a category such as ride.quote) from the catalog the tenant's
- * store knows — registered apps, approved or not, so the answer says nothing about what this user
- * has installed. It gets an ephemeral id and the formats; a request under that id needs the user's
- * `collaboration` consent, then the hub relays it to the serving app's spoke and checks the answer.
+ * a functionality by its shared name (a category such as ride.quote) from the functionalities of
+ * serving apps. It gets an ephemeral id and the formats; a request under that id needs the user's
+ * `collaboration` consent (the runtime assesses it), then the hub relays it to the chosen app's spoke.
  */
-
-export interface Discovery {
-  fxId: string;
-  request: Record<string, unknown>;
-  response: Record<string, unknown>;
-}
-
-export interface CollaborationRequest {
-  queryId: string;
-  stepKey: string;
-  fromApp: string;
-  fxId: string;
-  request: unknown;
-  readUntrusted: boolean;
-}
-
-export type CollaborationReply =
-  | { state: "pending"; consentId: string }
-  | { state: "denied" | "expired" | "dropped"; message: string }
-  /** `confidentiality`: the answering app's declared output level, joined into the asking step's label. */
-  | { state: "answered"; value: unknown; confidentiality: string }
-  | { state: "failed"; message: string };
 
 /** The pseudo app id under which a category (not an app) gets its ephemeral id. */
 const CATEGORY = "category";
+
+export interface CollaborationContext {
+  sql: Sql;
+  store: HubStore;
+  consents: ConsentStore;
+  env: Env;
+  session: Session;
+  /** The running query, as verified; null if it is not running or has no plan. */
+  load(queryId: string): LoadedQuery | null;
+  audit(type: string, detail: Record<string, unknown>): void;
+}
 
 export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): Promise<Discovery | null> {
   // Formats come from reviewed, serving versions only: a pending manifest's text reaches no agent.
@@ -57,16 +45,6 @@ export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): P
   };
 }
 
-export interface CollaborationContext {
-  sql: Sql;
-  store: HubStore;
-  consents: ConsentStore;
-  env: Env;
-  session: Session;
-  tenant: Rpc<TenantDO>;
-  audit(type: string, detail: Record<string, unknown>): void;
-}
-
 /** Checks the id and the message, then asks the user; a forged or stale id is dropped and logged. */
 export async function requestCollaboration(
   c: CollaborationContext,
@@ -75,58 +53,38 @@ export async function requestCollaboration(
   const ref = resolveEphemeral(c.sql, req.fxId);
   if (!ref || ref.appId !== CATEGORY) {
     c.audit("forged_ephemeral_id", { queryId: req.queryId, fromApp: req.fromApp, fxId: req.fxId });
-    return { state: "dropped", message: "unknown functionality id" };
+    return failure("dropped", "unknown functionality id");
   }
-  const query = c.store.query(req.queryId);
-  if (!query?.context || !query.plan) return { state: "failed", message: "no running query" };
-  const { policy, snapshot } = JSON.parse(query.context) as { policy: Policy; snapshot: PlanningSnapshot };
-  const options = snapshot.alternatives[ref.functionality] ?? [];
-  if (!options.length) return { state: "failed", message: `${ref.functionality} is not available` };
-  const inPlan = options.some((o) => query.plan!.includes(`"${o.tool}"`));
-  // What the asking agent may carry: up to its own clearance and what its app returns. A target
-  // cleared lower gets a warning (the user sees the concrete data and decides).
-  const l = policyLattices(policy);
-  const fromEntry = Object.entries(snapshot.catalog).find(([tool]) =>
-    tool.startsWith(`${req.fromApp}.`),
-  )?.[1];
-  const conf = l.confidentiality;
-  const higher = (a: string, b: string) => (conf.rank(a) >= conf.rank(b) ? a : b);
-  const carried = fromEntry ? higher(fromEntry.clearance, fromEntry.output.confidentiality) : conf.top;
-  const lowCleared = options.filter(
-    (o) => conf.rank(snapshot.catalog[o.tool]?.clearance ?? conf.bottom) < conf.rank(carried),
-  );
-  const base = assess({
-    tool: ref.functionality,
-    app: ref.functionality,
-    irreversible: options.some((o) => snapshot.catalog[o.tool]?.irreversible),
-    violations: [],
-    origins: [req.fromApp],
-    inPlan,
-    requester: { app: req.fromApp, readUntrusted: req.readUntrusted },
+  const query = safeLoad(c, req.queryId);
+  if (!query) return failure("failed", "no running query");
+  const assessed = assessCollaboration({
+    lattices: query.lattices,
+    snapshot: query.context.snapshot,
+    plan: query.plan,
+    functionality: ref.functionality,
+    fromApp: req.fromApp,
+    readUntrusted: req.readUntrusted,
   });
-  const reasons = lowCleared.map(
-    (o) =>
-      `${req.fromApp} may hold ${carried} data; ${o.app} is cleared only for ${snapshot.catalog[o.tool]?.clearance}`,
-  );
-  const assessment = reasons.length
-    ? { verdict: "warning" as const, reasons: [...base.reasons, ...reasons] }
-    : base;
-  const consent = c.consents.ask({
-    queryId: req.queryId,
-    stepKey: req.stepKey,
-    kind: "collaboration",
-    subject: `collaboration:${randomId("c", 6)}`,
-    grantSubject: null,
-    request: {
-      from: [req.fromApp],
-      functionality: ref.functionality,
-      data: req.request,
-      assessment,
-      scopes: ["once"],
-      options,
+  if (!assessed) return failure("failed", `${ref.functionality} is not available`);
+  const { assessment, options, scopes } = assessed;
+  const consent = c.consents.ask(
+    req.queryId,
+    {
+      kind: "collaboration",
+      stepKey: req.stepKey,
+      subject: `collaboration:${randomId("c", 6)}`,
+      grantSubject: null,
+      request: {
+        from: [req.fromApp],
+        functionality: ref.functionality,
+        data: req.request,
+        assessment,
+        scopes,
+        options,
+      },
     },
-    timeoutSeconds: policy.consent.timeoutSeconds,
-  });
+    query.context.policy.consent.timeoutSeconds,
+  );
   c.store.emit(req.queryId, "consent_requested", {
     consentId: consent.id,
     kind: "collaboration",
@@ -138,7 +96,7 @@ export async function requestCollaboration(
     kind: "collaboration",
     assessment,
   });
-  return { state: "pending", consentId: consent.id };
+  return { ok: true, state: "pending", consentId: consent.id };
 }
 
 /** Where a collaboration stands; once allowed, the hub relays the request and returns the checked answer. */
@@ -147,14 +105,13 @@ export async function collaborationOutcome(
   consentId: string,
 ): Promise<CollaborationReply> {
   const consent = c.consents.get(consentId);
-  if (consent?.kind !== "collaboration") return { state: "dropped", message: "unknown consent" };
+  if (consent?.kind !== "collaboration") return failure("dropped", "unknown consent");
   if (consent.status === "pending") {
-    if (Date.parse(consent.expiresAt) > Date.now()) return { state: "pending", consentId };
+    if (Date.parse(consent.expiresAt) > Date.now()) return { ok: true, state: "pending", consentId };
     c.consents.settle(consent.id, "expired", null, null);
-    return { state: "expired", message: "nobody answered in time" };
+    return failure("expired", "nobody answered in time");
   }
-  if (consent.status !== "allowed")
-    return { state: consent.status, message: `the user ${consent.status} it` };
+  if (consent.status !== "allowed") return failure(consent.status, `the user ${consent.status} it`);
   return relay(c, consent);
 }
 
@@ -162,19 +119,20 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
   // One answer, one relay: the journal marks it before the request leaves.
   const mark = `collaboration:${consent.id}`;
   if (c.store.journal(consent.queryId).has(mark))
-    return { state: "failed", message: "this request was already relayed" };
+    return failure("failed", "this request was already relayed");
   c.store.journalStarted(consent.queryId, mark, "collaboration", {});
   const tool = consent.choice ?? consent.options?.[0]?.tool;
-  const query = c.store.query(consent.queryId);
-  const snapshot = (JSON.parse(query!.context!) as { snapshot: PlanningSnapshot }).snapshot;
-  const appId = tool ? snapshot.apps[tool] : undefined;
-  if (!tool || !appId) return { state: "failed", message: "no app serves this functionality" };
-  const spoke = spokeStub(c.env, c.session.tenantId, c.session.userId, appId);
-  const result = await spoke.call({
+  const query = safeLoad(c, consent.queryId);
+  const snapshot = query?.context.snapshot;
+  const appId = tool && snapshot?.apps[tool];
+  if (!tool || !snapshot || !appId) return failure("failed", "no app serves this functionality");
+  const result = await spokeStub(c.env, c.session.tenantId, c.session.userId, appId).call({
     tenantId: c.session.tenantId,
     userId: c.session.userId,
     appId,
     functionality: tool.slice(tool.indexOf(".") + 1),
+    // The version the query was verified against, as for a plan step.
+    appVersion: snapshot.versions[appId],
     request: consent.data,
     callId: randomId("call"),
     idempotencyKey: await sha256Hex(`${c.session.id}:${consent.id}`),
@@ -183,8 +141,16 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
   c.store.emit(consent.queryId, "collaboration_relayed", { consentId: consent.id, tool, ok: result.ok });
   if (!result.ok) {
     c.audit("collaboration_failed", { consentId: consent.id, tool, code: result.code });
-    return { state: "failed", message: result.message };
+    return failure("failed", result.message);
   }
   const confidentiality = snapshot.catalog[tool]?.output.confidentiality ?? "";
-  return { state: "answered", value: result.value, confidentiality };
+  return { ok: true, state: "answered", value: result.value, confidentiality };
+}
+
+function safeLoad(c: CollaborationContext, queryId: string): LoadedQuery | null {
+  try {
+    return c.load(queryId);
+  } catch {
+    return null;
+  }
 }

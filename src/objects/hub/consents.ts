@@ -1,8 +1,16 @@
-import type { Assessment, ConsentKind, Scope } from "../../policy/index.ts";
+import * as z from "zod";
+import { CONSENT_KINDS, SCOPES, type Scope } from "../../policy/index.ts";
+import {
+  type Consent,
+  type ConsentAsk,
+  ConsentRequestSchema,
+  type ConsentStatus,
+  decode,
+} from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
 
-/** Consent requests of a session and its session-scoped grants (permanent ones live in the vault). */
+/** Consent requests of a session and its session-scoped grants (permanent ones live in the ArtifactsDO). */
 export const CONSENT_MIGRATIONS = [
   `CREATE TABLE consents (
      id TEXT PRIMARY KEY, query_id TEXT NOT NULL, step_key TEXT NOT NULL, kind TEXT NOT NULL,
@@ -11,33 +19,6 @@ export const CONSENT_MIGRATIONS = [
   `CREATE INDEX consents_by_query ON consents (query_id, subject)`,
   `CREATE TABLE session_grants (subject TEXT PRIMARY KEY, choice TEXT, created_at TEXT NOT NULL)`,
 ];
-
-export type ConsentStatus = "pending" | "allowed" | "denied" | "expired";
-
-/** What the user is shown (API.md's consent shape). */
-export interface ConsentRequest {
-  from?: string[];
-  to?: string;
-  functionality: string;
-  /** The concrete values to be shared, for the user to see. */
-  data: unknown;
-  assessment: Assessment;
-  scopes: Scope[];
-  options?: Array<{ tool: string; app: string; description: string }>;
-}
-
-export interface Consent extends ConsentRequest {
-  id: string;
-  grantSubject: string | null;
-  kind: ConsentKind;
-  queryId: string;
-  stepId: string;
-  status: ConsentStatus;
-  scope: Scope | null;
-  choice: string | null;
-  createdAt: string;
-  expiresAt: string;
-}
 
 type Row = {
   id: string;
@@ -83,22 +64,13 @@ export class ConsentStore {
       );
   }
 
-  ask(input: {
-    queryId: string;
-    stepKey: string;
-    kind: ConsentKind;
-    subject: string;
-    /** What a session or permanent grant from this answer covers (null: once-only kinds). */
-    grantSubject: string | null;
-    request: ConsentRequest;
-    timeoutSeconds: number;
-  }): Consent {
+  ask(queryId: string, input: Omit<ConsentAsk, "tool">, timeoutSeconds: number): Consent {
     const id = randomId("con");
-    const expiresAt = Date.now() + input.timeoutSeconds * 1000;
+    const expiresAt = Date.now() + timeoutSeconds * 1000;
     this
       .sql`INSERT INTO consents (id, query_id, step_key, kind, subject, grant_subject, request, status, created_at,
                                    expires_at)
-             VALUES (${id}, ${input.queryId}, ${input.stepKey}, ${input.kind}, ${input.subject}, ${input.grantSubject},
+             VALUES (${id}, ${queryId}, ${input.stepKey}, ${input.kind}, ${input.subject}, ${input.grantSubject},
                      ${JSON.stringify(input.request)}, 'pending', ${new Date().toISOString()}, ${expiresAt})`;
     return this.get(id)!;
   }
@@ -140,17 +112,20 @@ export class ConsentStore {
   }
 }
 
+const Kind = z.enum(CONSENT_KINDS);
+const Status = z.enum(["pending", "allowed", "denied", "expired"]);
+const ScopeOrNone = z.enum(SCOPES).nullable();
+
 function toConsent(row: Row): Consent {
-  const request = JSON.parse(row.request) as ConsentRequest;
   return {
     id: row.id,
     grantSubject: row.grant_subject,
-    kind: row.kind as ConsentKind,
+    kind: Kind.parse(row.kind),
     queryId: row.query_id,
     stepId: row.step_key,
-    ...request,
-    status: row.status as ConsentStatus,
-    scope: row.scope as Scope | null,
+    ...decode(ConsentRequestSchema, row.request, "a consent's request"),
+    status: Status.parse(row.status),
+    scope: ScopeOrNone.parse(row.scope),
     choice: row.choice,
     createdAt: row.created_at,
     expiresAt: new Date(row.expires_at).toISOString(),

@@ -1,4 +1,16 @@
-import type { Label } from "../../policy/index.ts";
+import * as z from "zod";
+import {
+  type DisplayItem,
+  decode,
+  type HubEvent,
+  type JournalEntry,
+  LabelSchema,
+  QUERY_STATES,
+  type QueryError,
+  type QueryOptions,
+  QueryOptionsSchema,
+  type QueryStatus,
+} from "../../runtime/index.ts";
 import type { Sql } from "../sql.ts";
 
 /**
@@ -26,16 +38,6 @@ export const STORE_MIGRATIONS = [
      at TEXT NOT NULL)`,
 ];
 
-export const QUERY_STATES = [
-  "planning",
-  "awaiting_consent",
-  "running",
-  "completed",
-  "failed",
-  "rejected",
-] as const;
-export type QueryStatus = (typeof QUERY_STATES)[number];
-
 export interface Session {
   id: string;
   tenantId: string;
@@ -44,11 +46,30 @@ export interface Session {
   createdAt: string;
 }
 
-export type QueryRow = {
+/** A query row as stored; `plan`, `context` and `verdict` stay JSON text until the runtime loads them. */
+export interface QueryRecord {
   id: string;
   seq: number;
   text: string;
   status: QueryStatus;
+  idempotencyKey: string | null;
+  options: QueryOptions;
+  plan: string | null;
+  context: string | null;
+  verdict: string | null;
+  error: StoredError | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An error as stored and shown: written from the runtime's closed codes, read back as text. */
+export type StoredError = z.infer<typeof ErrorSchema>;
+
+type QueryRow = {
+  id: string;
+  seq: number;
+  text: string;
+  status: string;
   idempotency_key: string | null;
   options: string;
   plan: string | null;
@@ -59,37 +80,10 @@ export type QueryRow = {
   updated_at: string;
 };
 
-export interface JournalEntry {
-  key: string;
-  kind: string;
-  state: "started" | "done";
-  value: unknown;
-  label: Label | null;
-  info: Record<string, unknown> | null;
-}
-
-export interface QueryError {
-  code: string;
-  message: string;
-  details?: unknown;
-}
-
-export interface HubEvent {
-  seq: number;
-  queryId: string;
-  type: string;
-  data: Record<string, unknown>;
-  at: string;
-}
-
-export interface DisplayItem {
-  key: string;
-  title: string | null;
-  value: unknown;
-  label: Label;
-  redacted: boolean;
-  untrusted: boolean;
-}
+const Json = z.unknown();
+const Info = z.record(z.string(), z.unknown());
+const ErrorSchema = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
+const StatusSchema = z.enum(QUERY_STATES);
 
 const now = () => new Date().toISOString();
 
@@ -126,23 +120,30 @@ export class HubStore {
     return this.session()!;
   }
 
-  query(id: string): QueryRow | null {
-    return this.sql<QueryRow>`SELECT * FROM queries WHERE id = ${id}`[0] ?? null;
+  query(id: string): QueryRecord | null {
+    const row = this.sql<QueryRow>`SELECT * FROM queries WHERE id = ${id}`[0];
+    return row ? toQuery(row) : null;
   }
 
-  queryByIdempotencyKey(key: string): QueryRow | null {
-    return this.sql<QueryRow>`SELECT * FROM queries WHERE idempotency_key = ${key}`[0] ?? null;
+  queryByIdempotencyKey(key: string): QueryRecord | null {
+    const row = this.sql<QueryRow>`SELECT * FROM queries WHERE idempotency_key = ${key}`[0];
+    return row ? toQuery(row) : null;
   }
 
-  queries(): QueryRow[] {
-    return this.sql<QueryRow>`SELECT * FROM queries ORDER BY seq`;
+  /** The texts of the session's queries before `seq`: the planner's memory of the conversation. */
+  earlierTexts(seq: number): string[] {
+    return this.sql<{ text: string }>`SELECT text FROM queries WHERE seq < ${seq} ORDER BY seq`.map(
+      (r) => r.text,
+    );
   }
 
-  activeQueries(): QueryRow[] {
-    return this.sql<QueryRow>`SELECT * FROM queries WHERE status IN ('planning', 'running') ORDER BY seq`;
+  activeQueries(): QueryRecord[] {
+    return this.sql<QueryRow>`SELECT * FROM queries WHERE status IN ('planning', 'running') ORDER BY seq`.map(
+      toQuery,
+    );
   }
 
-  insertQuery(id: string, text: string, idempotencyKey: string | null, options: unknown): QueryRow {
+  insertQuery(id: string, text: string, idempotencyKey: string | null, options: QueryOptions): QueryRecord {
     const seq = (this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM queries`[0]?.n ?? 0) + 1;
     const at = now();
     this.sql`INSERT INTO queries (id, seq, text, status, idempotency_key, options, created_at, updated_at)
@@ -150,23 +151,22 @@ export class HubStore {
     return this.query(id)!;
   }
 
+  /** `plan`, `context` and `verdict` are JSON text as given (the runtime serialises them). */
   update(
     id: string,
     fields: Partial<{
       status: QueryStatus;
-      plan: unknown;
-      context: unknown;
-      verdict: unknown;
+      plan: string;
+      context: string;
+      verdict: string;
       error: QueryError | null;
     }>,
   ): void {
-    const row = this.query(id)!;
-    const json = (v: unknown, old: string | null) =>
-      v === undefined ? old : v === null ? null : JSON.stringify(v);
-    this
-      .sql`UPDATE queries SET status = ${fields.status ?? row.status}, plan = ${json(fields.plan, row.plan)},
-             context = ${json(fields.context, row.context)}, verdict = ${json(fields.verdict, row.verdict)},
-             error = ${json(fields.error, row.error)}, updated_at = ${now()} WHERE id = ${id}`;
+    const row = this.sql<QueryRow>`SELECT * FROM queries WHERE id = ${id}`[0]!;
+    const error = fields.error === undefined ? row.error : fields.error && JSON.stringify(fields.error);
+    this.sql`UPDATE queries SET status = ${fields.status ?? row.status}, plan = ${fields.plan ?? row.plan},
+             context = ${fields.context ?? row.context}, verdict = ${fields.verdict ?? row.verdict},
+             error = ${error}, updated_at = ${now()} WHERE id = ${id}`;
   }
 
   journal(queryId: string): Map<string, JournalEntry> {
@@ -185,10 +185,10 @@ export class HubStore {
         {
           key: r.key,
           kind: r.kind,
-          state: r.state as JournalEntry["state"],
-          value: r.value === null ? null : JSON.parse(r.value),
-          label: r.label === null ? null : (JSON.parse(r.label) as Label),
-          info: r.info === null ? null : (JSON.parse(r.info) as Record<string, unknown>),
+          state: r.state === "done" ? "done" : "started",
+          value: r.value === null ? null : decode(Json, r.value, "a journaled value"),
+          label: r.label === null ? null : decode(LabelSchema, r.label, "a journaled label"),
+          info: r.info === null ? null : decode(Info, r.info, "a journal entry's info"),
         },
       ]),
     );
@@ -205,7 +205,7 @@ export class HubStore {
     key: string,
     kind: string,
     value: unknown,
-    label: Label,
+    label: { confidentiality: string; integrity: string },
     info: Record<string, unknown>,
   ) {
     this.sql`INSERT OR REPLACE INTO journal (query_id, key, kind, state, value, label, info)
@@ -237,8 +237,8 @@ export class HubStore {
       (r) => ({
         key: r.key,
         title: r.title,
-        value: r.value === null ? null : JSON.parse(r.value),
-        label: JSON.parse(r.label) as Label,
+        value: r.value === null ? null : decode(Json, r.value, "a display value"),
+        label: decode(LabelSchema, r.label, "a display label"),
         redacted: r.redacted === 1,
         untrusted: r.untrusted === 1,
       }),
@@ -259,10 +259,27 @@ export class HubStore {
       seq: r.seq,
       queryId: r.query_id,
       type: r.type,
-      data: JSON.parse(r.data),
+      data: decode(Info, r.data, "an event"),
       at: r.at,
     }));
   }
 }
 
 type EventRow = { seq: number; query_id: string; type: string; data: string; at: string };
+
+function toQuery(row: QueryRow): QueryRecord {
+  return {
+    id: row.id,
+    seq: row.seq,
+    text: row.text,
+    status: StatusSchema.parse(row.status),
+    idempotencyKey: row.idempotency_key,
+    options: decode(QueryOptionsSchema, row.options, "a query's options"),
+    plan: row.plan,
+    context: row.context,
+    verdict: row.verdict,
+    error: row.error === null ? null : decode(ErrorSchema, row.error, "a query's error"),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,5 +1,13 @@
-import type { Consent, ConsentStore } from "./consents.ts";
-import type { DisplayItem, HubEvent, HubStore, QueryError, QueryRow, QueryStatus } from "./store.ts";
+import * as z from "zod";
+import {
+  type Consent,
+  type DisplayItem,
+  decode,
+  type HubEvent,
+  type QueryStatus,
+} from "../../runtime/index.ts";
+import type { ConsentStore } from "./consents.ts";
+import type { HubStore, QueryRecord, StoredError } from "./store.ts";
 
 /** A query as the frontend sees it (API.md): display items (redacted ones marked), plan, trace, error. */
 export interface QueryView {
@@ -11,24 +19,27 @@ export interface QueryView {
   verdict: unknown;
   trace: HubEvent[];
   consents: Consent[];
-  error: QueryError | null;
+  error: StoredError | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export function viewQuery(store: HubStore, consents: ConsentStore, row: QueryRow): QueryView {
+/** Plan and verdict are shown as stored, opaque JSON: the API documents their shape, not this view. */
+const Shown = z.unknown();
+
+export function viewQuery(store: HubStore, consents: ConsentStore, row: QueryRecord): QueryView {
   return {
     id: row.id,
     text: row.text,
     status: row.status,
     // A redacted item shows that something was withheld, and why (its label), never the value.
     display: store.display(row.id).map((item) => (item.redacted ? { ...item, value: undefined } : item)),
-    plan: row.plan === null ? null : JSON.parse(row.plan),
-    verdict: row.verdict === null ? null : JSON.parse(row.verdict),
+    plan: row.plan === null ? null : decode(Shown, row.plan, "a query's plan"),
+    verdict: row.verdict === null ? null : decode(Shown, row.verdict, "a query's verdict"),
     trace: store.events(0, row.id),
     consents: consents.list({ queryId: row.id }),
-    error: row.error === null ? null : (JSON.parse(row.error) as QueryError),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    error: row.error,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }

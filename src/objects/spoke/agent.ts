@@ -1,5 +1,6 @@
 import type { Functionality, Manifest } from "../../apps/manifest.ts";
 import { valueProblems } from "../../apps/schemas.ts";
+import type { AgentCallSettings, AgentEvent, CollaborationReply, SpokeErrorCode } from "../../contracts.ts";
 import {
   type ChatMessage,
   complete,
@@ -7,8 +8,7 @@ import {
   ModelError,
   type ModelLimits,
 } from "../../llm/index.ts";
-import { type SemanticException, type VisorCheck, visorAudit } from "../../policy/index.ts";
-import type { CollaborationReply } from "../hub/collaboration.ts";
+import { visorAudit } from "../../policy/index.ts";
 import { DEFAULT_LIMITS, postToApp, signatureHeader } from "./endpoint.ts";
 
 /**
@@ -17,19 +17,13 @@ import { DEFAULT_LIMITS, postToApp, signatureHeader } from "./endpoint.ts";
  * trapped by the visor before it reaches the app. Bounded in turns, time and tokens.
  */
 
-export interface AgentSettings {
+/** The hub's settings for this call and the model the spoke resolved for it. */
+export interface AgentSettings extends Omit<AgentCallSettings, "modelTimeoutMs" | "collaboration"> {
   model: ModelConfig;
   limits: ModelLimits;
-  /** Corrections allowed after a semantic exception (tenant `selfCorrection`); then the call is refused. */
-  selfCorrection: 0 | 1;
-  checks: Record<VisorCheck, boolean>;
-  /** The request arguments the hub labeled with user integrity. */
-  trustedArgs?: string[];
   maxTurns?: number;
   maxTokens?: number;
   maxMs?: number;
-  /** Where this call sits in a hub query, so the agent may ask the hub for other apps' help. */
-  collaboration?: { sessionId: string; queryId: string; stepKey: string };
 }
 
 /** The spoke's line to its hub for collaboration (ISC); absent when no hub query is running. */
@@ -75,14 +69,6 @@ export interface AgentRun {
   settings: AgentSettings;
 }
 
-export interface AgentEvent {
-  type: "tool_call" | "visor_exception" | "tool_failed" | "collaboration";
-  tool: string;
-  args?: unknown;
-  exception?: SemanticException;
-  message?: string;
-}
-
 export type AgentOutcome =
   | {
       ok: true;
@@ -95,7 +81,7 @@ export type AgentOutcome =
     }
   | {
       ok: false;
-      code: string;
+      code: SpokeErrorCode;
       message: string;
       readUntrusted: boolean;
       events: AgentEvent[];
@@ -120,7 +106,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   /** Confidentiality levels of other apps' answers this agent read: its answer carries them. */
   const relayed: string[] = [];
   let exceptions = 0;
-  const end = (code: string, message: string): AgentOutcome => ({
+  const end = (code: SpokeErrorCode, message: string): AgentOutcome => ({
     ok: false,
     code,
     message,
@@ -193,9 +179,10 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         tools: agent.tools,
         allowed,
         request: run.request,
-        trusted: pick(run.request, settings.trustedArgs ?? []),
+        trusted: pick(run.request, settings.trustedArgs),
         call: { tool: call.name, args: args ?? {} },
         checks: settings.checks,
+        irreversibleDone,
       });
       if (exception) {
         events.push({ type: "visor_exception", tool: call.name, args, exception });
@@ -214,25 +201,6 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         continue;
       }
       const tool = agent.tools.find((t) => t.name === call.name)!;
-      if (tool.irreversible && irreversibleDone) {
-        // The user confirmed one irreversible action; a second one was never asked for.
-        const exception = {
-          type: "S" as const,
-          rationale: `${call.name} would be a second irreversible action under one confirmed request`,
-          constraint: "at most one irreversible action per request",
-          allowedGoal: `finish ${fn.name} with what has been done`,
-        };
-        events.push({ type: "visor_exception", tool: call.name, args, exception });
-        if (++exceptions > settings.selfCorrection) {
-          return end("visor_refused", `the visor refused ${call.name}: ${exception.rationale}`);
-        }
-        messages.push({
-          role: "tool",
-          toolCallId: call.id,
-          content: JSON.stringify({ semanticException: exception }),
-        });
-        continue;
-      }
       const problems = args ? valueProblems(tool.parameters, args) : ["arguments are not a JSON object"];
       if (problems.length) {
         events.push({ type: "tool_failed", tool: call.name, message: problems[0] });
@@ -292,14 +260,16 @@ async function collaborate(
   }
   if (tool !== "lattice_request") return { reply: { error: `no tool ${tool}` } };
   let reply = await hub.request(String(args.fxId ?? ""), args.request ?? {}, readUntrusted);
-  while (reply.state === "pending" && Date.now() < deadline) {
+  while (reply.ok && reply.state === "pending" && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     reply = await hub.outcome(reply.consentId);
   }
-  if (reply.state === "pending") await hub.withdraw(reply.consentId);
-  if (reply.state === "answered")
-    return { reply: { answer: reply.value }, confidentiality: reply.confidentiality };
-  return { reply: { error: reply.state === "pending" ? "no answer in time" : reply.message } };
+  if (!reply.ok) return { reply: { error: reply.message } };
+  if (reply.state === "pending") {
+    await hub.withdraw(reply.consentId);
+    return { reply: { error: "no answer in time" } };
+  }
+  return { reply: { answer: reply.value }, confidentiality: reply.confidentiality };
 }
 
 function pick(request: Record<string, unknown>, names: string[]): Record<string, unknown> {
@@ -308,7 +278,7 @@ function pick(request: Record<string, unknown>, names: string[]): Record<string,
 
 function parseArgs(text: string): Record<string, unknown> | null {
   try {
-    const value = JSON.parse(text) as unknown;
+    const value: unknown = JSON.parse(text);
     return value !== null && typeof value === "object" && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null;

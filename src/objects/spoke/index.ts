@@ -1,61 +1,35 @@
 import { DurableObject } from "cloudflare:workers";
+import * as z from "zod";
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { valueProblems } from "../../apps/schemas.ts";
-import { complete, type ModelConfig, ModelError, type ModelLimits } from "../../llm/index.ts";
-import type { Env } from "../../worker/env.ts";
+import type { QllmCall, QllmResult, SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
+import {
+  complete,
+  DEFAULT_MODEL_LIMITS,
+  type ModelConfig,
+  ModelError,
+  type ModelLimits,
+  type ModelRole,
+  modelFor,
+} from "../../llm/index.ts";
+import { failure } from "../../result.ts";
+import { decode } from "../../runtime/index.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { hubStub, tenantStub } from "../stubs.ts";
-import { type AgentEvent, type AgentSettings, runAgent } from "./agent.ts";
-import { DEFAULT_LIMITS, type EndpointLimits, postToApp, signatureHeader } from "./endpoint.ts";
+import { runAgent } from "./agent.ts";
+import { DEFAULT_LIMITS, postToApp, signatureHeader } from "./endpoint.ts";
 
-const MIGRATIONS = [
-  `CREATE TABLE owner (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, app_id TEXT NOT NULL)`,
-  `CREATE TABLE interactions (
-     seq INTEGER PRIMARY KEY AUTOINCREMENT, call_id TEXT NOT NULL, functionality TEXT NOT NULL,
-     request TEXT NOT NULL, response TEXT, outcome TEXT NOT NULL, at TEXT NOT NULL)`,
-];
-
-export interface SpokeCall {
-  tenantId: string;
-  userId: string;
-  appId: string;
-  functionality: string;
-  /** The approved version the hub verified against; another one (approved since) is refused. */
-  appVersion?: number;
-  request: unknown;
-  /** Ephemeral id of this call, shown to the app (X-Lattice-Call). */
-  callId: string;
-  /** Stable across retries of the same step, so the app can deduplicate. */
-  idempotencyKey: string;
-  /** Private sessions leave no memory behind, and give an agentic app none. */
-  remember?: boolean;
-  limits?: Partial<EndpointLimits>;
-  /** How to run an agentic app's functionality: its model, the visor's checks, self-correction. */
-  agent?: AgentSettings;
-}
-
-export type SpokeErrorCode =
-  | "app_unavailable"
-  | "unknown_functionality"
-  | "invalid_request"
-  | "invalid_response"
-  | "egress_refused"
-  | "app_timeout"
-  | "app_error"
-  | "app_response_too_large"
-  | "app_response_not_json";
-
-export type SpokeResult =
-  | {
-      ok: true;
-      value: unknown;
-      appVersion: number;
-      readUntrusted?: boolean;
-      /** Confidentiality levels of other apps' answers an agent read (collaboration). */
-      relayed?: string[];
-      events?: AgentEvent[];
-    }
-  | { ok: false; code: SpokeErrorCode | string; message: string; problems?: string[]; events?: AgentEvent[] };
+const MIGRATIONS = {
+  spoke: [
+    `CREATE TABLE owner (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, app_id TEXT NOT NULL)`,
+    `CREATE TABLE interactions (
+       seq INTEGER PRIMARY KEY AUTOINCREMENT, call_id TEXT NOT NULL, functionality TEXT NOT NULL,
+       request TEXT NOT NULL, response TEXT, outcome TEXT NOT NULL, at TEXT NOT NULL)`,
+  ],
+};
+const LEGACY_LAYOUT = [["spoke", 2]] as const;
+/** Remembered requests and answers are whatever JSON the spoke stored. */
+const Json = z.unknown();
 
 /** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
 const MAX_REMEMBERED_CHARS = 64 * 1024;
@@ -71,7 +45,7 @@ export class SpokeDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
-    migrate(ctx.storage, MIGRATIONS);
+    migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
   }
 
   async call(call: SpokeCall): Promise<SpokeResult> {
@@ -86,15 +60,13 @@ export class SpokeDO extends DurableObject<Env> {
       });
 
     const app = await tenant.servingApp(call.appId);
-    if (!app)
-      return { ok: false, code: "app_unavailable", message: "the app is not approved or is disabled" };
+    if (!app) return fail("app_unavailable", "the app is not approved or is disabled");
     if (call.appVersion !== undefined && call.appVersion !== app.version) {
       const message = `the app now serves version ${app.version}, not ${call.appVersion}, which the plan was checked against`;
       return fail("app_changed", message);
     }
     const fn = app.manifest.functionalities.find((f) => f.name === call.functionality);
-    if (!fn)
-      return { ok: false, code: "unknown_functionality", message: `no functionality ${call.functionality}` };
+    if (!fn) return fail("unknown_functionality", `no functionality ${call.functionality}`);
 
     const requestProblems = valueProblems(fn.request, call.request);
     if (requestProblems.length) {
@@ -113,7 +85,7 @@ export class SpokeDO extends DurableObject<Env> {
 
     if (app.manifest.agent && Object.hasOwn(app.manifest.agent.functionalities, fn.name)) {
       if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
-      const link = call.agent.collaboration;
+      const { collaboration: link, modelTimeoutMs, ...agent } = call.agent;
       const hub = link && hubStub(this.env, call.tenantId, link.sessionId);
       const outcome = await runAgent({
         app,
@@ -132,14 +104,13 @@ export class SpokeDO extends DurableObject<Env> {
         memory: call.remember === false ? [] : this.memory(10),
         idempotencyKey: call.idempotencyKey,
         callId: call.callId,
-        settings: call.agent,
+        settings: { ...agent, ...(await this.model("spoke", call.tenantId, modelTimeoutMs)) },
       });
       for (const event of outcome.events.filter((e) => e.type === "visor_exception")) {
         await audit("visor_exception", { tool: event.tool, exception: event.exception });
       }
       this.remember(call, outcome.ok ? outcome.value : null, outcome.ok ? "ok" : outcome.code);
-      if (!outcome.ok)
-        return { ok: false, code: outcome.code, message: outcome.message, events: outcome.events };
+      if (!outcome.ok) return { ...failure(outcome.code, outcome.message), events: outcome.events };
       return {
         ok: true,
         value: outcome.value,
@@ -186,16 +157,11 @@ export class SpokeDO extends DurableObject<Env> {
    * inputs the plan gave it; its answer is re-checked against the schema, and the hub labels it with
    * the join of those inputs, so an obedient model here can change data but never raise trust.
    */
-  async qllm(request: {
-    model: ModelConfig;
-    limits: ModelLimits;
-    prompt: string;
-    inputs: Record<string, unknown>;
-    schema: Record<string, unknown>;
-  }): Promise<{ ok: true; value: unknown; tokens: number } | { ok: false; code: string; message: string }> {
+  async qllm(request: QllmCall): Promise<QllmResult> {
     try {
+      const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
       const answer = await complete(
-        request.model,
+        model,
         {
           role: "qllm",
           messages: [
@@ -210,27 +176,36 @@ export class SpokeDO extends DurableObject<Env> {
           ],
           schema: { name: "answer", schema: request.schema },
         },
-        request.limits,
+        limits,
       );
       let value: unknown;
       try {
         value = JSON.parse(answer.text);
       } catch {
-        return { ok: false, code: "invalid_model_output", message: "the q-llm answer is not JSON" };
+        return failure("invalid_model_output", "the q-llm answer is not JSON");
       }
       const problems = valueProblems(request.schema, value);
       if (problems.length) {
-        return {
-          ok: false,
-          code: "invalid_model_output",
-          message: `the q-llm answer breaks its schema: ${problems[0]}`,
-        };
+        return failure("invalid_model_output", `the q-llm answer breaks its schema: ${problems[0]}`);
       }
       return { ok: true, value, tokens: answer.usage.inputTokens + answer.usage.outputTokens };
     } catch (error) {
-      if (error instanceof ModelError) return { ok: false, code: error.code, message: error.message };
+      if (error instanceof ModelError) return failure(error.code, error.message);
       throw error;
     }
+  }
+
+  /**
+   * The tenant's model for a role, read when needed: credentials stay in the tenant's policy and
+   * never travel in a hub's call or a query row.
+   */
+  private async model(
+    role: ModelRole,
+    tenantId: string,
+    timeoutMs: number,
+  ): Promise<{ model: ModelConfig; limits: ModelLimits }> {
+    const { policy } = await tenantStub(this.env, tenantId).policy();
+    return { model: modelFor(role, policy.models, this.env), limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
   }
 
   /** The app's memory of this user, newest first (for an agentic app's context; never for planners). */
@@ -239,8 +214,8 @@ export class SpokeDO extends DurableObject<Env> {
       SELECT functionality, request, response, at FROM interactions
       WHERE outcome = 'ok' ORDER BY seq DESC LIMIT ${limit}`.map((row) => ({
       functionality: row.functionality,
-      request: JSON.parse(row.request),
-      response: JSON.parse(row.response),
+      request: decode(Json, row.request, "a remembered request"),
+      response: decode(Json, row.response, "a remembered answer"),
       at: row.at,
     }));
   }
@@ -274,6 +249,6 @@ export class SpokeDO extends DurableObject<Env> {
   }
 }
 
-function fail(code: SpokeErrorCode | string, message: string, problems?: string[]): SpokeResult {
-  return problems ? { ok: false, code, message, problems } : { ok: false, code, message };
+function fail(code: SpokeErrorCode, message: string, problems?: string[]): SpokeResult {
+  return problems ? { ...failure(code, message), problems } : failure(code, message);
 }

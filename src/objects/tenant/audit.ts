@@ -1,4 +1,8 @@
+import * as z from "zod";
+import { decode } from "../../runtime/index.ts";
 import type { Sql } from "../sql.ts";
+
+const Detail = z.record(z.string(), z.unknown());
 
 /** The tenant's security event log (API.md: GET /v1/admin/audit). Append-only. */
 
@@ -31,7 +35,7 @@ export function readAudit(sql: Sql, since: { seq: number } | { at: string }, lim
       : sql<AuditRow>`SELECT * FROM audit WHERE at > ${since.at} ORDER BY seq LIMIT ${limit}`;
   return rows.map((row) => ({
     ...row,
-    detail: JSON.parse(row.detail) as Record<string, unknown>,
+    detail: decode(Detail, row.detail, "an audit event"),
   }));
 }
 

@@ -1,23 +1,32 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Manifest } from "../../apps/manifest.ts";
-import type { Env } from "../../worker/env.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
-import { type IssuedKey, type KeyInfo, newKeySecret, type Role } from "./keys.ts";
+import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole, newKeySecret } from "./keys.ts";
 import { currentPolicy, maskedPolicy, POLICY_MIGRATIONS, putPolicy } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 
-// Append only: each entry runs once per object, in order (see migrate()).
-const MIGRATIONS = [
+/** The tenant record and its keys; each module below owns its own migrations (see migrate()). */
+const TENANT_MIGRATIONS = [
   `CREATE TABLE tenant (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL)`,
   `CREATE TABLE keys (
      id TEXT PRIMARY KEY, role TEXT NOT NULL, label TEXT NOT NULL, hash TEXT NOT NULL UNIQUE,
      created_at TEXT NOT NULL, revoked_at TEXT)`,
-  ...registry.REGISTRY_MIGRATIONS,
-  ...AUDIT_MIGRATIONS,
-  ...POLICY_MIGRATIONS,
 ];
+const MIGRATIONS = {
+  tenant: TENANT_MIGRATIONS,
+  registry: registry.REGISTRY_MIGRATIONS,
+  audit: AUDIT_MIGRATIONS,
+  policy: POLICY_MIGRATIONS,
+};
+/** The order the lists were spliced in before migrations were keyed. */
+const LEGACY_LAYOUT = [
+  ["tenant", 2],
+  ["registry", 2],
+  ["audit", 1],
+  ["policy", 1],
+] as const;
 
 type KeyRow = {
   id: string;
@@ -34,7 +43,7 @@ export class TenantDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
-    migrate(ctx.storage, MIGRATIONS);
+    migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
   }
 
   // --- tenant and keys ---
@@ -55,7 +64,7 @@ export class TenantDO extends DurableObject<Env> {
     return row ? { id: row.id, name: row.name, createdAt: row.created_at } : null;
   }
 
-  async issueKey(role: Role, label: string): Promise<IssuedKey> {
+  async issueKey(role: KeyRole, label: string): Promise<IssuedKey> {
     const tenant = this.info();
     if (!tenant) throw new Error("tenant does not exist");
     const secret = newKeySecret(tenant.id);
@@ -81,18 +90,18 @@ export class TenantDO extends DurableObject<Env> {
     return row ? toKeyInfo(row) : null;
   }
 
-  async authenticate(secret: string): Promise<{ keyId: string; role: Role } | null> {
+  async authenticate(secret: string): Promise<{ keyId: string; role: KeyRole } | null> {
     const hash = await sha256Hex(secret);
     const row = this.sql<{ id: string; role: string }>`
       SELECT id, role FROM keys WHERE hash = ${hash} AND revoked_at IS NULL`[0];
-    return row ? { keyId: row.id, role: row.role as Role } : null;
+    return row ? { keyId: row.id, role: keyRole(row.role) } : null;
   }
 
   // --- app registry (registry.ts) ---
 
   registerApp(ownerKeyId: string, manifest: Manifest) {
     const result = registry.registerApp(this.sql, ownerKeyId, manifest);
-    if (result.app) this.audit("app_registered", { appId: result.app.id, name: manifest.name });
+    if (result.ok) this.audit("app_registered", { appId: result.app.id, name: manifest.name });
     return result;
   }
 
@@ -114,7 +123,7 @@ export class TenantDO extends DurableObject<Env> {
     decision: { approve: true; clearance: string } | { approve: false; reason: string },
   ) {
     const result = registry.review(this.sql, appId, version, decision);
-    if (result.app) {
+    if (result.ok) {
       this.audit(decision.approve ? "app_approved" : "app_rejected", { appId, version, ...decision });
     }
     return result;
@@ -170,11 +179,18 @@ export class TenantDO extends DurableObject<Env> {
 function toKeyInfo(row: KeyRow): KeyInfo {
   return {
     id: row.id,
-    role: row.role as Role,
+    role: keyRole(row.role),
     label: row.label,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
   };
+}
+
+/** A stored role is one this code wrote; anything else is a damaged row, refused rather than trusted. */
+function keyRole(stored: string): KeyRole {
+  const role = KEY_ROLES.find((r) => r === stored);
+  if (!role) throw new Error(`stored key role ${JSON.stringify(stored)} is not a key role`);
+  return role;
 }
 
 const now = () => new Date().toISOString();

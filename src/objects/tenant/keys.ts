@@ -1,7 +1,7 @@
 import { randomToken } from "../crypto.ts";
 
-export const ROLES = ["admin", "developer", "frontend"] as const;
-export type Role = (typeof ROLES)[number];
+export const KEY_ROLES = ["admin", "developer", "frontend"] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
 
 /**
  * An API key reads `lk.<tenantId>.<secret>`: the tenant id routes the request to its TenantDO
@@ -19,7 +19,7 @@ export function tenantOfKey(key: string): string | null {
 
 export interface KeyInfo {
   id: string;
-  role: Role;
+  role: KeyRole;
   label: string;
   createdAt: string;
   revokedAt: string | null;

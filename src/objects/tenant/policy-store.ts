@@ -1,5 +1,12 @@
-import { DEFAULT_POLICY, type Policy, type PolicyIssue, parsePolicy } from "../../policy/index.ts";
+import * as z from "zod";
+import { DEFAULT_POLICY, type ParsePolicyResult, type Policy, parsePolicy } from "../../policy/index.ts";
+import type { Ok } from "../../result.ts";
+import { decode } from "../../runtime/index.ts";
 import type { Sql } from "../sql.ts";
+
+const Document = z.record(z.string(), z.unknown());
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The tenant's policy document, versioned: every PUT is a new version; the newest applies. */
 
@@ -10,9 +17,8 @@ export const POLICY_MIGRATIONS = [
 /** What GET shows in place of a model API key: keys are write-only. */
 export const MASKED_KEY = "********";
 
-const ROLES = ["default", "planner", "qllm", "spoke", "visor"] as const;
-
-type ModelsDoc = Partial<Record<(typeof ROLES)[number], { apiKey?: string }>>;
+/** The model settings of a policy: one per model role, and the `default` they fall back to. */
+const MODEL_SETTINGS = ["default", "planner", "qllm", "spoke"] as const;
 
 export interface StoredPolicy {
   version: number;
@@ -23,33 +29,37 @@ export function currentPolicy(sql: Sql): StoredPolicy {
   const row = sql<{ version: number; document: string }>`
     SELECT version, document FROM policies ORDER BY version DESC LIMIT 1`[0];
   if (!row) return { version: 0, policy: DEFAULT_POLICY };
-  const parsed = parsePolicy(JSON.parse(row.document));
+  const document = decode(Document, row.document, `stored policy v${row.version}`);
+  // A `visor` model role was once accepted and never used; a document that set one still reads.
+  if (isRecord(document.models)) delete document.models.visor;
+  const parsed = parsePolicy(document);
   // Stored documents were valid when written; a failure here means a schema change broke one.
   if (!parsed.ok) throw new Error(`stored policy v${row.version} no longer parses`);
   return { version: row.version, policy: parsed.policy };
 }
 
 /** The policy as an admin reads it back: every default filled in, API keys masked. */
-export function maskedPolicy(stored: StoredPolicy): { version: number; policy: Record<string, unknown> } {
-  const policy = structuredClone(stored.policy) as Policy & { models?: ModelsDoc };
-  for (const role of ROLES) {
-    const model = policy.models?.[role];
-    if (model?.apiKey) model.apiKey = MASKED_KEY;
+export function maskedPolicy(stored: StoredPolicy): { version: number; policy: Policy } {
+  const models = { ...stored.policy.models };
+  for (const role of MODEL_SETTINGS) {
+    const model = models[role];
+    if (model?.apiKey) models[role] = { ...model, apiKey: MASKED_KEY };
   }
-  return { version: stored.version, policy };
+  return { version: stored.version, policy: { ...stored.policy, models } };
 }
 
 export function putPolicy(
   sql: Sql,
   document: unknown,
-): { ok: true; version: number } | { ok: false; issues: readonly PolicyIssue[] } {
-  const previous = currentPolicy(sql).policy as Policy & { models?: ModelsDoc };
-  const doc = structuredClone(document) as { models?: ModelsDoc } | null;
+): Ok<{ version: number }> | Extract<ParsePolicyResult, { ok: false }> {
+  const previous = currentPolicy(sql).policy;
+  const doc = structuredClone(document);
   // A document read back with GET carries masked keys: keep the stored key for that role.
-  for (const role of ROLES) {
-    const model = doc && typeof doc === "object" ? doc.models?.[role] : undefined;
-    if (model?.apiKey === MASKED_KEY) {
-      const kept = previous.models?.[role]?.apiKey;
+  const models = isRecord(doc) && isRecord(doc.models) ? doc.models : {};
+  for (const role of MODEL_SETTINGS) {
+    const model = models[role];
+    if (isRecord(model) && model.apiKey === MASKED_KEY) {
+      const kept = previous.models[role]?.apiKey;
       if (kept) model.apiKey = kept;
       else delete model.apiKey;
     }

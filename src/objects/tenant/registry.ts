@@ -1,4 +1,8 @@
-import type { Manifest } from "../../apps/manifest.ts";
+import * as z from "zod";
+import { Manifest } from "../../apps/manifest.ts";
+import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
+import { type Failure, failure, type Ok } from "../../result.ts";
+import { decode } from "../../runtime/index.ts";
 import { randomId, randomToken } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
 
@@ -16,6 +20,7 @@ export const REGISTRY_MIGRATIONS = [
 
 export const REVIEW_STATES = ["pending", "approved", "rejected"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
+const ReviewStatus = z.enum(REVIEW_STATES);
 
 export interface AppVersion {
   version: number;
@@ -38,16 +43,6 @@ export interface AppView {
   versions: AppVersion[];
 }
 
-/** What a spoke needs to call the app: only ever an approved, enabled version. */
-export interface ServingApp {
-  appId: string;
-  name: string;
-  version: number;
-  clearance: string;
-  manifest: Manifest;
-  secret: string;
-}
-
 type AppRow = { id: string; name: string; owner_key_id: string; enabled: number; created_at: string };
 type VersionRow = {
   version: number;
@@ -61,24 +56,37 @@ type VersionRow = {
 
 const now = () => new Date().toISOString();
 
-export function registerApp(sql: Sql, ownerKeyId: string, manifest: Manifest) {
-  if (sql`SELECT id FROM apps WHERE name = ${manifest.name}`.length) return { error: "name_taken" as const };
+export type RegistryCode = "name_taken" | "not_found" | "name_change" | "not_pending";
+
+export function registerApp(
+  sql: Sql,
+  ownerKeyId: string,
+  manifest: Manifest,
+): Ok<{ app: AppView; secret: string }> | Failure<"name_taken"> {
+  if (sql`SELECT id FROM apps WHERE name = ${manifest.name}`.length) {
+    return failure("name_taken", `an app named "${manifest.name}" already exists in this tenant`);
+  }
   const id = randomId("app");
   const secret = `whsec_${randomToken(32)}`;
   sql`INSERT INTO apps (id, name, owner_key_id, secret, created_at)
       VALUES (${id}, ${manifest.name}, ${ownerKeyId}, ${secret}, ${now()})`;
   insertVersion(sql, id, 1, manifest);
-  return { app: viewApp(sql, id)!, secret };
+  return { ok: true, app: viewApp(sql, id)!, secret };
 }
 
-export function submitVersion(sql: Sql, ownerKeyId: string, appId: string, manifest: Manifest) {
+export function submitVersion(
+  sql: Sql,
+  ownerKeyId: string,
+  appId: string,
+  manifest: Manifest,
+): Ok<{ app: AppView }> | Failure<"not_found" | "name_change"> {
   const app = ownedApp(sql, ownerKeyId, appId);
-  if (!app) return { error: "not_found" as const };
-  if (app.name !== manifest.name) return { error: "name_change" as const };
+  if (!app) return failure("not_found", "no such app");
+  if (app.name !== manifest.name) return failure("name_change", "an app's name cannot change");
   const last =
     sql<{ v: number }>`SELECT MAX(version) AS v FROM app_versions WHERE app_id = ${appId}`[0]?.v ?? 0;
   insertVersion(sql, appId, last + 1, manifest);
-  return { app: viewApp(sql, appId)! };
+  return { ok: true, app: viewApp(sql, appId)! };
 }
 
 export function ownedApp(sql: Sql, ownerKeyId: string, appId: string): AppView | null {
@@ -104,12 +112,12 @@ export function review(
   appId: string,
   version: number,
   decision: { approve: true; clearance: string } | { approve: false; reason: string },
-) {
+): Ok<{ app: AppView }> | Failure<"not_found" | "not_pending"> {
   const row = sql<{
     status: string;
   }>`SELECT status FROM app_versions WHERE app_id = ${appId} AND version = ${version}`[0];
-  if (!row) return { error: "not_found" as const };
-  if (row.status !== "pending") return { error: "not_pending" as const, status: row.status };
+  if (!row) return failure("not_found", "no such app version");
+  if (row.status !== "pending") return failure("not_pending", `this version is already ${row.status}`);
   if (decision.approve) {
     sql`UPDATE app_versions SET status = 'approved', clearance = ${decision.clearance}, reviewed_at = ${now()}
         WHERE app_id = ${appId} AND version = ${version}`;
@@ -117,7 +125,7 @@ export function review(
     sql`UPDATE app_versions SET status = 'rejected', reason = ${decision.reason}, reviewed_at = ${now()}
         WHERE app_id = ${appId} AND version = ${version}`;
   }
-  return { app: viewApp(sql, appId)! };
+  return { ok: true, app: viewApp(sql, appId)! };
 }
 
 export function setEnabled(sql: Sql, appId: string, enabled: boolean): AppView | null {
@@ -131,12 +139,12 @@ export function servingApp(sql: Sql, appId: string): ServingApp | null {
   const v = sql<VersionRow>`SELECT * FROM app_versions WHERE app_id = ${appId} AND status = 'approved'
                             ORDER BY version DESC LIMIT 1`[0];
   if (!v) return null;
-  const manifest = JSON.parse(v.manifest) as Manifest;
+  const manifest = decode(Manifest, v.manifest, "a stored manifest");
   return { appId, name: app.name, version: v.version, clearance: v.clearance!, manifest, secret: app.secret };
 }
 
 /** Every app a planner may use: approved, enabled, at its serving version. */
-export function servingApps(sql: Sql): Omit<ServingApp, "secret">[] {
+export function servingApps(sql: Sql): ServingAppInfo[] {
   return sql<{ id: string }>`SELECT id FROM apps WHERE enabled = 1 ORDER BY name`
     .map(({ id }) => servingApp(sql, id))
     .filter((app): app is ServingApp => app !== null)
@@ -153,11 +161,11 @@ function viewApp(sql: Sql, appId: string): AppView | null {
   if (!app) return null;
   const versions = sql<VersionRow>`SELECT * FROM app_versions WHERE app_id = ${appId} ORDER BY version`.map(
     (v): AppVersion => {
-      const manifest = JSON.parse(v.manifest) as Manifest;
+      const manifest = decode(Manifest, v.manifest, "a stored manifest");
       return {
         version: v.version,
         label: manifest.version,
-        status: v.status as ReviewState,
+        status: ReviewStatus.parse(v.status),
         reason: v.reason,
         clearance: v.clearance,
         submittedAt: v.submitted_at,

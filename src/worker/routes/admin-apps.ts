@@ -97,10 +97,12 @@ export const adminAppRoutes = base
     c.json(found(await tenantOf(c).setAppEnabled(c.req.valid("param").appId, true)), 200),
   );
 
-function reviewed<A>(result: { app?: A; error?: string; status?: string }): A {
-  if (result.error === "not_found") throw notFound("app version");
-  if (result.error === "not_pending") throw conflict(`this version is already ${result.status}`);
-  return result.app!;
+function reviewed<A>(
+  result: { ok: true; app: A } | { ok: false; code: "not_found" | "not_pending"; message: string },
+): A {
+  if (result.ok) return result.app;
+  if (result.code === "not_found") throw notFound("app version");
+  throw conflict(result.message);
 }
 
 function found<A>(app: A | null): A {

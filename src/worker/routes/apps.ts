@@ -54,7 +54,7 @@ export const appRoutes = base
   .openapi(register, async (c) => {
     const manifest = await checked(c.req.valid("json"), c);
     const result = await tenantOf(c).registerApp(c.var.principal.keyId, manifest);
-    if (!result.app) throw conflict(`an app named "${manifest.name}" already exists in this tenant`);
+    if (!result.ok) throw conflict(result.message);
     const { app, secret } = result;
     return c.json({ id: app.id, name: app.name, version: 1, status: "pending" as const, secret, app }, 201);
   })
@@ -65,13 +65,13 @@ export const appRoutes = base
       c.req.valid("param").appId,
       manifest,
     );
-    if (result.error === "not_found") throw notFound("app");
-    if (result.error === "name_change") {
+    if (!result.ok) {
+      if (result.code === "not_found") throw notFound("app");
       throw invalid("an app's name cannot change", [
         { field: "body.name", message: "plans and policies use it" },
       ]);
     }
-    return c.json(result.app!, 200);
+    return c.json(result.app, 200);
   })
   .openapi(read, async (c) => {
     // Only the registering developer key sees the app: other developers get 404, not a hint.

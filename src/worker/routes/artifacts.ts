@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ArtifactsDO } from "../../objects/artifacts/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
-import { vaultStub } from "../../objects/stubs.ts";
+import { artifactsStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -81,25 +81,28 @@ base.use(requireRole("frontend"));
 
 export const artifactRoutes = base
   .openapi(list, async (c) => {
-    const vault = vaultOf(c, c.req.valid("param").userId);
+    const artifacts = artifactsOf(c, c.req.valid("param").userId);
     const { limit, offset } = c.req.valid("query");
-    return c.json({ artifacts: await vault.listMetadata(limit, offset), total: await vault.count() }, 200);
+    return c.json(
+      { artifacts: await artifacts.listMetadata(limit, offset), total: await artifacts.count() },
+      200,
+    );
   })
   .openapi(read, async (c) => {
     const { userId, aid } = c.req.valid("param");
-    const artifact = await vaultOf(c, userId).get(aid);
+    const artifact = await artifactsOf(c, userId).get(aid);
     if (!artifact) throw notFound("artifact");
     return c.json(artifact, 200);
   })
   .openapi(erase, async (c) => {
     const { userId, aid } = c.req.valid("param");
-    if (!(await vaultOf(c, userId).delete(aid))) throw notFound("artifact");
+    if (!(await artifactsOf(c, userId).delete(aid))) throw notFound("artifact");
     return c.json({ deleted: true as const }, 200);
   });
 
-export function vaultOf(
+export function artifactsOf(
   c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
   userId: string,
 ): Rpc<ArtifactsDO> {
-  return vaultStub(c.env, c.var.principal.tenantId, userId);
+  return artifactsStub(c.env, c.var.principal.tenantId, userId);
 }

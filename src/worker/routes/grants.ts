@@ -5,7 +5,7 @@ import { requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 import { validationHook } from "../validation.ts";
-import { vaultOf } from "./artifacts.ts";
+import { artifactsOf } from "./artifacts.ts";
 
 const GrantSchema = z
   .object({
@@ -47,9 +47,11 @@ const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.use(requireRole("frontend"));
 
 export const grantRoutes = base
-  .openapi(list, async (c) => c.json({ grants: await vaultOf(c, c.req.valid("param").userId).grants() }, 200))
+  .openapi(list, async (c) =>
+    c.json({ grants: await artifactsOf(c, c.req.valid("param").userId).grants() }, 200),
+  )
   .openapi(revoke, async (c) => {
     const { userId, gid } = c.req.valid("param");
-    if (!(await vaultOf(c, userId).revokeGrant(gid))) throw notFound("grant");
+    if (!(await artifactsOf(c, userId).revokeGrant(gid))) throw notFound("grant");
     return c.json({ revoked: true as const }, 200);
   });

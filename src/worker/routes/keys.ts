@@ -1,5 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { ROLES } from "../../objects/tenant/keys.ts";
+import { KEY_ROLES } from "../../objects/tenant/keys.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -10,7 +10,7 @@ import { validationHook } from "../validation.ts";
 const KeySchema = z
   .object({
     id: z.string(),
-    role: z.enum(ROLES),
+    role: z.enum(KEY_ROLES),
     label: z.string(),
     createdAt: z.string(),
     revokedAt: z.string().nullable(),
@@ -22,7 +22,7 @@ const IssuedKeySchema = KeySchema.extend({
 }).openapi("IssuedApiKey");
 
 const NewKeySchema = z
-  .object({ role: z.enum(ROLES), label: z.string().trim().min(1).max(200) })
+  .object({ role: z.enum(KEY_ROLES), label: z.string().trim().min(1).max(200) })
   .strict()
   .openapi("NewApiKey");
 

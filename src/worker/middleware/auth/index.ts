@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { tenantStub } from "../../../objects/stubs.ts";
-import type { Role } from "../../../objects/tenant/keys.ts";
+import type { KeyRole } from "../../../objects/tenant/keys.ts";
 import { tenantOfKey } from "../../../objects/tenant/keys.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError } from "../../errors.ts";
@@ -11,7 +11,7 @@ const unauthorized = () => new ApiError(401, "unauthorized", "missing or invalid
  * Authenticates `Authorization: Bearer <key>` against the key's TenantDO and requires one of `roles`.
  * Every request asks the TenantDO, so a revoked key stops working at once (no cache to expire).
  */
-export function requireRole(...roles: Role[]) {
+export function requireRole(...roles: KeyRole[]) {
   return createMiddleware<AppEnv>(async (c, next) => {
     // Two route files may share a prefix; the key is checked once per request.
     const known = c.get("principal");

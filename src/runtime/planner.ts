@@ -1,85 +1,24 @@
-import type { Manifest } from "../../apps/manifest.ts";
-import { valueProblems } from "../../apps/schemas.ts";
-import { type ChatMessage, complete, type ModelConfig, type ModelLimits } from "../../llm/index.ts";
-import {
-  type ArtifactIndex,
-  type Catalog,
-  checkPlan,
-  type Label,
-  type PlanCheck,
-  type Policy,
-  planJsonSchema,
-  policyLattices,
-} from "../../policy/index.ts";
-import type { ArtifactMetadata } from "../artifacts/index.ts";
+import { valueProblems } from "../apps/schemas.ts";
+import type { ArtifactMetadata, ServingAppInfo } from "../contracts.ts";
+import { checkPlan, type PlanCheck, type Policy, planJsonSchema } from "../policy/index.ts";
+import type { PlanningSnapshot } from "./snapshot.ts";
 
 /**
  * The planner's input is built from trusted input only: the query, the approved catalog (reviewed
  * app metadata), artifact metadata (never values) and the session's earlier queries. Nothing an app
  * returned ever enters it. One call; one structured retry where policy allows, for static flow
- * rejections only, carrying a correction built from policy and plan structure alone.
+ * rejections only, carrying a correction built from policy and plan structure alone. The model is
+ * a port: the hub passes a function that calls the tenant's planner model.
  */
 
-export interface ServingAppInfo {
-  appId: string;
-  name: string;
-  version: number;
-  clearance: string;
-  manifest: Manifest;
-}
+/** A chat message as the planner port takes it (the model layer's shape, narrowed to what planning sends). */
+export type PlannerMessage = { role: "system" | "user" | "assistant"; content: string };
 
-/** What the plan was checked against, stored with the query so replays run against the same world. */
-export interface PlanningSnapshot {
-  catalog: Catalog;
-  /** `app.functionality` → the app id that serves it. */
-  apps: Record<string, string>;
-  /** app id → the approved version the plan was checked against: the only one its calls may reach. */
-  versions: Record<string, number>;
-  artifacts: ArtifactIndex;
-  /** `app.functionality` → its shared category (e.g. ride.quote), where the manifest names one. */
-  categories: Record<string, string>;
-  /** category → every approved functionality of it: the options of an app_selection consent. */
-  alternatives: Record<string, Array<{ tool: string; app: string; description: string }>>;
-}
-
-export function snapshotOf(
-  apps: ServingAppInfo[],
-  artifacts: ArtifactMetadata[],
-  policy: Policy,
-): PlanningSnapshot {
-  const l = policyLattices(policy);
-  const catalog: Record<string, Catalog[string]> = {};
-  const byTool: Record<string, string> = {};
-  const categories: Record<string, string> = {};
-  const versions: Record<string, number> = {};
-  const alternatives: PlanningSnapshot["alternatives"] = {};
-  for (const app of apps) {
-    for (const fn of app.manifest.functionalities) {
-      const key = `${app.name}.${fn.name}`;
-      if (fn.category) {
-        categories[key] = fn.category;
-        const options = alternatives[fn.category] ?? [];
-        options.push({ tool: key, app: app.name, description: fn.description });
-        alternatives[fn.category] = options;
-      }
-      const output: Label = {
-        confidentiality: fn.output.confidentiality,
-        integrity: fn.output.integrity ?? l.integrity.bottom,
-      };
-      catalog[key] = {
-        irreversible: fn.irreversible,
-        output,
-        clearance: app.clearance,
-        requestSchema: fn.request,
-      };
-      byTool[key] = app.appId;
-      versions[app.appId] = app.version;
-    }
-  }
-  const index: Record<string, { label: Label }> = {};
-  for (const a of artifacts) index[a.id] = { label: a.label };
-  return { catalog, apps: byTool, versions, artifacts: index, categories, alternatives };
-}
+/** The planner model: messages and the plan's JSON Schema in, its text and token use out. */
+export type PlannerModel = (
+  messages: PlannerMessage[],
+  schema: Record<string, unknown>,
+) => Promise<{ text: string; tokens: number }>;
 
 const SYSTEM = `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
 You never see tool results: later steps refer to earlier results by name ({"ref": name, "path": [...]}).
@@ -89,10 +28,10 @@ Show the user what they asked for with "display" steps. Literals you write yours
 
 export function plannerMessages(input: {
   query: string;
-  apps: ServingAppInfo[];
-  artifacts: ArtifactMetadata[];
-  earlierQueries: string[];
-}): ChatMessage[] {
+  apps: readonly ServingAppInfo[];
+  artifacts: readonly ArtifactMetadata[];
+  earlierQueries: readonly string[];
+}): PlannerMessage[] {
   // One entry per app (its description once), each functionality named as the plan calls it.
   const apps = input.apps.map((app) => ({
     app: app.name,
@@ -143,20 +82,15 @@ export async function plan(input: {
   query: string;
   policy: Policy;
   snapshot: PlanningSnapshot;
-  messages: ChatMessage[];
-  model: ModelConfig;
-  limits: ModelLimits;
+  messages: PlannerMessage[];
+  model: PlannerModel;
 }): Promise<PlanningOutcome> {
   const messages = [...input.messages];
   let tokens = 0;
   const maxAttempts = 1 + input.policy.selfCorrection;
   for (let attempt = 1; ; attempt++) {
-    const answer = await complete(
-      input.model,
-      { role: "planner", messages, schema: { name: "plan", schema: { ...planJsonSchema() } } },
-      input.limits,
-    );
-    tokens += answer.usage.inputTokens + answer.usage.outputTokens;
+    const answer = await input.model(messages, { ...planJsonSchema() });
+    tokens += answer.tokens;
     let json: unknown;
     try {
       json = JSON.parse(answer.text);

@@ -6,50 +6,41 @@ import {
   type Pred,
   predLabel,
   type QueryIndex,
-} from "../../policy/index.ts";
+} from "../policy/index.ts";
+import { StepFailure } from "./failure.ts";
 
 /** Runtime values of the interpreter: every value travels with its label and the apps it came from. */
 export interface Labeled {
   value: unknown;
   label: Label;
-  /** Apps (or "vault") whose data this value carries: what a data_share consent names as `from`. */
+  /** Apps (or "artifacts", the user's saved data) whose data this value carries: what a data_share consent names as `from`. */
   origins: readonly string[];
 }
 
-/** A runtime failure: the query ends (fail-closed); never fed back to the planner. */
-export class StepFailure extends Error {
-  readonly code: string;
-  readonly details: unknown;
-  constructor(code: string, message: string, details?: unknown) {
-    super(message);
-    this.code = code;
-    this.details = details;
-  }
-}
-
-export type Env = Map<string, Labeled>;
+/** The interpreter's variables: each name the plan bound so far, with its labeled value. */
+export type Vars = Map<string, Labeled>;
 
 export interface EvalContext {
   lattices: Lattices;
   query: QueryIndex;
-  env: Env;
+  vars: Vars;
 }
 
 /** An expression's value, with the same label the verifier computed statically for it. */
 export function evaluate(ctx: EvalContext, expr: Expr): Labeled {
-  const label = exprLabel(ctx.lattices, expr, (name) => ctx.env.get(name)?.label, ctx.query);
+  const label = exprLabel(ctx.lattices, expr, (name) => ctx.vars.get(name)?.label, ctx.query);
   const origins = new Set<string>();
-  collectOrigins(ctx.env, expr, origins);
-  return { value: rawValue(ctx.env, expr), label, origins: [...origins].sort() };
+  collectOrigins(ctx.vars, expr, origins);
+  return { value: rawValue(ctx.vars, expr), label, origins: [...origins].sort() };
 }
 
-function collectOrigins(env: Env, expr: Expr, into: Set<string>): void {
+function collectOrigins(vars: Vars, expr: Expr, into: Set<string>): void {
   if ("lit" in expr) return;
   if ("ref" in expr) {
-    for (const origin of env.get(expr.ref)?.origins ?? []) into.add(origin);
+    for (const origin of vars.get(expr.ref)?.origins ?? []) into.add(origin);
     return;
   }
-  for (const part of "obj" in expr ? Object.values(expr.obj) : expr.arr) collectOrigins(env, part, into);
+  for (const part of "obj" in expr ? Object.values(expr.obj) : expr.arr) collectOrigins(vars, part, into);
 }
 
 export function mergeOrigins(
@@ -61,19 +52,19 @@ export function mergeOrigins(
   return [...all].sort();
 }
 
-function rawValue(env: Env, expr: Expr): unknown {
+function rawValue(vars: Vars, expr: Expr): unknown {
   if ("lit" in expr) return expr.lit;
   if ("ref" in expr) {
-    const bound = env.get(expr.ref);
+    const bound = vars.get(expr.ref);
     if (!bound) throw new StepFailure("unbound_name", `"${expr.ref}" has no value`);
     return project(bound.value, expr.ref, expr.path ?? []);
   }
   if ("obj" in expr) {
     const out: Record<string, unknown> = {};
-    for (const [key, part] of Object.entries(expr.obj)) out[key] = rawValue(env, part);
+    for (const [key, part] of Object.entries(expr.obj)) out[key] = rawValue(vars, part);
     return out;
   }
-  return expr.arr.map((part) => rawValue(env, part));
+  return expr.arr.map((part) => rawValue(vars, part));
 }
 
 function project(value: unknown, name: string, path: readonly (string | number)[]): unknown {
@@ -93,29 +84,29 @@ function project(value: unknown, name: string, path: readonly (string | number)[
 }
 
 export function guardLabel(ctx: EvalContext, pred: Pred): Label {
-  return predLabel(ctx.lattices, pred, (name) => ctx.env.get(name)?.label, ctx.query);
+  return predLabel(ctx.lattices, pred, (name) => ctx.vars.get(name)?.label, ctx.query);
 }
 
 /** Predicates compare JSON values; comparing unlike types is false rather than a guess. */
-export function holds(env: Env, pred: Pred): boolean {
+export function holds(vars: Vars, pred: Pred): boolean {
   switch (pred.op) {
     case "and":
-      return pred.args.every((p) => holds(env, p));
+      return pred.args.every((p) => holds(vars, p));
     case "or":
-      return pred.args.some((p) => holds(env, p));
+      return pred.args.some((p) => holds(vars, p));
     case "not":
-      return !holds(env, pred.arg);
+      return !holds(vars, pred.arg);
     case "exists":
       try {
-        const v = rawValue(env, pred.value);
+        const v = rawValue(vars, pred.value);
         return v !== null && v !== undefined;
       } catch (error) {
         if (error instanceof StepFailure && error.code === "projection_failed") return false;
         throw error;
       }
     default: {
-      const left = rawValue(env, pred.left);
-      const right = rawValue(env, pred.right);
+      const left = rawValue(vars, pred.left);
+      const right = rawValue(vars, pred.right);
       switch (pred.op) {
         case "eq":
           return jsonEqual(left, right);

@@ -14,7 +14,6 @@ import {
   loopOutLabel,
   loopVarLabel,
   outputBaseline,
-  type Plan,
   type Policy,
   type QllmStep,
   type QueryIndex,
@@ -23,9 +22,11 @@ import {
   type Step,
   type ToolStep,
   toolOutputLabel,
-} from "../../policy/index.ts";
-import type { DisplayItem, JournalEntry } from "./store.ts";
-import { type Env, evaluate, guardLabel, holds, type Labeled, mergeOrigins, StepFailure } from "./values.ts";
+  type ValidPlan,
+} from "../policy/index.ts";
+import { StepFailure } from "./failure.ts";
+import type { DisplayItem, JournalEntry } from "./records.ts";
+import { evaluate, guardLabel, holds, type Labeled, mergeOrigins, type Vars } from "./values.ts";
 
 /**
  * The deterministic interpreter. It cannot reorder or change steps; it replays the plan from the
@@ -59,7 +60,7 @@ export interface Recorder {
 }
 
 export interface RunContext {
-  plan: Plan;
+  plan: ValidPlan;
   policy: Policy;
   lattices: Lattices;
   catalog: Catalog;
@@ -97,7 +98,7 @@ export async function runPlan(ctx: RunContext): Promise<RunOutcome> {
 }
 
 class Run {
-  readonly env: Env = new Map();
+  readonly vars: Vars = new Map();
   readonly results: Annotated[] = [];
   private spent = 0;
   private readonly ctx: RunContext;
@@ -107,7 +108,7 @@ class Run {
   }
 
   private get evalCtx() {
-    return { lattices: this.ctx.lattices, query: this.ctx.query, env: this.env };
+    return { lattices: this.ctx.lattices, query: this.ctx.query, vars: this.vars };
   }
 
   async steps(steps: readonly Step[], path: string, pc: Label, annotate: boolean): Promise<void> {
@@ -138,7 +139,7 @@ class Run {
   private async retrieve(artifactId: string, key: string): Promise<Labeled> {
     const result = await this.ctx.effects.retrieve(artifactId);
     this.ctx.record.done(key, "retrieve", result.value, result.label, { artifact: artifactId });
-    return { ...result, origins: ["vault"] };
+    return { ...result, origins: ["artifacts"] };
   }
 
   private async tool(step: ToolStep, key: string, pc: Label, annotate: boolean): Promise<void> {
@@ -213,7 +214,7 @@ class Run {
     }
     this.spend();
     this.ctx.record.event("step_started", { key, kind: "qllm" });
-    const given = this.ctx.isolation ? Object.entries(inputs) : [...this.env.entries()];
+    const given = this.ctx.isolation ? Object.entries(inputs) : [...this.vars.entries()];
     const values = Object.fromEntries(given.map(([name, i]) => [name, i.value]));
     const value = await this.ctx.effects.qllm(step, key, values);
     this.ctx.record.done(key, "qllm", value, label, {});
@@ -247,7 +248,7 @@ class Run {
 
   private async condition(step: ConditionStep, key: string, pc: Label, annotate: boolean): Promise<void> {
     const branchPc = guardedPc(this.ctx.lattices, pc, guardLabel(this.evalCtx, step.if));
-    const taken = holds(this.env, step.if);
+    const taken = holds(this.vars, step.if);
     await this.steps(taken ? step.then : step.else, `${key}.${taken ? "then" : "else"}`, branchPc, annotate);
   }
 
@@ -266,7 +267,7 @@ class Run {
     const bodyPc = guardedPc(l, pc, over.label);
     const collected: Labeled[] = [];
     for (const [i, item] of over.value.entries()) {
-      this.env.set(step.as, { value: item, label: loopVarLabel(l, over.label, pc), origins: over.origins });
+      this.vars.set(step.as, { value: item, label: loopVarLabel(l, over.label, pc), origins: over.origins });
       await this.steps(step.body, `${key}#${i}.body`, bodyPc, false);
       if (step.collect) collected.push(evaluate(this.evalCtx, step.collect));
     }
@@ -289,7 +290,7 @@ class Run {
   }
 
   private bind(name: string, step: Step, result: Labeled, annotate: boolean): void {
-    this.env.set(name, result);
+    this.vars.set(name, result);
     if (annotate) this.results.push({ name, step, result });
   }
 
@@ -304,8 +305,8 @@ class Run {
 }
 
 function fromJournal(entry: JournalEntry): Labeled {
-  if (!entry.label) throw new StepFailure("corrupt_journal", `journal entry ${entry.key} has no label`);
-  return { value: entry.value, label: entry.label, origins: ["vault"] };
+  if (!entry.label) throw new StepFailure("corrupt_state", `journal entry ${entry.key} has no label`);
+  return { value: entry.value, label: entry.label, origins: ["artifacts"] };
 }
 
 const appOf = (tool: string) => tool.slice(0, tool.indexOf("."));

@@ -1,0 +1,173 @@
+/**
+ * The messages Durable Objects exchange over RPC, in one place: what the hub asks of a spoke, of the
+ * artifacts store and of the tenant, and what a spoke asks of its hub. Types only; each object
+ * implements its side. RPC values are plain JSON data (structured clone carries them unchanged).
+ */
+import type { Manifest } from "./apps/manifest.ts";
+import type { Label, SemanticException, VisorCheck } from "./policy/index.ts";
+import type { Failure, Ok, Result } from "./result.ts";
+
+// --- tenant → hub, spoke ---
+
+/** An approved, enabled app at its serving version: what planning and spokes may use. */
+export interface ServingAppInfo {
+  appId: string;
+  name: string;
+  version: number;
+  clearance: string;
+  manifest: Manifest;
+}
+
+/** What a spoke needs to call the app: the serving version and the signing secret. */
+export interface ServingApp extends ServingAppInfo {
+  secret: string;
+}
+
+// --- hub → spoke ---
+
+/** How the app's own model runs, when the functionality is agentic. The spoke resolves the model itself. */
+export interface AgentCallSettings {
+  /** The tenant's model timeout, pinned with the query's policy. */
+  modelTimeoutMs: number;
+  /** Corrections allowed after a semantic exception (tenant `selfCorrection`); then the call is refused. */
+  selfCorrection: 0 | 1;
+  checks: Record<VisorCheck, boolean>;
+  /** The request arguments the hub labeled with user integrity. */
+  trustedArgs: string[];
+  /** Where this call sits in a hub query, so the agent may ask the hub for other apps' help. */
+  collaboration?: { sessionId: string; queryId: string; stepKey: string };
+}
+
+export interface SpokeCall {
+  tenantId: string;
+  userId: string;
+  appId: string;
+  functionality: string;
+  /** The approved version the hub verified against; another one (approved since) is refused. */
+  appVersion?: number;
+  request: unknown;
+  /** Ephemeral id of this call, shown to the app (X-Lattice-Call). */
+  callId: string;
+  /** Stable across retries of the same step, so the app can deduplicate. */
+  idempotencyKey: string;
+  /** Private sessions leave no memory behind, and give an agentic app none. */
+  remember?: boolean;
+  limits?: { timeoutMs?: number; maxResponseBytes?: number };
+  agent?: AgentCallSettings;
+}
+
+export const SPOKE_ERROR_CODES = [
+  "app_unavailable",
+  "app_changed",
+  "unknown_functionality",
+  "invalid_request",
+  "invalid_response",
+  "egress_refused",
+  "app_timeout",
+  "app_error",
+  "app_response_too_large",
+  "app_response_not_json",
+  "agent_not_configured",
+  "agent_time_limit",
+  "agent_token_limit",
+  "agent_turn_limit",
+  "agent_too_many_calls",
+  "visor_refused",
+  "model_timeout",
+  "model_failed",
+  "model_not_configured",
+] as const;
+export type SpokeErrorCode = (typeof SPOKE_ERROR_CODES)[number];
+
+export interface AgentEvent {
+  type: "tool_call" | "visor_exception" | "tool_failed" | "collaboration";
+  tool: string;
+  args?: unknown;
+  exception?: SemanticException;
+  message?: string;
+}
+
+export type SpokeResult =
+  | Ok<{
+      value: unknown;
+      appVersion: number;
+      readUntrusted?: boolean;
+      /** Confidentiality levels of other apps' answers an agent read (collaboration). */
+      relayed?: string[];
+      events?: AgentEvent[];
+    }>
+  | (Failure<SpokeErrorCode> & { problems?: string[]; events?: AgentEvent[] });
+
+/** A q-llm step for a memoryless vanilla spoke: the planner's prompt and schema, the plan's inputs. */
+export interface QllmCall {
+  tenantId: string;
+  modelTimeoutMs: number;
+  prompt: string;
+  inputs: Record<string, unknown>;
+  schema: Record<string, unknown>;
+}
+
+export type QllmErrorCode =
+  | "invalid_model_output"
+  | "model_timeout"
+  | "model_failed"
+  | "model_not_configured";
+export type QllmResult = Result<{ value: unknown; tokens: number }, QllmErrorCode>;
+
+// --- spoke → hub (collaboration between spokes) ---
+
+export interface Discovery {
+  fxId: string;
+  request: Record<string, unknown>;
+  response: Record<string, unknown>;
+}
+
+export interface CollaborationRequest {
+  queryId: string;
+  stepKey: string;
+  fromApp: string;
+  fxId: string;
+  request: unknown;
+  readUntrusted: boolean;
+}
+
+export type CollaborationCode = "denied" | "expired" | "dropped" | "failed";
+export type CollaborationReply =
+  | Ok<{ state: "pending"; consentId: string }>
+  /** `confidentiality`: the answering app's declared output level, joined into the asking step's label. */
+  | Ok<{ state: "answered"; value: unknown; confidentiality: string }>
+  | Failure<CollaborationCode>;
+
+// --- hub → artifacts ---
+
+/** What a planner may see of an artifact: everything but its value. */
+export interface ArtifactMetadata {
+  id: string;
+  name: string;
+  schema: unknown;
+  intent: string;
+  semantics: string;
+  query: string;
+  label: Label;
+  sessionId: string;
+  queryId: string;
+  createdAt: string;
+}
+
+/** What the hub stores: the metadata (less the time it is stored at) and the sealed value. */
+export type NewArtifact = Omit<ArtifactMetadata, "createdAt" | "schema"> & {
+  /** Derived from the query and name by the hub, so a replayed completion stores nothing twice. */
+  id: string;
+  schema?: unknown;
+  value: unknown;
+};
+
+/** A standing (permanent) permission the user gave: listed and revocable by the user. */
+export interface Grant {
+  id: string;
+  kind: string;
+  subject: string;
+  choice: string | null;
+  description: string;
+  createdAt: string;
+}

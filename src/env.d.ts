@@ -1,0 +1,24 @@
+// The Worker's bindings, declared once and ambient (the hand-written equivalent of `wrangler
+// types`): objects and routes read `Env` without importing it, so no module imports its way back
+// from an object to the Worker. Also tells @cloudflare/workers-types what the Worker exports.
+declare namespace Cloudflare {
+  interface GlobalProps {
+    mainModule: typeof import("./worker/index.ts");
+    durableNamespaces: "TenantDO" | "HubDO" | "SpokeDO" | "ArtifactsDO";
+  }
+  interface Env {
+    TENANT: DurableObjectNamespace<import("./objects/tenant/index.ts").TenantDO>;
+    HUB: DurableObjectNamespace<import("./objects/hub/index.ts").HubDO>;
+    SPOKE: DurableObjectNamespace<import("./objects/spoke/index.ts").SpokeDO>;
+    ARTIFACTS: DurableObjectNamespace<import("./objects/artifacts/index.ts").ArtifactsDO>;
+    /** "dev" allows loopback app endpoints; anything else is production. */
+    LATTICE_MODE?: string;
+    /** Deployment operator secret for creating tenants (a Worker secret; `.dev.vars` locally). Unset: operator routes refuse. */
+    LATTICE_OPERATOR_SECRET?: string;
+    OPENAI_BASE_URL?: string;
+    OPENAI_API_KEY?: string;
+    OPENAI_MODEL?: string;
+  }
+}
+
+interface Env extends Cloudflare.Env {}

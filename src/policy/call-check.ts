@@ -1,0 +1,75 @@
+/**
+ * One tool call against its endpoint policy: the rule the verifier applies to every planned call,
+ * the hub's gate to every call it is about to make with runtime labels, and the collaboration relay
+ * to a spoke's request. Written once here so the three cannot drift apart.
+ */
+import type { CatalogEntry } from "./context.ts";
+import { argumentRequirement, callRequirement, clearanceOf } from "./endpoints.ts";
+import {
+  exceedsConfidentiality,
+  type FlowRule,
+  flowViolations,
+  type Label,
+  type Requirement,
+} from "./labels.ts";
+import type { Lattices } from "./lattice.ts";
+import type { Policy } from "./policy-schema.ts";
+import { sinkLabel } from "./runtime-labels.ts";
+
+export interface SinkFinding {
+  readonly rule: FlowRule;
+  /** Under `onViolation: "ask"` the user may endorse the flow, except above the app's clearance (a cap). */
+  readonly endorsable: boolean;
+}
+
+export interface CallFinding extends SinkFinding {
+  /** The argument, or null for the call itself (its pc). */
+  readonly argument: string | null;
+  readonly label: Label;
+  readonly required: Requirement;
+}
+
+const NONE: readonly SinkFinding[] = [];
+
+/** What breaks where `label` reaches an endpoint requiring `required`. */
+export function sinkFindings(
+  l: Lattices,
+  policy: Policy,
+  entry: CatalogEntry | undefined,
+  label: Label,
+  required: Requirement,
+): readonly SinkFinding[] {
+  const rules = flowViolations(l, label, required);
+  if (rules.length === 0) return NONE;
+  const ask = policy.onViolation === "ask";
+  const cap = { maxConfidentiality: clearanceOf(l, entry), minIntegrity: l.integrity.bottom };
+  return rules.map((rule) => ({
+    rule,
+    endorsable: ask && !(rule === "confidentiality" && exceedsConfidentiality(l, label, cap)),
+  }));
+}
+
+/**
+ * A call with runtime labels: the pc against the functionality's call policy, then each argument
+ * (joined with the pc) against its own.
+ */
+export function checkCall(input: {
+  readonly policy: Policy;
+  readonly lattices: Lattices;
+  readonly tool: string;
+  readonly entry: CatalogEntry | undefined;
+  readonly pc: Label;
+  readonly args: Readonly<Record<string, Label>>;
+}): CallFinding[] {
+  const { policy, lattices: l, tool, entry, pc } = input;
+  const found: CallFinding[] = [];
+  const add = (argument: string | null, label: Label, required: Requirement) => {
+    for (const f of sinkFindings(l, policy, entry, label, required))
+      found.push({ ...f, argument, label, required });
+  };
+  add(null, pc, callRequirement(policy, l, tool, entry));
+  for (const [name, label] of Object.entries(input.args)) {
+    add(name, sinkLabel(l, label, pc), argumentRequirement(policy, l, tool, entry, name));
+  }
+  return found;
+}

@@ -1,0 +1,143 @@
+import { indexQuery, type Label, type QllmStep } from "../policy/index.ts";
+import type { ConsentAsk } from "./consents.ts";
+import { type QueryError, queryError, StepFailure } from "./failure.ts";
+import { Gate, type GatePorts } from "./gate.ts";
+import { type Annotated, type Recorder, runPlan } from "./interpreter.ts";
+import type { LoadedQuery } from "./query.ts";
+import type { JournalEntry } from "./records.ts";
+
+/** How many new tool or q-llm calls one advance performs: each one is a durable step boundary. */
+export const STEPS_PER_ADVANCE = 1;
+
+/** A tool call as the hub sends it to the app's spoke. */
+export interface ToolRequest {
+  tool: string;
+  appId: string;
+  /** The approved version the plan was verified against: the only one the call may reach. */
+  version: number | undefined;
+  functionality: string;
+  key: string;
+  args: Record<string, unknown>;
+  /** Which arguments carry the user's own words (an agentic app's visor takes destinations only from them). */
+  trusted: string[];
+}
+
+export interface ToolAnswer {
+  value: unknown;
+  /** An agentic app read content on the way, so its answer is no more than untrusted. */
+  readUntrusted?: boolean;
+  /** Confidentiality levels of other apps' answers the agent read (collaboration). */
+  relayed?: string[];
+}
+
+/** The effects a query needs, supplied by the hub. A failed effect throws a `StepFailure`. */
+export interface QueryPorts extends GatePorts {
+  record: Recorder;
+  tool(request: ToolRequest): Promise<ToolAnswer>;
+  qllm(step: QllmStep, inputs: Record<string, unknown>): Promise<unknown>;
+  retrieve(artifactId: string): Promise<{ value: unknown; label: Label } | null>;
+}
+
+/** A result to keep in the user's artifacts; the hub gives it its id and stores it. */
+export interface ArtifactDraft {
+  name: string;
+  schema?: unknown;
+  intent: string;
+  semantics: string;
+  label: Label;
+  value: unknown;
+}
+
+/** What the hub does next: advance again, wait for the user (recording `ask`), or end the query. */
+export type Advance =
+  | { next: "continue" }
+  | { next: "wait"; ask: ConsentAsk | null }
+  | { next: "done"; artifacts: ArtifactDraft[] }
+  | { next: "failed"; error: QueryError };
+
+/**
+ * Advances a planned query by at most `STEPS_PER_ADVANCE` new calls. Pure given its ports: the
+ * journal says what already happened, so the same inputs always lead to the same next effect.
+ */
+export async function advanceQuery(input: {
+  queryId: string;
+  query: LoadedQuery;
+  journal: ReadonlyMap<string, JournalEntry>;
+  ports: QueryPorts;
+  budget?: number;
+}): Promise<Advance> {
+  const { query, ports } = input;
+  const { policy, snapshot, defences } = query.context;
+  const gate = new Gate({
+    queryId: input.queryId,
+    query: query.text,
+    policy,
+    lattices: query.lattices,
+    snapshot,
+    violations: query.verdict.violations,
+    defences,
+    ports,
+  });
+  try {
+    const outcome = await runPlan({
+      plan: query.plan,
+      policy,
+      lattices: query.lattices,
+      catalog: snapshot.catalog,
+      query: indexQuery(query.text),
+      journal: input.journal,
+      budget: input.budget ?? STEPS_PER_ADVANCE,
+      isolation: defences.isolation,
+      record: ports.record,
+      effects: {
+        irreversible: (tool) => snapshot.catalog[tool]?.irreversible ?? true,
+        route: (step) => gate.route(step),
+        gate: (tool, key, args, pc) => gate.check(tool, key, args, pc),
+        tool: (tool, key, args, trusted) => {
+          const appId = snapshot.apps[tool];
+          if (!appId) throw new StepFailure("unknown_tool", `${tool} is not in the catalog`);
+          const functionality = tool.slice(tool.indexOf(".") + 1);
+          return ports.tool({
+            tool,
+            appId,
+            version: snapshot.versions[appId],
+            functionality,
+            key,
+            args,
+            trusted,
+          });
+        },
+        qllm: (step, _key, inputs) => ports.qllm(step, inputs),
+        retrieve: async (artifactId) => {
+          if (!snapshot.artifacts[artifactId]) {
+            throw new StepFailure("unknown_artifact", `${artifactId} was not shown to the planner`);
+          }
+          const artifact = await ports.retrieve(artifactId);
+          if (!artifact) throw new StepFailure("artifact_gone", `${artifactId} no longer exists`);
+          return { ...artifact, origins: ["artifacts"] };
+        },
+      },
+    });
+    if (outcome.state === "yield") return { next: "continue" };
+    if (outcome.state === "pause") return { next: "wait", ask: gate.asked };
+    return { next: "done", artifacts: outcome.results.flatMap(draft) };
+  } catch (error) {
+    if (error instanceof StepFailure) return { next: "failed", error: queryError(error) };
+    throw error;
+  }
+}
+
+/** Named tool, q-llm and loop results outside any loop body become artifacts; displays and conditions do not. */
+function draft({ name, step, result }: Annotated): ArtifactDraft[] {
+  if (step.kind === "display" || step.kind === "condition") return [];
+  return [
+    {
+      name,
+      ...(step.kind === "qllm" && { schema: step.schema }),
+      intent: "intent" in step ? step.intent : `collected by loop ${name}`,
+      semantics: "semantics" in step ? step.semantics : `results of loop ${name}`,
+      label: result.label,
+      value: result.value,
+    },
+  ];
+}

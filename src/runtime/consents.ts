@@ -1,0 +1,143 @@
+import * as z from "zod";
+import { type Assessment, type ConsentKind, SCOPES, type Scope } from "../policy/index.ts";
+import { type Failure, failure, type Ok } from "../result.ts";
+
+/**
+ * Consents as data, and the rules for answering one: which answers stand, what an answer settles
+ * and which standing grant it leaves. Pure: the hub reads the consent, calls `answerRules`, and
+ * writes what it returns.
+ */
+
+export type ConsentStatus = "pending" | "allowed" | "denied" | "expired";
+
+const AppOptionSchema = z.object({ tool: z.string(), app: z.string(), description: z.string() });
+
+/** What the user is shown (API.md's consent shape), stored as JSON with the consent. */
+export const ConsentRequestSchema = z.object({
+  from: z.array(z.string()).optional(),
+  to: z.string().optional(),
+  functionality: z.string(),
+  /** The concrete values to be shared, for the user to see. */
+  data: z.unknown(),
+  assessment: z.object({ verdict: z.enum(["expected", "warning"]), reasons: z.array(z.string()) }),
+  scopes: z.array(z.enum(SCOPES)),
+  options: z.array(AppOptionSchema).optional(),
+});
+export type ConsentRequest = z.infer<typeof ConsentRequestSchema> & { assessment: Assessment };
+
+export interface Consent extends ConsentRequest {
+  id: string;
+  grantSubject: string | null;
+  kind: ConsentKind;
+  queryId: string;
+  stepId: string;
+  status: ConsentStatus;
+  scope: Scope | null;
+  choice: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** A consent the runtime wants asked: the hub records it and the query waits. */
+export interface ConsentAsk {
+  kind: ConsentKind;
+  stepKey: string;
+  /** The gate's memory across replays: one consent per (query, subject). */
+  subject: string;
+  /** What a session or permanent grant from this answer covers (null: once-only kinds). */
+  grantSubject: string | null;
+  tool: string;
+  request: ConsentRequest;
+}
+
+export interface ConsentAnswer {
+  decision: "allow" | "deny";
+  scope: Scope;
+  /** For app_selection: the tool picked from the consent's options. */
+  choice?: string;
+}
+
+export type AnswerCode =
+  | "not_found"
+  | "query_finished"
+  | "invalid_choice"
+  | "already_answered"
+  | "scope_not_allowed";
+
+/** What a valid answer settles; `grant` is the standing permission it leaves, if any. */
+export interface Settlement {
+  status: "allowed" | "denied";
+  scope: Scope;
+  choice: string | null;
+  grant: {
+    scope: "session" | "permanent";
+    subject: string;
+    choice: string | null;
+    description: string;
+  } | null;
+}
+
+export type AnswerCheck =
+  | Ok<{ settle: Settlement }>
+  | Failure<"not_found" | "query_finished" | "invalid_choice">
+  | (Failure<"already_answered"> & { status: ConsentStatus; late: boolean })
+  | (Failure<"scope_not_allowed"> & { allowed: Scope[] });
+
+/**
+ * The rules for an answer. A late answer finds the consent expired (`late`: the hub records the
+ * expiry now, even if the alarm has not run). A collaboration is asked while its step runs, every
+ * other consent while the query waits. A private session keeps nothing beyond itself, a standing
+ * grant included.
+ */
+export function answerRules(
+  consent: Consent,
+  facts: { queryStatus: string | null; privateSession: boolean; now: number },
+  answer: ConsentAnswer,
+): AnswerCheck {
+  if (consent.status === "pending" && Date.parse(consent.expiresAt) <= facts.now) {
+    return { ok: false, code: "already_answered", message: "expired", status: "expired", late: true };
+  }
+  if (consent.status !== "pending") {
+    return {
+      ok: false,
+      code: "already_answered",
+      message: consent.status,
+      status: consent.status,
+      late: false,
+    };
+  }
+  const waiting = consent.kind === "collaboration" ? "running" : "awaiting_consent";
+  if (facts.queryStatus !== waiting) return failure("query_finished", "the query no longer waits for this");
+  const allowed = facts.privateSession ? consent.scopes.filter((s) => s !== "permanent") : consent.scopes;
+  if (!allowed.includes(answer.scope)) {
+    return { ok: false, code: "scope_not_allowed", message: `allowed: ${allowed.join(", ")}`, allowed };
+  }
+  const allow = answer.decision === "allow";
+  let choice: string | null = null;
+  if (allow && consent.options?.length) {
+    // The user picks the app; with a single option, allowing picks it.
+    choice = answer.choice ?? (consent.options.length === 1 ? consent.options[0]!.tool : null);
+    if (!consent.options.some((o) => o.tool === choice)) return failure("invalid_choice", "not an option");
+  }
+  const lasting = answer.scope === "session" || answer.scope === "permanent";
+  const grant =
+    allow && lasting && consent.grantSubject
+      ? {
+          scope: answer.scope as "session" | "permanent",
+          subject: consent.grantSubject,
+          choice,
+          description: describeGrant(consent, choice),
+        }
+      : null;
+  return { ok: true, settle: { status: allow ? "allowed" : "denied", scope: answer.scope, choice, grant } };
+}
+
+function describeGrant(consent: Consent, choice: string | null): string {
+  if (consent.kind === "app_selection") return `use ${choice} for ${consent.functionality}`;
+  return `share data from ${(consent.from ?? []).join(", ") || "your apps"} with ${consent.functionality}`;
+}
+
+/** Whether the query stops when this consent expires: a collaboration just goes unanswered. */
+export function expiryStopsQuery(consent: Consent, queryStatus: string | null): boolean {
+  return consent.kind !== "collaboration" && queryStatus === "awaiting_consent";
+}

@@ -1,0 +1,31 @@
+/**
+ * The query runtime: the interpreter, value resolution, the per-call gate, consent answering rules,
+ * the planning snapshot and messages, and the stored-query codec. Pure like src/policy: no Workers
+ * runtime, no Durable Object stubs, no model client; the hub supplies every effect through ports.
+ */
+export type { Advance, ArtifactDraft, QueryPorts, ToolAnswer, ToolRequest } from "./advance.ts";
+export { advanceQuery, STEPS_PER_ADVANCE } from "./advance.ts";
+export { assessCollaboration, type CollaborationAssessment } from "./collaboration.ts";
+export type {
+  AnswerCheck,
+  AnswerCode,
+  Consent,
+  ConsentAnswer,
+  ConsentAsk,
+  ConsentRequest,
+  ConsentStatus,
+  Settlement,
+} from "./consents.ts";
+export { answerRules, ConsentRequestSchema, expiryStopsQuery } from "./consents.ts";
+export { decode } from "./decode.ts";
+export type { QueryError, RuntimeErrorCode } from "./failure.ts";
+export { queryError, StepFailure } from "./failure.ts";
+export type { GatePorts } from "./gate.ts";
+export type { Recorder } from "./interpreter.ts";
+export type { PlannerMessage, PlannerModel } from "./planner.ts";
+export { type Planned, type PlanningInput, planQuery } from "./planning.ts";
+export { type LoadedQuery, loadQuery, type QueryContext, storedContext } from "./query.ts";
+export type { Defences, DisplayItem, HubEvent, JournalEntry, QueryOptions, QueryStatus } from "./records.ts";
+export { defencesOf, LabelSchema, QUERY_STATES, QueryOptionsSchema } from "./records.ts";
+export { type AppOption, type PlanningSnapshot, snapshotOf } from "./snapshot.ts";
+export type { Labeled } from "./values.ts";

@@ -1,0 +1,89 @@
+import * as z from "zod";
+import { valueProblems } from "../apps/schemas.ts";
+import {
+  checkPlan,
+  type Lattices,
+  type Policy,
+  parsePolicy,
+  policyLattices,
+  type ValidPlan,
+  type Verdict,
+} from "../policy/index.ts";
+import { decode } from "./decode.ts";
+import { StepFailure } from "./failure.ts";
+import type { Defences } from "./records.ts";
+import { type PlanningSnapshot, SnapshotSchema } from "./snapshot.ts";
+
+/**
+ * A query's stored context: everything execution needs, fixed once planned. Model credentials never
+ * enter it (the policy is stored without `models`; spokes resolve their model from the tenant), and
+ * loading it re-parses the policy and re-verifies the plan, so what runs is what was verified.
+ */
+export interface QueryContext {
+  policy: Policy;
+  snapshot: PlanningSnapshot;
+  defences: Defences;
+}
+
+const Check = z.boolean();
+const StoredContext = z
+  .object({
+    policy: z.unknown(),
+    snapshot: SnapshotSchema,
+    defences: z.object({
+      ifc: Check,
+      consent: Check,
+      isolation: Check,
+      visor: z.object({ S: Check, T: Check, I: Check }),
+    }),
+  })
+  .strict();
+
+/** The context as stored: the policy less its model settings (API keys live only in the tenant). */
+export function storedContext(context: QueryContext): string {
+  return JSON.stringify({ ...context, policy: { ...context.policy, models: {} } });
+}
+
+export interface LoadedQuery {
+  text: string;
+  context: QueryContext;
+  lattices: Lattices;
+  plan: ValidPlan;
+  verdict: Verdict;
+}
+
+/** Reads a planned query back as the verifier's own types; any mismatch is `corrupt_state`. */
+export function loadQuery(row: { text: string; plan: string | null; context: string | null }): LoadedQuery {
+  if (row.plan === null || row.context === null) {
+    throw new StepFailure("corrupt_state", "a running query has no stored plan");
+  }
+  const stored = decode(StoredContext, row.context, "the query's context");
+  const parsed = parsePolicy(stored.policy);
+  if (!parsed.ok) {
+    throw new StepFailure("corrupt_state", "the query's stored policy no longer parses", {
+      details: parsed.issues,
+    });
+  }
+  const context: QueryContext = {
+    policy: parsed.policy,
+    snapshot: stored.snapshot,
+    defences: stored.defences,
+  };
+  const check = checkPlan(decode(z.unknown(), row.plan, "the query's plan"), {
+    policy: context.policy,
+    query: row.text,
+    catalog: context.snapshot.catalog,
+    artifacts: context.snapshot.artifacts,
+    checkSchema: valueProblems,
+  });
+  if (check.stage === "validate") {
+    throw new StepFailure("corrupt_state", "the stored plan no longer validates", { details: check.errors });
+  }
+  return {
+    text: row.text,
+    context,
+    lattices: policyLattices(context.policy),
+    plan: check.plan,
+    verdict: check.verdict,
+  };
+}

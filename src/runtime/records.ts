@@ -1,0 +1,77 @@
+import * as z from "zod";
+import type { Label, VisorCheck } from "../policy/index.ts";
+
+/** The records a query leaves as it runs: its status, journal, display items and events. */
+
+export const QUERY_STATES = [
+  "planning",
+  "awaiting_consent",
+  "running",
+  "completed",
+  "failed",
+  "rejected",
+] as const;
+export type QueryStatus = (typeof QUERY_STATES)[number];
+
+export const LabelSchema = z.object({ confidentiality: z.string(), integrity: z.string() });
+
+/** One effect of a query, keyed by its position in the plan: what a replay takes instead of calling again. */
+export interface JournalEntry {
+  key: string;
+  kind: string;
+  state: "started" | "done";
+  value: unknown;
+  label: Label | null;
+  info: Record<string, unknown> | null;
+}
+
+export interface DisplayItem {
+  key: string;
+  title: string | null;
+  value: unknown;
+  label: Label;
+  redacted: boolean;
+  untrusted: boolean;
+}
+
+export interface HubEvent {
+  seq: number;
+  queryId: string;
+  type: string;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+/** Which defences run. Always all from HTTP; tests switch one off over RPC to show the attack it stops. */
+export interface Defences {
+  ifc: boolean;
+  consent: boolean;
+  isolation: boolean;
+  visor: Record<VisorCheck, boolean>;
+}
+
+/** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
+export const QueryOptionsSchema = z
+  .object({
+    /** "off" runs the query with the information-flow defence disabled: the control for security tests. */
+    ifc: z.enum(["on", "off"]).optional(),
+    /** "off" runs it without consents (every call allowed): the control for consent tests. */
+    consent: z.enum(["on", "off"]).optional(),
+    /** "off" gives q-llm steps every value and every app's instructions: the control for isolation tests. */
+    isolation: z.enum(["on", "off"]).optional(),
+    /** Switches one of the visor's checks off: the control for the visor's ablation tests. */
+    visorOff: z.enum(["S", "T", "I"]).optional(),
+    /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
+    stepping: z.enum(["auto", "manual"]).optional(),
+  })
+  .strict();
+export type QueryOptions = z.infer<typeof QueryOptionsSchema>;
+
+export function defencesOf(options: QueryOptions): Defences {
+  return {
+    ifc: options.ifc !== "off",
+    consent: options.consent !== "off",
+    isolation: options.isolation !== "off",
+    visor: { S: options.visorOff !== "S", T: options.visorOff !== "T", I: options.visorOff !== "I" },
+  };
+}

@@ -1,0 +1,64 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { CONSENT_MIGRATIONS } from "../../src/objects/hub/consents.ts";
+import { EPHEMERAL_MIGRATIONS } from "../../src/objects/hub/ephemeral.ts";
+import { STORE_MIGRATIONS } from "../../src/objects/hub/store.ts";
+import { hubObjectName } from "../../src/objects/names.ts";
+import { migrate, schemaVersions } from "../../src/objects/sql.ts";
+
+const today = { ephemeral: EPHEMERAL_MIGRATIONS, store: STORE_MIGRATIONS, consents: CONSENT_MIGRATIONS };
+const LEGACY = [
+  ["ephemeral", 1],
+  ["store", 5],
+  ["consents", 3],
+] as const;
+
+async function hubWithData(name: string) {
+  const stub = env.HUB.getByName(hubObjectName("t_mig", name));
+  await stub.open({ id: name, tenantId: "t_mig", userId: "u1", private: false });
+  return stub;
+}
+
+describe("keyed migrations", () => {
+  it("appending to one module upgrades an existing object and keeps its data", async () => {
+    const stub = await hubWithData("ses_grow");
+    await runInDurableObject(stub, (_instance, state) => {
+      expect(schemaVersions(state.storage)).toEqual({ ephemeral: 1, store: 5, consents: 3 });
+      // A later release appends a table to the store module only; the consent module is untouched.
+      const grown = { ...today, store: [...STORE_MIGRATIONS, "CREATE TABLE notes (id TEXT PRIMARY KEY)"] };
+      migrate(state.storage, grown);
+      migrate(state.storage, grown); // idempotent: a restart applies nothing twice
+      state.storage.sql.exec("INSERT INTO notes VALUES ('n1')");
+      expect(schemaVersions(state.storage)).toEqual({ ephemeral: 1, store: 6, consents: 3 });
+      expect(state.storage.sql.exec("SELECT user_id FROM session").one().user_id).toBe("u1");
+      expect(state.storage.sql.exec("SELECT COUNT(*) AS n FROM session_grants").one().n).toBe(0);
+    });
+  });
+
+  it("adopts an object written under the old positional counter, then grows it", async () => {
+    const stub = await hubWithData("ses_legacy");
+    await runInDurableObject(stub, (_instance, state) => {
+      // Rewind the bookkeeping to what the spliced layout recorded: one counter over all nine entries.
+      const sql = state.storage.sql;
+      sql.exec("DROP TABLE _schema");
+      sql.exec("CREATE TABLE _migrations (version INTEGER PRIMARY KEY)");
+      for (let v = 0; v < 9; v++) sql.exec("INSERT INTO _migrations (version) VALUES (?)", v);
+      const grown = { ...today, consents: [...CONSENT_MIGRATIONS, "CREATE TABLE later (id TEXT)"] };
+      migrate(state.storage, grown, LEGACY);
+      expect(schemaVersions(state.storage)).toEqual({ ephemeral: 1, store: 5, consents: 4 });
+      expect(sql.exec("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = '_migrations'").one().n).toBe(0);
+      expect(sql.exec("SELECT user_id FROM session").one().user_id).toBe("u1");
+      sql.exec("INSERT INTO later VALUES ('x')");
+    });
+  });
+
+  it("refuses to run code older than the object's schema", async () => {
+    const stub = await hubWithData("ses_ahead");
+    await runInDurableObject(stub, (_instance, state) => {
+      expect(() => migrate(state.storage, { ...today, store: STORE_MIGRATIONS.slice(0, 4) })).toThrow(
+        /ahead/,
+      );
+    });
+  });
+});
