@@ -24,8 +24,8 @@ const testNetwork = `export default { fetch(request, env) {
   return new URL(request.url).hostname === "${FAKE_OPENAI_HOST}" ? env.OPENAI.fetch(request) : env.APPS.fetch(request);
 } };`;
 
-// Two projects: the pure policy core runs in plain Node (it must not need the runtime),
-// everything else runs inside workerd through the Workers pool.
+// Three projects: the pure policy core and query runtime run in plain Node (they must not need the
+// Workers runtime), everything else runs inside workerd through the Workers pool.
 export default defineConfig({
   test: {
     projects: [
@@ -33,6 +33,13 @@ export default defineConfig({
         test: {
           name: "policy",
           include: ["test/policy/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "runtime",
+          include: ["test/runtime/**/*.test.ts"],
           environment: "node",
         },
       },

@@ -56,7 +56,9 @@ export async function completeOpenAI(
       };
     } catch (error) {
       if (error instanceof APIConnectionTimeoutError) {
-        throw new ModelError("model_timeout", `the model did not answer within ${limits.timeoutMs} ms`);
+        throw new ModelError("model_timeout", `the model did not answer within ${limits.timeoutMs} ms`, {
+          cause: error,
+        });
       }
       const transport =
         error instanceof APIConnectionError ||
@@ -64,7 +66,7 @@ export async function completeOpenAI(
       if (transport && attempt < limits.maxRetries) continue;
       if (error instanceof ModelError) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      throw new ModelError("model_failed", `model call failed: ${message.slice(0, 300)}`);
+      throw new ModelError("model_failed", `model call failed: ${message.slice(0, 300)}`, { cause: error });
     }
   }
 }

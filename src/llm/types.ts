@@ -1,3 +1,5 @@
+import { CodedError } from "../result.ts";
+
 /** The model layer's vocabulary. Models serve utility and are never trusted: callers re-validate output. */
 
 export const MODEL_ROLES = ["planner", "qllm", "spoke"] as const;
@@ -68,11 +70,7 @@ export interface ModelLimits {
 
 export const DEFAULT_MODEL_LIMITS: ModelLimits = { timeoutMs: 30_000, maxOutputTokens: 4096, maxRetries: 2 };
 
+export type ModelErrorCode = "model_timeout" | "model_failed" | "model_not_configured";
+
 /** A model call that failed; ends the query (fail-closed), never fed back to a planner. */
-export class ModelError extends Error {
-  readonly code: "model_timeout" | "model_failed" | "model_not_configured";
-  constructor(code: ModelError["code"], message: string) {
-    super(message);
-    this.code = code;
-  }
-}
+export class ModelError extends CodedError<ModelErrorCode> {}

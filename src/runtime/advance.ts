@@ -127,9 +127,12 @@ export async function advanceQuery(input: {
   }
 }
 
-/** Named tool, q-llm and loop results outside any loop body become artifacts; displays and conditions do not. */
+/**
+ * Named tool, q-llm and loop results outside any loop body become artifacts; a retrieved value is
+ * one already, and displays and conditions bind nothing.
+ */
 function draft({ name, step, result }: Annotated): ArtifactDraft[] {
-  if (step.kind === "display" || step.kind === "condition") return [];
+  if (step.kind === "display" || step.kind === "condition" || step.kind === "retrieve") return [];
   return [
     {
       name,

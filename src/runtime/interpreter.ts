@@ -101,10 +101,13 @@ class Run {
   readonly vars: Vars = new Map();
   readonly results: Annotated[] = [];
   private spent = 0;
+  /** Tool and q-llm calls made by earlier advances: what `maxCalls` bounds (retrieves and displays are free). */
+  private readonly made: number;
   private readonly ctx: RunContext;
 
   constructor(ctx: RunContext) {
     this.ctx = ctx;
+    this.made = [...ctx.journal.values()].filter((e) => e.kind === "tool" || e.kind === "qllm").length;
   }
 
   private get evalCtx() {
@@ -297,7 +300,7 @@ class Run {
   private spend(): void {
     if (this.spent >= this.ctx.budget) throw new Yield();
     const { maxCalls } = this.ctx.policy.limits;
-    if (this.ctx.journal.size >= maxCalls) {
+    if (this.made + this.spent >= maxCalls) {
       throw new StepFailure("too_many_calls", `the query reached the limit of ${maxCalls} calls`);
     }
     this.spent++;

@@ -74,7 +74,13 @@ app.onError((err, c) => {
   if (err instanceof ApiError) return c.json(err.toBody(), err.status);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    const apiError = new ApiError(status, codeForStatus(status), err.message || "request refused");
+    const apiError = new ApiError(
+      status,
+      codeForStatus(status),
+      err.message || "request refused",
+      undefined,
+      err,
+    );
     return c.json(apiError.toBody(), status);
   }
   console.error("unhandled error", err);

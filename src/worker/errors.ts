@@ -6,8 +6,14 @@ export class ApiError extends Error {
   readonly code: string;
   readonly details: unknown;
 
-  constructor(status: ContentfulStatusCode, code: string, message: string, details?: unknown) {
-    super(message);
+  constructor(
+    status: ContentfulStatusCode,
+    code: string,
+    message: string,
+    details?: unknown,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
     this.status = status;
     this.code = code;
     this.details = details;
