@@ -91,7 +91,7 @@ export async function advanceQuery(input: {
       record: ports.record,
       effects: {
         irreversible: (tool) => snapshot.catalog[tool]?.irreversible ?? true,
-        route: (step) => gate.route(step),
+        route: (step, key) => gate.route(step, key),
         gate: (tool, key, args, pc) => gate.check(tool, key, args, pc),
         tool: (tool, key, args, trusted) => {
           const appId = snapshot.apps[tool];

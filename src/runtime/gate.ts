@@ -54,7 +54,7 @@ export class Gate {
   }
 
   /** The tool this step calls; null while the user has yet to pick among alternative apps. */
-  async route(step: ToolStep): Promise<string | null> {
+  async route(step: ToolStep, key: string): Promise<string | null> {
     const { snapshot } = this.g;
     const category = snapshot.categories[step.tool];
     const options = category ? (snapshot.alternatives[category] ?? []) : [];
@@ -73,7 +73,7 @@ export class Gate {
     if (decided) return decided.choice ?? step.tool;
     this.asked = {
       kind: "app_selection",
-      stepKey: "route",
+      stepKey: key,
       subject,
       grantSubject: subject,
       tool: step.tool,
