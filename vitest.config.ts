@@ -39,7 +39,7 @@ export default defineConfig({
       {
         test: {
           name: "runtime",
-          include: ["test/runtime/**/*.test.ts"],
+          include: ["test/runtime/**/*.test.ts", "test/apps/**/*.test.ts"],
           environment: "node",
         },
       },

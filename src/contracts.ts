@@ -16,6 +16,8 @@ export interface ServingAppInfo {
   version: number;
   clearance: string;
   manifest: Manifest;
+  /** Functionality name → the catalog entry it serves, as approved. */
+  bindings: Record<string, string>;
 }
 
 /** What a spoke needs to call the app: the serving version and the signing secret. */
@@ -107,11 +109,9 @@ export interface QllmCall {
   schema: Record<string, unknown>;
 }
 
-export type QllmErrorCode =
-  | "invalid_model_output"
-  | "model_timeout"
-  | "model_failed"
-  | "model_not_configured";
+/** Why a model call failed (the model layer's `ModelError` carries one of these). */
+export type ModelErrorCode = "model_timeout" | "model_failed" | "model_not_configured";
+export type QllmErrorCode = "invalid_model_output" | ModelErrorCode;
 export type QllmResult = Result<{ value: unknown; tokens: number }, QllmErrorCode>;
 
 // --- spoke → hub (collaboration between spokes) ---
@@ -151,6 +151,8 @@ export interface ArtifactMetadata {
   label: Label;
   sessionId: string;
   queryId: string;
+  /** The planning mode of the query that made it: catalog-mode planners read only catalog-made metadata. */
+  plannedIn: "catalog" | "apps";
   createdAt: string;
 }
 

@@ -70,7 +70,9 @@ export interface ModelLimits {
 
 export const DEFAULT_MODEL_LIMITS: ModelLimits = { timeoutMs: 30_000, maxOutputTokens: 4096, maxRetries: 2 };
 
-export type ModelErrorCode = "model_timeout" | "model_failed" | "model_not_configured";
+import type { ModelErrorCode } from "../contracts.ts";
+
+export type { ModelErrorCode };
 
 /** A model call that failed; ends the query (fail-closed), never fed back to a planner. */
 export class ModelError extends CodedError<ModelErrorCode> {}

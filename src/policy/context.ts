@@ -44,6 +44,8 @@ export interface PlanContext {
   readonly artifacts: ArtifactIndex;
   /** Without it, literal arguments are checked for required and unknown names only. */
   readonly checkSchema?: SchemaChecker;
+  /** Catalog mode: the planner read trusted input only, so its literals carry the query's label. */
+  readonly trustedPlanner?: boolean;
 }
 
 export const DEFAULT_CLEARANCE = "internal";

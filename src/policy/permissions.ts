@@ -45,6 +45,11 @@ export interface CallFacts {
   readonly inPlan: boolean;
   /** Set when a spoke asked for the call; whether that spoke read untrusted content. */
   readonly requester?: { readonly app: string; readonly readUntrusted: boolean };
+  /**
+   * What the planner read: the tenant's catalog only, or app-written metadata too (`apps`), in which
+   * case the plan itself may carry an app's wish, so no irreversible or sharing step is `expected`.
+   */
+  readonly plannedFrom?: "catalog" | "apps";
 }
 
 export interface ConsentNeed {
@@ -62,7 +67,7 @@ export function consentFor(policy: Policy, facts: CallFacts): ConsentNeed | null
   const need = (kind: ConsentKind): ConsentNeed => ({
     kind,
     scopes: allowedScopes(kind),
-    assessment: assess(facts),
+    assessment: assess(facts, kind),
   });
   if (facts.requester) return need("collaboration");
   if (facts.violations.length > 0) return need("endorse");
@@ -78,10 +83,13 @@ export function consentFor(policy: Policy, facts: CallFacts): ConsentNeed | null
  * `expected` only when the flow is part of the plan verified for this query and every value has the
  * integrity and confidentiality its argument demands; otherwise `warning`, with every reason.
  */
-export function assess(facts: CallFacts): Assessment {
+export function assess(facts: CallFacts, kind?: ConsentKind): Assessment {
   const reasons: string[] = [];
   for (const v of facts.violations) reasons.push(violationReason(v));
   if (!facts.inPlan) reasons.push(`the plan verified for this query did not call ${facts.tool}`);
+  if (facts.plannedFrom === "apps" && kind !== undefined && kind !== "app_selection") {
+    reasons.push("this step was planned with text written by app developers in view, which may ask for it");
+  }
   if (facts.requester?.readUntrusted) {
     reasons.push(`the request came from the app ${facts.requester.app}, which read untrusted content`);
   }

@@ -22,6 +22,9 @@ const ArgName = z.string().min(1);
 
 /** `<app>.<functionality>`, the catalog's key for a functionality. */
 const ToolKey = z.string().regex(/^[^.\s]+\.[^\s]+$/, 'a tool key has the form "<app>.<functionality>"');
+const RoleName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,63}$/, "a role name: lowercase letters, digits, - and _");
 
 export const ArgumentPolicySchema = z.strictObject({
   maxConfidentiality: Level.optional(),
@@ -101,6 +104,27 @@ export const PolicySchema = z
         spoke: ModelRoleSchema.optional(),
       })
       .prefault({}),
+    /**
+     * What the planner reads of apps: `catalog` (only the tenant's own catalog; the hub binds each
+     * step to an app) or `apps` (reviewed app metadata, with literal provenance). At most
+     * `earlierQueries` of the session's earlier queries, newest last.
+     */
+    planning: z
+      .strictObject({
+        mode: z.enum(["catalog", "apps"]).default("catalog"),
+        earlierQueries: z.int().min(0).max(50).default(10),
+      })
+      .prefault({}),
+    /** User roles (AgentVisor's Suitability): the catalog entries each may use; `*` is every entry. */
+    roles: z
+      .record(RoleName, z.strictObject({ entries: z.union([z.literal("*"), z.array(ToolKey).max(1000)]) }))
+      .default(() => ({ member: { entries: "*" as const } })),
+    /** The roles of a session whose frontend names none. */
+    defaultRoles: z
+      .array(RoleName)
+      .min(1)
+      .max(16)
+      .default(() => ["member"]),
   })
   .superRefine((p, ctx) => {
     // Level names are only meaningful against the lattices of the same document.
@@ -131,6 +155,11 @@ export const PolicySchema = z
       }
     }
     check("confidentiality", p.display.maxConfidentiality, ["display", "maxConfidentiality"]);
+    for (const [i, role] of p.defaultRoles.entries()) {
+      if (!Object.hasOwn(p.roles, role)) {
+        ctx.addIssue({ code: "custom", path: ["defaultRoles", i], message: `no role "${role}" in roles` });
+      }
+    }
   });
 
 /** A parsed policy, every default filled in. */

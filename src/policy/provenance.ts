@@ -1,8 +1,11 @@
 /**
- * Literal provenance (DSL.md). The planner reads the trusted query and the untrusted app catalog,
- * so a literal it writes is trusted only if the user evidently stated it: a string that occurs in
- * the query, a number written in it, or a boolean or null (no room to smuggle a value in).
- * Everything else may come from app metadata and is labeled (bottom, app).
+ * Literal provenance (docs/DSL.md). In apps mode the planner reads the trusted query and reviewed
+ * but app-written metadata, so a literal it writes is trusted only if the user evidently stated it:
+ * a string of three or more characters that occurs in the query, a shorter one that is a whole word
+ * of it, a number written in it, `true`/`false`/`null` written as words. Object keys and projection
+ * paths the planner chose count as literals too. Everything else may come from app metadata and is
+ * labeled (bottom, app). In catalog mode the planner read trusted input only, so every literal
+ * carries the query's label.
  */
 import type { JsonValue } from "./json.ts";
 import { bottomLabel, join, type Label, normalizeLabel } from "./labels.ts";
@@ -16,6 +19,10 @@ export interface QueryIndex {
   readonly folded: string;
   /** Every number the query writes, under each reading of its separators. */
   readonly numbers: ReadonlySet<number>;
+  /** The query's words (runs of letters and digits), folded. */
+  readonly words: ReadonlySet<string>;
+  /** The planner saw trusted input only (catalog mode): its literals carry the query's label. */
+  readonly trusted: boolean;
 }
 
 /**
@@ -48,7 +55,9 @@ function readings(run: string): number[] {
   return values;
 }
 
-export function indexQuery(query: string): QueryIndex {
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+export function indexQuery(query: string, trusted = false): QueryIndex {
   const numbers = new Set<number>();
   for (const m of query.matchAll(NUMBER_RUN)) {
     const sign = m[1] ?? "";
@@ -61,14 +70,23 @@ export function indexQuery(query: string): QueryIndex {
       if (negative) numbers.add(-v);
     }
   }
-  return { folded: foldAscii(query), numbers };
+  const folded = foldAscii(query);
+  return { folded, numbers, words: new Set(folded.match(WORD) ?? []), trusted };
 }
 
-/** Did the user state this scalar? Composite values are judged by their leaves (see `literalLabel`). */
+/**
+ * Did the user state this scalar? A string of one or two characters must be a whole word of the
+ * query (any query contains "a" somewhere), the empty string never is. Composite values are judged
+ * by their keys and leaves (see `literalLabel`).
+ */
 export function isStated(value: string | number | boolean | null, q: QueryIndex): boolean {
-  if (typeof value === "string") return q.folded.includes(foldAscii(value));
+  if (typeof value === "string") {
+    if (value.length === 0) return false;
+    const folded = foldAscii(value);
+    return value.length <= 2 ? q.words.has(folded) : q.folded.includes(folded);
+  }
   if (typeof value === "number") return q.numbers.has(value);
-  return true;
+  return q.words.has(String(value));
 }
 
 /** The label of a literal the planner chose (one the user did not state). */
@@ -84,12 +102,24 @@ export function plannerLabel(l: Lattices): Label {
  * On a custom lattice without an `app` level, a planner-chosen literal gets the bottom integrity.
  */
 export function literalLabel(l: Lattices, value: JsonValue, q: QueryIndex): Label {
+  if (q.trusted) return bottomLabel(l);
   if (value === null || typeof value !== "object") {
     return isStated(value, q) ? bottomLabel(l) : plannerLabel(l);
   }
-  // Composite: the join of the leaves.
+  // Composite: the join of the keys and leaves.
   let acc = bottomLabel(l);
-  const parts: readonly JsonValue[] = Array.isArray(value) ? value : Object.values(value);
-  for (const part of parts) acc = join(l, acc, literalLabel(l, part, q));
+  if (Array.isArray(value)) {
+    for (const part of value) acc = join(l, acc, literalLabel(l, part, q));
+    return acc;
+  }
+  for (const [key, part] of Object.entries(value)) {
+    acc = join(l, join(l, acc, literalLabel(l, key, q)), literalLabel(l, part, q));
+  }
   return acc;
+}
+
+/** The keys an `obj` expression writes, and the steps of a projection path: literals the planner chose. */
+export function chosenLabel(l: Lattices, parts: Iterable<string | number>, q: QueryIndex): Label {
+  if (!q.trusted) for (const part of parts) if (!isStated(part, q)) return plannerLabel(l);
+  return bottomLabel(l);
 }

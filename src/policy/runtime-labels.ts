@@ -7,13 +7,22 @@
 import type { Expr, JsonValue, Pred } from "./dsl.ts";
 import { bottomLabel, join, joinAll, type Label, topLabel } from "./labels.ts";
 import type { Lattices } from "./lattice.ts";
-import { literalLabel, type QueryIndex } from "./provenance.ts";
+import { chosenLabel, literalLabel, type QueryIndex } from "./provenance.ts";
 
 export { literalLabel };
 
-/** A projection (`ref` + `path`) carries the label of the whole value: a field is as secret and as untrusted as its record. */
-export function projectionLabel(whole: Label): Label {
-  return whole;
+/**
+ * A projection (`ref` + `path`) carries the label of the whole value — a field is as secret and as
+ * untrusted as its record — joined with the path's own: which field or list entry to take is a
+ * choice the planner made (`[7, "email"]` picks one contact of many).
+ */
+export function projectionLabel(
+  l: Lattices,
+  whole: Label,
+  path: readonly (string | number)[],
+  q: QueryIndex,
+): Label {
+  return path.length ? join(l, whole, chosenLabel(l, path, q)) : whole;
 }
 
 /** A constructed value (`obj`, `arr`) is the join of its parts. */
@@ -94,11 +103,16 @@ export function exprLabel(
   q: QueryIndex,
 ): Label {
   if ("lit" in expr) return literalLabel(l, expr.lit, q);
-  if ("ref" in expr) return projectionLabel(lookup(expr.ref) ?? topLabel(l));
+  if ("ref" in expr) return projectionLabel(l, lookup(expr.ref) ?? topLabel(l), expr.path ?? [], q);
   const parts = "obj" in expr ? Object.values(expr.obj) : expr.arr;
-  return constructedLabel(
+  const keys = "obj" in expr ? chosenLabel(l, Object.keys(expr.obj), q) : bottomLabel(l);
+  return join(
     l,
-    parts.map((p) => exprLabel(l, p, lookup, q)),
+    keys,
+    constructedLabel(
+      l,
+      parts.map((p) => exprLabel(l, p, lookup, q)),
+    ),
   );
 }
 

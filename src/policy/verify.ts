@@ -18,6 +18,7 @@ import {
   exceedsConfidentiality,
   join,
   type Label,
+  labelEquals,
   normalizeLabel,
   type Requirement,
   topLabel,
@@ -25,7 +26,7 @@ import {
 import type { Lattices } from "./lattice.ts";
 import { childPath, type PathSegment } from "./paths.ts";
 import { policyLattices } from "./policy-schema.ts";
-import { indexQuery, literalLabel, type QueryIndex } from "./provenance.ts";
+import { chosenLabel, indexQuery, literalLabel, type QueryIndex } from "./provenance.ts";
 import {
   displayLabel,
   guardedPc,
@@ -92,11 +93,21 @@ function exprFlow(st: State, expr: Expr, parent: string, key: PathSegment): Flow
     if (label === st.bottom.label) return st.bottom;
     return leaf(label, { kind: "literal", path: childPath(parent, key), label });
   }
-  // Projections keep the whole's label, so a ref is its binding's node. Unbound: fail closed.
-  if ("ref" in expr) return st.env.get(expr.ref) ?? leaf(topLabel(st.l));
+  if ("ref" in expr) {
+    // A projection is its binding's node, joined with the path the planner chose. Unbound: fail closed.
+    const whole = st.env.get(expr.ref) ?? leaf(topLabel(st.l));
+    const chosen = expr.path?.length ? chosenLabel(st.l, expr.path, st.q) : st.bottom.label;
+    if (chosen === st.bottom.label || labelEquals(st.l, chosen, st.bottom.label)) return whole;
+    const path = childPath(childPath(parent, key), "path");
+    const choice = leaf(chosen, { kind: "literal", path, label: chosen });
+    return { label: join(st.l, whole.label, chosen), parents: [whole, choice] };
+  }
   const parents: Flow[] = [];
   if ("obj" in expr) {
     const base = childPath(childPath(parent, key), "obj");
+    const keys = chosenLabel(st.l, Object.keys(expr.obj), st.q);
+    if (!labelEquals(st.l, keys, st.bottom.label))
+      parents.push(leaf(keys, { kind: "literal", path: base, label: keys }));
     for (const k of Object.keys(expr.obj)) parents.push(exprFlow(st, expr.obj[k] as Expr, base, k));
   } else {
     const base = childPath(childPath(parent, key), "arr");
@@ -300,7 +311,7 @@ export function verifyPlan(plan: ValidPlan, ctx: PlanContext): Verdict {
   const st: State = {
     l,
     ctx,
-    q: indexQuery(ctx.query),
+    q: indexQuery(ctx.query, ctx.trustedPlanner === true),
     env: new Map(),
     labels: new Map(),
     violations: [],

@@ -1,3 +1,4 @@
+import { valueProblems } from "../apps/schemas.ts";
 import { indexQuery, type Label, type QllmStep } from "../policy/index.ts";
 import type { ConsentAsk } from "./consents.ts";
 import { type QueryError, queryError, StepFailure } from "./failure.ts";
@@ -11,10 +12,11 @@ export const STEPS_PER_ADVANCE = 1;
 
 /** A tool call as the hub sends it to the app's spoke. */
 export interface ToolRequest {
+  /** The name the plan called (a catalog entry, or the app's own tool in apps mode). */
   tool: string;
   appId: string;
   /** The approved version the plan was verified against: the only one the call may reach. */
-  version: number | undefined;
+  version: number;
   functionality: string;
   key: string;
   args: Record<string, unknown>;
@@ -83,29 +85,48 @@ export async function advanceQuery(input: {
       plan: query.plan,
       policy,
       lattices: query.lattices,
-      catalog: snapshot.catalog,
-      query: indexQuery(query.text),
+      targets: snapshot.targets,
+      query: indexQuery(query.text, snapshot.mode === "catalog"),
       journal: input.journal,
       budget: input.budget ?? STEPS_PER_ADVANCE,
       isolation: defences.isolation,
       record: ports.record,
       effects: {
-        irreversible: (tool) => snapshot.catalog[tool]?.irreversible ?? true,
         route: (step, key) => gate.route(step, key),
-        gate: (tool, key, args, pc) => gate.check(tool, key, args, pc),
-        tool: (tool, key, args, trusted) => {
-          const appId = snapshot.apps[tool];
-          if (!appId) throw new StepFailure("unknown_tool", `${tool} is not in the catalog`);
-          const functionality = tool.slice(tool.indexOf(".") + 1);
-          return ports.tool({
-            tool,
+        gate: (target, key, args, pc) => gate.check(target, key, args, pc),
+        tool: async (target, key, args, trusted) => {
+          // In catalog mode the entry's schemas bind too: the app's own are checked by its spoke.
+          const request = snapshot.mode === "catalog" ? valueProblems(target.entry.requestSchema, args) : [];
+          if (request.length) {
+            throw new StepFailure(
+              "invalid_request",
+              `${target.tool}: the request breaks the catalog entry's schema`,
+              {
+                details: request,
+              },
+            );
+          }
+          const { appId, version, functionality } = target;
+          const answer = await ports.tool({
+            tool: target.tool,
             appId,
-            version: snapshot.versions[appId],
+            version,
             functionality,
             key,
             args,
             trusted,
           });
+          const response = target.response ? valueProblems(target.response, answer.value) : [];
+          if (response.length) {
+            throw new StepFailure(
+              "invalid_response",
+              `${target.tool}: ${target.app}'s answer breaks the catalog entry's schema`,
+              {
+                details: response,
+              },
+            );
+          }
+          return answer;
         },
         qllm: (step, _key, inputs) => ports.qllm(step, inputs),
         retrieve: async (artifactId) => {
@@ -114,7 +135,7 @@ export async function advanceQuery(input: {
           }
           const artifact = await ports.retrieve(artifactId);
           if (!artifact) throw new StepFailure("artifact_gone", `${artifactId} no longer exists`);
-          return { ...artifact, origins: ["artifacts"] };
+          return { ...artifact, origins: ["artifacts"], provenance: ["artifacts"] };
         },
       },
     });

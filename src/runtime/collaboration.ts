@@ -7,10 +7,11 @@ import {
   type Step,
   type ValidPlan,
 } from "../policy/index.ts";
-import type { AppOption, PlanningSnapshot } from "./snapshot.ts";
+import { type PlanningSnapshot, targetId } from "./snapshot.ts";
 
 export interface CollaborationAssessment {
-  options: AppOption[];
+  /** The targets that may answer, as a consent lists them (each in the app's own words). */
+  options: Array<{ tool: string; app: string; description: string }>;
   assessment: Assessment;
   scopes: Scope[];
 }
@@ -30,21 +31,34 @@ export function assessCollaboration(input: {
   readUntrusted: boolean;
 }): CollaborationAssessment | null {
   const { snapshot, fromApp } = input;
-  const options = snapshot.alternatives[input.functionality] ?? [];
-  if (!options.length) return null;
+  // The targets of every name whose choice is this functionality (its category, or its catalog entry).
+  const targets = Object.entries(snapshot.targets)
+    .filter(([name]) => (snapshot.choices[name] ?? name) === input.functionality)
+    .flatMap(([, list]) => list);
+  const unique = [...new Map(targets.map((t) => [targetId(t), t])).values()];
+  if (!unique.length) return null;
+  const options = unique.map((t) => ({
+    tool: targetId(t),
+    app: t.app,
+    description: t.description,
+    entry: t.entry,
+    name: t.tool,
+  }));
   const planned = plannedTools(input.plan.steps);
   const conf = input.lattices.confidentiality;
   // What the asking agent may carry: up to its own clearance and what its app returns.
-  const fromEntry = Object.entries(snapshot.catalog).find(([tool]) => tool.startsWith(`${fromApp}.`))?.[1];
+  const fromEntry = Object.values(snapshot.targets)
+    .flat()
+    .find((t) => t.app === fromApp)?.entry;
   const higher = (a: string, b: string) => (conf.rank(a) >= conf.rank(b) ? a : b);
   const carried = fromEntry ? higher(fromEntry.clearance, fromEntry.output.confidentiality) : conf.top;
   const base = assess({
     tool: input.functionality,
     app: input.functionality,
-    irreversible: options.some((o) => snapshot.catalog[o.tool]?.irreversible),
+    irreversible: options.some((o) => o.entry.irreversible),
     violations: [],
     origins: [fromApp],
-    inPlan: options.some((o) => planned.has(o.tool)),
+    inPlan: options.some((o) => planned.has(o.name)),
     requester: { app: fromApp, readUntrusted: input.readUntrusted },
   });
   const reasons = options
@@ -56,7 +70,11 @@ export function assessCollaboration(input: {
   const assessment: Assessment = reasons.length
     ? { verdict: "warning", reasons: [...base.reasons, ...reasons] }
     : base;
-  return { options, assessment, scopes: allowedScopes("collaboration") };
+  return {
+    options: options.map(({ tool, app, description }) => ({ tool, app, description })),
+    assessment,
+    scopes: allowedScopes("collaboration"),
+  };
 }
 
 /** Every tool a plan's steps call, at any depth: what "the plan calls this functionality" means. */

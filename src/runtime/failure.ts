@@ -1,10 +1,11 @@
-import type { QllmErrorCode, SpokeErrorCode } from "../contracts.ts";
+import type { ModelErrorCode, QllmErrorCode, SpokeErrorCode } from "../contracts.ts";
 import { CodedError } from "../result.ts";
 
 /** Why a query ends early. Closed: the runtime's own codes and those its effects report. */
 export type RuntimeErrorCode =
   | "invalid_plan"
   | "plan_rejected"
+  | "role_forbidden"
   | "unknown_tool"
   | "unknown_artifact"
   | "artifact_gone"
@@ -20,7 +21,8 @@ export type RuntimeErrorCode =
   | "corrupt_state"
   | "internal_error"
   | SpokeErrorCode
-  | QllmErrorCode;
+  | QllmErrorCode
+  | ModelErrorCode;
 
 /** A runtime failure: the query ends (fail-closed); never fed back to the planner. */
 export class StepFailure extends CodedError<RuntimeErrorCode> {}
@@ -32,7 +34,7 @@ export interface QueryError {
   details?: unknown;
 }
 
-export function queryError(error: StepFailure): QueryError {
+export function queryError(error: CodedError<RuntimeErrorCode>): QueryError {
   return error.details === undefined
     ? { code: error.code, message: error.message }
     : { code: error.code, message: error.message, details: error.details };

@@ -6,7 +6,6 @@ import {
   consentFor,
   displayRequirement,
   flowAllowed,
-  type Label,
   type Lattices,
   type Policy,
   type ToolStep,
@@ -14,8 +13,9 @@ import {
 } from "../policy/index.ts";
 import type { Consent, ConsentAsk } from "./consents.ts";
 import { StepFailure } from "./failure.ts";
+import type { Pc } from "./interpreter.ts";
 import type { Defences } from "./records.ts";
-import type { PlanningSnapshot } from "./snapshot.ts";
+import { type PlanningSnapshot, type Target, targetId } from "./snapshot.ts";
 import type { Labeled } from "./values.ts";
 
 /** What the gate reads: grants and this query's consents, kept by the hub. */
@@ -41,9 +41,21 @@ export interface GateContext {
 }
 
 /**
- * The hub's checkpoint before every tool call: which app serves it (the user picks among
- * alternatives), whether the runtime labels satisfy the policy, and which consent the call needs.
- * A consent to ask is left in `asked`; the caller records it and the query waits.
+ * Whether the query names an app, by a rule the app cannot trigger through its own name: in catalog
+ * mode only an explicit `@name` mention counts (an app called `ride` or `home` is not named by "book
+ * me a ride home"). Apps mode keeps the older whole-word rule, which such a name can squat; that is
+ * one reason catalog mode is the default.
+ */
+export function namesApp(query: string, app: string, mode: PlanningSnapshot["mode"]): boolean {
+  const name = app.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const rule = mode === "catalog" ? `(^|[^\\w@])@${name}\\b` : `\\b${name}\\b`;
+  return new RegExp(rule, "i").test(query);
+}
+
+/**
+ * The hub's checkpoint before every tool call: which app serves it (the user picks among several),
+ * whether the runtime labels satisfy the policy, and which consent the call needs. A consent to ask
+ * is left in `asked`; the caller records it and the query waits.
  */
 export class Gate {
   private readonly g: GateContext;
@@ -53,24 +65,29 @@ export class Gate {
     this.g = context;
   }
 
-  /** The tool this step calls; null while the user has yet to pick among alternative apps. */
-  async route(step: ToolStep, key: string): Promise<string | null> {
+  /** The target this step runs on; null while the user has yet to pick. The planner never picks. */
+  async route(step: ToolStep, key: string): Promise<Target | null> {
     const { snapshot } = this.g;
-    const category = snapshot.categories[step.tool];
-    const options = category ? (snapshot.alternatives[category] ?? []) : [];
-    if (!category || options.length < 2 || !this.g.defences.consent) return step.tool;
-    // The user chose only if the query itself names the planned app; the planner never chooses. An
-    // action that cannot be undone needs the query to name that app alone: a query naming two apps
-    // (to compare them) chose neither to act with.
-    const named = options.filter((o) => new RegExp(`\\b${o.app}\\b`, "i").test(this.g.query));
-    const irreversible = snapshot.catalog[step.tool]?.irreversible ?? true;
-    if (named.some((o) => o.tool === step.tool) && (!irreversible || named.length === 1)) return step.tool;
-    const subject = `app_selection:${category}`;
-    const standing = await this.g.ports.standing(subject);
-    if (standing?.choice && options.some((o) => o.tool === standing.choice)) return standing.choice;
+    const targets = snapshot.targets[step.tool] ?? [];
+    const first = targets[0];
+    if (!first) throw new StepFailure("unknown_tool", `${step.tool} is served by no app`);
+    if (targets.length === 1 || !this.g.defences.consent) return first;
+    const named = targets.filter((t) => namesApp(this.g.query, t.app, snapshot.mode));
+    if (snapshot.mode === "catalog") {
+      if (named.length === 1) return named[0]!;
+    } else if (named.includes(first) && (!first.entry.irreversible || named.length === 1)) {
+      // Apps mode: the query named the planned app; an action that cannot be undone needs it named
+      // alone (a query naming two apps to compare them chose neither to act with).
+      return first;
+    }
+    const choice = snapshot.choices[step.tool] ?? step.tool;
+    const subject = `app_selection:${choice}`;
+    const byId = (id: string | null | undefined) => targets.find((t) => targetId(t) === id) ?? null;
+    const standing = byId((await this.g.ports.standing(subject))?.choice);
+    if (standing) return standing;
     const decided = this.decision(subject, "app_selection");
     if (decided === "pending") return null;
-    if (decided) return decided.choice ?? step.tool;
+    if (decided) return byId(decided.choice) ?? first;
     this.asked = {
       kind: "app_selection",
       stepKey: key,
@@ -78,38 +95,52 @@ export class Gate {
       grantSubject: subject,
       tool: step.tool,
       request: {
-        functionality: category,
-        data: { plannerChose: step.tool },
+        functionality: choice,
+        data: snapshot.mode === "apps" ? { plannerChose: step.tool } : {},
         assessment: { verdict: "expected", reasons: [] },
         scopes: allowedScopes("app_selection"),
-        options,
+        // Each option in the app's own words, shown as the app's.
+        options: targets.map((t) => ({ tool: targetId(t), app: t.app, description: t.description })),
       },
     };
     return null;
   }
 
-  async check(tool: string, key: string, args: Record<string, Labeled>, pc: Label): Promise<"go" | "pause"> {
-    const violations = this.g.defences.ifc ? this.runtimeViolations(tool, key, args, pc) : [];
+  async check(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<"go" | "pause"> {
+    const violations = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
     if (violations.some((v) => !v.endorsable)) {
-      this.g.ports.audit("runtime_flow_blocked", { queryId: this.g.queryId, key, tool, violations });
-      throw new StepFailure("flow_violation", `${tool} at ${key}: a value's label breaks the tool's policy`, {
-        details: violations,
+      this.g.ports.audit("runtime_flow_blocked", {
+        queryId: this.g.queryId,
+        key,
+        tool: target.tool,
+        violations,
       });
+      throw new StepFailure(
+        "flow_violation",
+        `${target.tool} at ${key}: a value's label breaks the tool's policy`,
+        {
+          details: violations,
+        },
+      );
     }
     if (!this.g.defences.consent) return "go";
-    const app = tool.slice(0, tool.indexOf("."));
-    const origins = [...new Set(Object.values(args).flatMap((a) => a.origins))].filter((o) => o !== app);
+    // Data reaches the app through the arguments and, implicitly, through the guards around the call.
+    const origins = [...new Set([...Object.values(args).flatMap((a) => a.origins), ...pc.origins])]
+      .filter((o) => o !== target.app)
+      .sort();
     const facts: CallFacts = {
-      tool,
-      app,
-      irreversible: this.g.snapshot.catalog[tool]?.irreversible ?? true,
+      tool: target.tool,
+      app: target.app,
+      irreversible: target.entry.irreversible,
       violations,
       origins,
       inPlan: true,
+      plannedFrom: this.g.snapshot.mode,
     };
     const need = consentFor(this.g.policy, facts);
     if (!need) return "go";
-    const grantSubject = need.kind === "data_share" ? `data_share:${origins.join(",")}->${tool}` : null;
+    const grantSubject =
+      need.kind === "data_share" ? `data_share:${origins.join(",")}->${targetId(target)}` : null;
     if (grantSubject && (await this.g.ports.standing(grantSubject))) return "go";
     const subject = `${need.kind}:${key}`;
     const decided = this.decision(subject, need.kind);
@@ -129,11 +160,11 @@ export class Gate {
       stepKey: key,
       subject,
       grantSubject,
-      tool,
+      tool: target.tool,
       request: {
         ...(origins.length && { from: origins }),
-        to: app,
-        functionality: tool,
+        to: target.app,
+        functionality: target.tool,
         data,
         assessment: need.assessment,
         scopes: need.scopes,
@@ -143,19 +174,14 @@ export class Gate {
   }
 
   /** The verifier's own rule (`checkCall`) on runtime labels; a known static violation keeps its causes. */
-  private runtimeViolations(
-    tool: string,
-    key: string,
-    args: Record<string, Labeled>,
-    pc: Label,
-  ): Violation[] {
+  private runtimeViolations(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Violation[] {
     const path = key.replace(/#\d+/g, "");
     const findings = checkCall({
       policy: this.g.policy,
       lattices: this.g.lattices,
-      tool,
-      entry: this.g.snapshot.catalog[tool],
-      pc,
+      tool: target.tool,
+      entry: target.entry,
+      pc: pc.label,
       args: Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.label])),
     });
     return findings.map(
@@ -163,7 +189,7 @@ export class Gate {
         this.g.violations.find((v) => v.path === path && v.argument === f.argument && v.rule === f.rule) ?? {
           path,
           stepOut: "",
-          tool,
+          tool: target.tool,
           argument: f.argument,
           rule: f.rule,
           label: f.label,

@@ -17,15 +17,22 @@ export type {
   Settlement,
 } from "./consents.ts";
 export { answerRules, ConsentRequestSchema, expiryStopsQuery } from "./consents.ts";
-export { decode } from "./decode.ts";
 export type { QueryError, RuntimeErrorCode } from "./failure.ts";
 export { queryError, StepFailure } from "./failure.ts";
 export type { GatePorts } from "./gate.ts";
+export { namesApp } from "./gate.ts";
 export type { Recorder } from "./interpreter.ts";
 export type { PlannerMessage, PlannerModel } from "./planner.ts";
-export { type Planned, type PlanningInput, planQuery } from "./planning.ts";
+export { allowedNames, type Planned, type PlanningInput, planQuery } from "./planning.ts";
 export { type LoadedQuery, loadQuery, type QueryContext, storedContext } from "./query.ts";
 export type { Defences, DisplayItem, HubEvent, JournalEntry, QueryOptions, QueryStatus } from "./records.ts";
-export { defencesOf, LabelSchema, QUERY_STATES, QueryOptionsSchema } from "./records.ts";
-export { type AppOption, type PlanningSnapshot, snapshotOf } from "./snapshot.ts";
-export type { Labeled } from "./values.ts";
+export {
+  defencesOf,
+  LabelSchema,
+  PROVENANCES,
+  ProvenanceSchema,
+  QUERY_STATES,
+  QueryOptionsSchema,
+} from "./records.ts";
+export { type PlanningSnapshot, planningOf, type Target, targetId } from "./snapshot.ts";
+export type { Labeled, Provenance } from "./values.ts";

@@ -1,5 +1,4 @@
 import {
-  type Catalog,
   type ConditionStep,
   displayLabel,
   displayRequirement,
@@ -26,7 +25,16 @@ import {
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
 import type { DisplayItem, JournalEntry } from "./records.ts";
-import { evaluate, guardLabel, holds, type Labeled, mergeOrigins, type Vars } from "./values.ts";
+import type { Target } from "./snapshot.ts";
+import {
+  evaluate,
+  guardOf,
+  holds,
+  type Labeled,
+  mergeOrigins,
+  mergeProvenance,
+  type Vars,
+} from "./values.ts";
 
 /**
  * The deterministic interpreter. It cannot reorder or change steps; it replays the plan from the
@@ -36,20 +44,28 @@ import { evaluate, guardLabel, holds, type Labeled, mergeOrigins, type Vars } fr
  */
 
 export interface Effects {
-  /** Which app serves this step: the planned one, or the user's pick among alternatives (null: ask first). */
-  route(step: ToolStep, key: string): Promise<string | null>;
-  /** Whether the call may go now: runtime labels are checked and consents asked here. */
-  gate(tool: string, key: string, args: Record<string, Labeled>, pc: Label): Promise<"go" | "pause">;
+  /** Which app serves this step: its only target, or the user's pick among several (null: ask first). */
+  route(step: ToolStep, key: string): Promise<Target | null>;
+  /**
+   * Whether the call may go now: runtime labels are checked and consents asked here. `pc` carries
+   * the guards' origins: a call inside a condition on another app's data shares that data.
+   */
+  gate(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<"go" | "pause">;
   /** `readUntrusted`: an agentic app read content on the way, so its answer is no more than untrusted. */
   tool(
-    tool: string,
+    target: Target,
     key: string,
     args: Record<string, unknown>,
     trusted: string[],
   ): Promise<{ value: unknown; readUntrusted?: boolean; relayed?: string[] }>;
   qllm(step: QllmStep, key: string, inputs: Record<string, unknown>): Promise<unknown>;
   retrieve(artifactId: string): Promise<Labeled>;
-  irreversible(tool: string): boolean;
+}
+
+/** The program counter: the label of the guards around a step, and the apps their data came from. */
+export interface Pc {
+  label: Label;
+  origins: readonly string[];
 }
 
 export interface Recorder {
@@ -63,7 +79,8 @@ export interface RunContext {
   plan: ValidPlan;
   policy: Policy;
   lattices: Lattices;
-  catalog: Catalog;
+  /** Who may serve each name the plan calls (a replay finds the journaled one here). */
+  targets: Readonly<Record<string, readonly Target[]>>;
   query: QueryIndex;
   journal: ReadonlyMap<string, JournalEntry>;
   budget: number;
@@ -73,7 +90,11 @@ export interface RunContext {
   record: Recorder;
 }
 
-/** A result worth keeping as an artifact: a named tool, q-llm or loop result outside any loop body. */
+/**
+ * A result worth keeping as an artifact: a named tool, q-llm or loop result of a top-level step.
+ * Outputs inside a condition or a loop body are never kept, so which artifacts a query leaves is a
+ * function of its plan alone, not of the data a guard read (a later planner reads their metadata).
+ */
 export interface Annotated {
   name: string;
   step: Step;
@@ -88,7 +109,7 @@ class Pause {}
 export async function runPlan(ctx: RunContext): Promise<RunOutcome> {
   const run = new Run(ctx);
   try {
-    await run.steps(ctx.plan.steps, "steps", initialPc(ctx.lattices), true);
+    await run.steps(ctx.plan.steps, "steps", { label: initialPc(ctx.lattices), origins: [] }, true);
     return { state: "done", results: run.results };
   } catch (signal) {
     if (signal instanceof Yield) return { state: "yield" };
@@ -114,11 +135,11 @@ class Run {
     return { lattices: this.ctx.lattices, query: this.ctx.query, vars: this.vars };
   }
 
-  async steps(steps: readonly Step[], path: string, pc: Label, annotate: boolean): Promise<void> {
+  async steps(steps: readonly Step[], path: string, pc: Pc, annotate: boolean): Promise<void> {
     for (const [i, step] of steps.entries()) await this.step(step, `${path}[${i}]`, pc, annotate);
   }
 
-  private async step(step: Step, key: string, pc: Label, annotate: boolean): Promise<void> {
+  private async step(step: Step, key: string, pc: Pc, annotate: boolean): Promise<void> {
     switch (step.kind) {
       case "retrieve": {
         const done = this.ctx.journal.get(key);
@@ -142,64 +163,79 @@ class Run {
   private async retrieve(artifactId: string, key: string): Promise<Labeled> {
     const result = await this.ctx.effects.retrieve(artifactId);
     this.ctx.record.done(key, "retrieve", result.value, result.label, { artifact: artifactId });
-    return { ...result, origins: ["artifacts"] };
+    return result;
   }
 
-  private async tool(step: ToolStep, key: string, pc: Label, annotate: boolean): Promise<void> {
+  private async tool(step: ToolStep, key: string, pc: Pc, annotate: boolean): Promise<void> {
     const journaled = this.ctx.journal.get(key);
-    const tool = journaled
-      ? String(journaled.info?.tool ?? step.tool)
+    const target = journaled
+      ? this.journaledTarget(step, journaled)
       : await this.ctx.effects.route(step, key);
-    if (tool === null) throw new Pause();
+    if (target === null) throw new Pause();
     const args: Record<string, Labeled> = {};
     for (const [name, expr] of Object.entries(step.args)) args[name] = evaluate(this.evalCtx, expr);
     const l = this.ctx.lattices;
     const label = toolOutputLabel(
       l,
-      outputBaseline(this.ctx.policy, l, tool, this.ctx.catalog[tool]),
+      outputBaseline(this.ctx.policy, l, target.tool, target.entry),
       Object.values(args).map((a) => a.label),
-      pc,
+      pc.label,
     );
     // An app's answer carries that app's origin and whatever its inputs came from: data that
     // crossed from A through B to C still needs A's consent to reach C.
-    const origins = mergeOrigins(Object.values(args), [appOf(tool)]);
-    if (journaled?.state === "done") {
-      return this.bind(
-        step.out,
-        step,
-        { value: journaled.value, label: journaled.label ?? label, origins },
-        annotate,
-      );
-    }
-    if (journaled?.state === "started" && this.ctx.effects.irreversible(tool)) {
+    const origins = mergeOrigins(Object.values(args), [target.app]);
+    const answer = (value: unknown, final: Label): Labeled => ({
+      value,
+      label: final,
+      origins,
+      provenance: ["app"],
+    });
+    if (journaled?.state === "done")
+      return this.bind(step.out, step, answer(journaled.value, journaled.label ?? label), annotate);
+    if (journaled?.state === "started" && target.entry.irreversible) {
       // It may or may not have reached the app: guessing could send money twice, so stop and say so.
       throw new StepFailure(
         "interrupted_irreversible_call",
-        `the irreversible call ${tool} (${key}) was interrupted; it was not repeated, check the app before retrying`,
+        `the irreversible call ${target.tool} (${key}) was interrupted; it was not repeated, check the app before retrying`,
       );
     }
-    if ((await this.ctx.effects.gate(tool, key, args, pc)) === "pause") throw new Pause();
+    if ((await this.ctx.effects.gate(target, key, args, pc)) === "pause") throw new Pause();
     this.spend();
     const values = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value]));
-    this.ctx.record.started(key, "tool", { tool });
-    this.ctx.record.event("step_started", { key, kind: "tool", tool });
+    const info = { tool: target.tool, app: target.app };
+    this.ctx.record.started(key, "tool", info);
+    this.ctx.record.event("step_started", { key, kind: "tool", ...info });
     // Which arguments carry the user's own words (an agentic app's visor takes destinations only from them).
     const top = l.integrity.top;
     const trusted =
-      pc.integrity === top ? Object.keys(args).filter((name) => args[name]!.label.integrity === top) : [];
-    const result = await this.ctx.effects.tool(tool, key, values, trusted);
+      pc.label.integrity === top
+        ? Object.keys(args).filter((name) => args[name]!.label.integrity === top)
+        : [];
+    const result = await this.ctx.effects.tool(target, key, values, trusted);
     // An agent that read content is no more than untrusted; one that read other apps' answers
     // (collaboration) carries their confidentiality too.
     let final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
     for (const confidentiality of result.relayed ?? []) {
       final = join(l, final, { confidentiality, integrity: l.integrity.top });
     }
-    this.ctx.record.done(key, "tool", result.value, final, { tool });
-    this.ctx.record.event("step_finished", { key, kind: "tool", tool, label: final });
-    this.bind(step.out, step, { value: result.value, label: final, origins }, annotate);
+    this.ctx.record.done(key, "tool", result.value, final, info);
+    this.ctx.record.event("step_finished", { key, kind: "tool", ...info, label: final });
+    this.bind(step.out, step, answer(result.value, final), annotate);
   }
 
-  private async qllm(step: QllmStep, key: string, pc: Label, annotate: boolean): Promise<void> {
+  /** The target a journaled call went to: the same app again, never a new choice. */
+  private journaledTarget(step: ToolStep, entry: JournalEntry): Target {
+    const app = entry.info?.app;
+    const tool = entry.info?.tool;
+    const found = (this.ctx.targets[step.tool] ?? []).find(
+      (t) => (app === undefined || t.app === app) && (tool === undefined || t.tool === tool),
+    );
+    if (!found)
+      throw new StepFailure("corrupt_state", `journal entry ${entry.key} names no target of ${step.tool}`);
+    return found;
+  }
+
+  private async qllm(step: QllmStep, key: string, pc: Pc, annotate: boolean): Promise<void> {
     const inputs: Record<string, Labeled> = {};
     for (const [name, expr] of Object.entries(step.inputs)) inputs[name] = evaluate(this.evalCtx, expr);
     const label = qllmOutputLabel(
@@ -208,13 +244,12 @@ class Run {
         ...Object.values(inputs).map((i) => i.label),
         qllmInstructionLabel(this.ctx.lattices, step, this.ctx.query),
       ],
-      pc,
+      pc.label,
     );
     const origins = mergeOrigins(Object.values(inputs));
+    const answer = (value: unknown): Labeled => ({ value, label, origins, provenance: ["model"] });
     const journaled = this.ctx.journal.get(key);
-    if (journaled?.state === "done") {
-      return this.bind(step.out, step, { value: journaled.value, label, origins }, annotate);
-    }
+    if (journaled?.state === "done") return this.bind(step.out, step, answer(journaled.value), annotate);
     this.spend();
     this.ctx.record.event("step_started", { key, kind: "qllm" });
     const given = this.ctx.isolation ? Object.entries(inputs) : [...this.vars.entries()];
@@ -222,19 +257,19 @@ class Run {
     const value = await this.ctx.effects.qllm(step, key, values);
     this.ctx.record.done(key, "qllm", value, label, {});
     this.ctx.record.event("step_finished", { key, kind: "qllm", label });
-    this.bind(step.out, step, { value, label, origins }, annotate);
+    this.bind(step.out, step, answer(value), annotate);
   }
 
   private display(
     step: { value: Parameters<typeof evaluate>[1]; title?: string },
     key: string,
-    pc: Label,
+    pc: Pc,
   ): void {
     if (this.ctx.journal.has(key)) return;
     const l = this.ctx.lattices;
     const shown = evaluate(this.evalCtx, step.value);
     // Same rule as the verifier: a title the user did not state marks the item too.
-    const label = displayLabel(l, shown.label, pc, step.title, this.ctx.query);
+    const label = displayLabel(l, shown.label, pc.label, step.title, this.ctx.query);
     const redacted = !flowAllowed(l, label, displayRequirement(this.ctx.policy, l));
     const untrusted = label.integrity !== l.integrity.top;
     this.ctx.record.display({
@@ -244,18 +279,28 @@ class Run {
       label,
       redacted,
       untrusted,
+      // Where the value came from, so a frontend marks only what really came from content.
+      provenance: {
+        from: [...shown.provenance].sort(),
+        apps: shown.origins.filter((o) => o !== "artifacts"),
+      },
     });
     this.ctx.record.done(key, "display", null, label, { redacted });
     this.ctx.record.event(redacted ? "display_redacted" : "display", { key, label, untrusted });
   }
 
-  private async condition(step: ConditionStep, key: string, pc: Label, annotate: boolean): Promise<void> {
-    const branchPc = guardedPc(this.ctx.lattices, pc, guardLabel(this.evalCtx, step.if));
+  private async condition(step: ConditionStep, key: string, pc: Pc, _annotate: boolean): Promise<void> {
+    const guard = guardOf(this.evalCtx, step.if);
+    const branchPc = {
+      label: guardedPc(this.ctx.lattices, pc.label, guard.label),
+      origins: mergeOrigins([pc, guard]),
+    };
     const taken = holds(this.vars, step.if);
-    await this.steps(taken ? step.then : step.else, `${key}.${taken ? "then" : "else"}`, branchPc, annotate);
+    // Outputs inside a branch never become artifacts (see Annotated).
+    await this.steps(taken ? step.then : step.else, `${key}.${taken ? "then" : "else"}`, branchPc, false);
   }
 
-  private async loop(step: LoopStep, key: string, pc: Label, annotate: boolean): Promise<void> {
+  private async loop(step: LoopStep, key: string, pc: Pc, annotate: boolean): Promise<void> {
     const l = this.ctx.lattices;
     const over = evaluate(this.evalCtx, step.over);
     if (!Array.isArray(over.value))
@@ -267,10 +312,10 @@ class Run {
         `${key}: ${over.value.length} items exceed the limit of ${maxLoopIterations}`,
       );
     }
-    const bodyPc = guardedPc(l, pc, over.label);
+    const bodyPc = { label: guardedPc(l, pc.label, over.label), origins: mergeOrigins([pc, over]) };
     const collected: Labeled[] = [];
     for (const [i, item] of over.value.entries()) {
-      this.vars.set(step.as, { value: item, label: loopVarLabel(l, over.label, pc), origins: over.origins });
+      this.vars.set(step.as, { ...over, value: item, label: loopVarLabel(l, over.label, pc.label) });
       await this.steps(step.body, `${key}#${i}.body`, bodyPc, false);
       if (step.collect) collected.push(evaluate(this.evalCtx, step.collect));
     }
@@ -281,12 +326,14 @@ class Run {
           l,
           collected.map((c) => c.label),
         ),
-        bodyPc,
+        bodyPc.label,
       );
+      const value = collected.map((c) => c.value);
+      const origins = mergeOrigins(collected, over.origins);
       this.bind(
         step.out,
         step,
-        { value: collected.map((c) => c.value), label, origins: mergeOrigins(collected, over.origins) },
+        { value, label, origins, provenance: mergeProvenance([over, ...collected]) },
         annotate,
       );
     }
@@ -309,7 +356,5 @@ class Run {
 
 function fromJournal(entry: JournalEntry): Labeled {
   if (!entry.label) throw new StepFailure("corrupt_state", `journal entry ${entry.key} has no label`);
-  return { value: entry.value, label: entry.label, origins: ["artifacts"] };
+  return { value: entry.value, label: entry.label, origins: ["artifacts"], provenance: ["artifacts"] };
 }
-
-const appOf = (tool: string) => tool.slice(0, tool.indexOf("."));

@@ -1,12 +1,11 @@
 import { valueProblems } from "../apps/schemas.ts";
-import type { ArtifactMetadata, ServingAppInfo } from "../contracts.ts";
+import type { ArtifactMetadata } from "../contracts.ts";
 import { checkPlan, type PlanCheck, type Policy, planJsonSchema } from "../policy/index.ts";
-import type { PlanningSnapshot } from "./snapshot.ts";
+import type { PlannerTool, PlanningSnapshot } from "./snapshot.ts";
 
 /**
- * The planner's input is built from trusted input only: the query, the approved catalog (reviewed
- * app metadata), artifact metadata (never values) and the session's earlier queries. Nothing an app
- * returned ever enters it. One call; one structured retry where policy allows, for static flow
+ * The planner's input is built from trusted input only: the query, what it may call, artifact
+ * metadata (never values) and the session's earlier queries. Nothing an app returned ever enters it. One call; one structured retry where policy allows, for static flow
  * rejections only, carrying a correction built from policy and plan structure alone. The model is
  * a port: the hub passes a function that calls the tenant's planner model.
  */
@@ -20,49 +19,59 @@ export type PlannerModel = (
   schema: Record<string, unknown>,
 ) => Promise<{ text: string; tokens: number }>;
 
-const SYSTEM = `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
-You never see tool results: later steps refer to earlier results by name ({"ref": name, "path": [...]}).
-Use only the tools listed (as "app.functionality") and only the artifacts listed (retrieve by id).
+const RULES = `You never see tool results: later steps refer to earlier results by name ({"ref": name, "path": [...]}).
 Use a "qllm" step to read, summarise, extract or compute from data; give it a self-contained prompt and an object JSON Schema.
-Show the user what they asked for with "display" steps. Literals you write yourself are trusted only if the user stated them.`;
+Show the user what they asked for with "display" steps.`;
 
+const SYSTEM = {
+  catalog: `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
+Use only the functionalities listed (by their catalog name; the system picks the app that serves each) and only the artifacts listed (retrieve by id).
+${RULES}`,
+  apps: `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
+Use only the tools listed (as "app.functionality") and only the artifacts listed (retrieve by id).
+${RULES} Literals you write yourself are trusted only if the user stated them.`,
+};
+
+/**
+ * The planner's messages. Catalog mode: the catalog entries (the tenant admin's words), never an
+ * app's. Apps mode: each app's reviewed description and functionalities. Both: artifact metadata as
+ * earlier plans wrote it (no label, no time: nothing that depends on what tools returned), and the
+ * session's last earlier queries.
+ */
 export function plannerMessages(input: {
+  mode: "catalog" | "apps";
   query: string;
-  apps: readonly ServingAppInfo[];
+  tools: readonly PlannerTool[];
+  appDescriptions: Readonly<Record<string, string>>;
   artifacts: readonly ArtifactMetadata[];
   earlierQueries: readonly string[];
 }): PlannerMessage[] {
-  // One entry per app (its description once), each functionality named as the plan calls it.
-  const apps = input.apps.map((app) => ({
-    app: app.name,
-    description: app.manifest.description,
-    tools: app.manifest.functionalities.map((fn) => ({
-      tool: `${app.name}.${fn.name}`,
-      description: fn.description,
-      request: fn.request,
-      response: fn.response,
-      ...(fn.irreversible && { irreversible: true }),
-    })),
+  const artifacts = input.artifacts.map(({ id, name, schema, intent, semantics, query }) => ({
+    id,
+    name,
+    ...(schema === null || schema === undefined ? {} : { schema }),
+    intent,
+    semantics,
+    query,
   }));
-  const artifacts = input.artifacts.map(
-    ({ id, name, schema, intent, semantics, query, label, createdAt }) => ({
-      id,
-      name,
-      schema,
-      intent,
-      semantics,
-      query,
-      label,
-      createdAt,
-    }),
-  );
-  const context = { apps, artifacts, earlierQueries: input.earlierQueries };
-  // The query comes last and alone, so the user's words are never mixed up with app metadata.
+  const callable =
+    input.mode === "catalog"
+      ? { functionalities: input.tools }
+      : {
+          // One entry per app (its description once), each functionality named as the plan calls it.
+          apps: Object.entries(input.appDescriptions).map(([app, description]) => ({
+            app,
+            description,
+            tools: input.tools.filter((t) => t.tool.startsWith(`${app}.`)),
+          })),
+        };
+  const context = { ...callable, artifacts, earlierQueries: input.earlierQueries };
+  // The query comes last and alone, so the user's words are never mixed up with anything else.
   return [
-    { role: "system", content: SYSTEM },
+    { role: "system", content: SYSTEM[input.mode] },
     {
       role: "user",
-      content: `Context (tools, saved artifacts, earlier queries):\n${JSON.stringify(context)}`,
+      content: `Context (${input.mode === "catalog" ? "functionalities" : "tools"}, saved artifacts, earlier queries):\n${JSON.stringify(context)}`,
     },
     { role: "user", content: input.query },
   ];
@@ -75,6 +84,8 @@ export type PlanningOutcome =
       check: Extract<PlanCheck, { stage: "validate" }> | null;
       reason: string;
       tokens: number;
+      /** The planner's answer as parsed, when it was JSON. */
+      json?: unknown;
     }
   | { state: "rejected"; check: Extract<PlanCheck, { stage: "verify" }>; attempts: number; tokens: number };
 
@@ -103,9 +114,10 @@ export async function plan(input: {
       catalog: input.snapshot.catalog,
       artifacts: input.snapshot.artifacts,
       checkSchema: valueProblems,
+      trustedPlanner: input.snapshot.mode === "catalog",
     });
     if (check.stage === "validate")
-      return { state: "invalid", check, reason: "the plan failed validation", tokens };
+      return { state: "invalid", check, reason: "the plan failed validation", tokens, json };
     if (check.ok) return { state: "planned", check, attempts: attempt, tokens };
     if (attempt >= maxAttempts || !check.verdict.correction)
       return { state: "rejected", check, attempts: attempt, tokens };

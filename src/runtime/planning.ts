@@ -1,3 +1,4 @@
+import type { CatalogEntry } from "../apps/catalog.ts";
 import { schemaProblems } from "../apps/schemas.ts";
 import type { ArtifactMetadata, ServingAppInfo } from "../contracts.ts";
 import type { Policy, Step, Verdict } from "../policy/index.ts";
@@ -5,16 +6,20 @@ import type { QueryError } from "./failure.ts";
 import { type PlannerModel, plan, plannerMessages } from "./planner.ts";
 import type { QueryContext } from "./query.ts";
 import type { Defences } from "./records.ts";
-import { snapshotOf } from "./snapshot.ts";
+import { planningOf } from "./snapshot.ts";
 
 /** What planning needs: trusted input only (the query, its session's earlier queries, the catalog, artifact metadata). */
 export interface PlanningInput {
   query: string;
   earlierQueries: readonly string[];
+  /** The tenant's catalog (what catalog mode plans against). */
+  catalog: readonly CatalogEntry[];
   apps: readonly ServingAppInfo[];
   artifacts: readonly ArtifactMetadata[];
   policy: Policy;
   defences: Defences;
+  /** The session's roles: which names its plans may call. */
+  roles: readonly string[];
   model: PlannerModel;
 }
 
@@ -31,16 +36,62 @@ export type Planned =
       tokens: number;
     };
 
+/** The names a session's roles may call; null when one of its roles may call everything. */
+export function allowedNames(policy: Policy, roles: readonly string[]): Set<string> | null {
+  const names = new Set<string>();
+  for (const role of roles) {
+    const entries = policy.roles[role]?.entries;
+    if (entries === "*") return null;
+    for (const name of entries ?? []) names.add(name);
+  }
+  return names;
+}
+
 export async function planQuery(input: PlanningInput): Promise<Planned> {
-  const snapshot = snapshotOf(input.apps, input.artifacts, input.policy);
+  const { policy } = input;
+  const mode = policy.planning.mode;
+  const allowed = allowedNames(policy, input.roles);
+  // Artifacts made under apps mode carry metadata a planner wrote with app text in view.
+  const artifacts =
+    mode === "catalog" ? input.artifacts.filter((a) => a.plannedIn === "catalog") : input.artifacts;
+  const everything = planningOf({ ...input, artifacts, allowed: null });
+  const { snapshot, tools, appDescriptions } = allowed
+    ? planningOf({ ...input, artifacts, allowed })
+    : everything;
   const outcome = await plan({
     query: input.query,
-    policy: input.policy,
+    policy,
     snapshot,
-    messages: plannerMessages(input),
+    messages: plannerMessages({
+      mode,
+      query: input.query,
+      tools,
+      appDescriptions,
+      artifacts,
+      // The newest few: a long session's history would crowd out the catalog.
+      earlierQueries: policy.planning.earlierQueries
+        ? input.earlierQueries.slice(-policy.planning.earlierQueries)
+        : [],
+    }),
     model: input.model,
   });
   if (outcome.state === "invalid") {
+    const forbidden =
+      outcome.json === undefined
+        ? []
+        : calledNames(outcome.json).filter(
+            (name) => name in everything.snapshot.targets && !(name in snapshot.targets),
+          );
+    if (forbidden.length) {
+      return {
+        state: "invalid",
+        error: {
+          code: "role_forbidden",
+          message: `this user's roles (${input.roles.join(", ")}) may not use ${forbidden.join(", ")}`,
+          details: forbidden,
+        },
+      };
+    }
     return {
       state: "invalid",
       error: { code: "invalid_plan", message: outcome.reason, details: outcome.check?.errors ?? [] },
@@ -54,7 +105,7 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
     };
   }
   const { verdict } = outcome.check;
-  const context: QueryContext = { policy: input.policy, snapshot, defences: input.defences };
+  const context: QueryContext = { policy, snapshot, defences: input.defences };
   const common = {
     plan: outcome.check.plan,
     context,
@@ -75,6 +126,17 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
     };
   }
   return { state: "running", ...common };
+}
+
+/** The tool names anywhere in an unvalidated plan (for a clearer error than "unknown tool"). */
+function calledNames(json: unknown, into = new Set<string>()): string[] {
+  if (Array.isArray(json)) for (const item of json) calledNames(item, into);
+  else if (json !== null && typeof json === "object") {
+    const record = json as Record<string, unknown>;
+    if (record.kind === "tool" && typeof record.tool === "string") into.add(record.tool);
+    for (const value of Object.values(record)) calledNames(value, into);
+  }
+  return [...into];
 }
 
 /** The planner writes q-llm schemas: they get the same meta-check (and pattern bounds) as app schemas. */

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { valueProblems } from "../apps/schemas.ts";
+import { decode } from "../decode.ts";
 import {
   checkPlan,
   type Lattices,
@@ -9,7 +10,6 @@ import {
   type ValidPlan,
   type Verdict,
 } from "../policy/index.ts";
-import { decode } from "./decode.ts";
 import { StepFailure } from "./failure.ts";
 import type { Defences } from "./records.ts";
 import { type PlanningSnapshot, SnapshotSchema } from "./snapshot.ts";
@@ -75,9 +75,14 @@ export function loadQuery(row: { text: string; plan: string | null; context: str
     catalog: context.snapshot.catalog,
     artifacts: context.snapshot.artifacts,
     checkSchema: valueProblems,
+    trustedPlanner: context.snapshot.mode === "catalog",
   });
   if (check.stage === "validate") {
     throw new StepFailure("corrupt_state", "the stored plan no longer validates", { details: check.errors });
+  }
+  // What verified then verifies now (it is deterministic); otherwise something changed underneath.
+  if (!check.ok && context.defences.ifc) {
+    throw new StepFailure("corrupt_state", "the stored plan no longer passes the flow check");
   }
   return {
     text: row.text,

@@ -25,6 +25,15 @@ export interface JournalEntry {
   info: Record<string, unknown> | null;
 }
 
+/**
+ * Where a value came from, for the user to see: the query (`user`), a literal the planner chose
+ * (`planner`), an app's answer (`app`), a model's reading of its inputs (`model`), saved data
+ * (`artifacts`).
+ */
+export const PROVENANCES = ["user", "planner", "app", "model", "artifacts"] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+export const ProvenanceSchema = z.object({ from: z.array(z.enum(PROVENANCES)), apps: z.array(z.string()) });
+
 export interface DisplayItem {
   key: string;
   title: string | null;
@@ -32,6 +41,8 @@ export interface DisplayItem {
   label: Label;
   redacted: boolean;
   untrusted: boolean;
+  /** Where the value came from: see `Provenance`; `apps` names the apps whose answers it carries. */
+  provenance: { from: Provenance[]; apps: string[] };
 }
 
 export interface HubEvent {

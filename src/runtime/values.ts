@@ -1,6 +1,8 @@
 import {
   type Expr,
   exprLabel,
+  isStated,
+  type JsonValue,
   type Label,
   type Lattices,
   type Pred,
@@ -9,10 +11,15 @@ import {
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
 
+import type { Provenance } from "./records.ts";
+
+export type { Provenance };
+
 /** Runtime values of the interpreter: every value travels with its label and the apps it came from. */
 export interface Labeled {
   value: unknown;
   label: Label;
+  provenance: readonly Provenance[];
   /** Apps (or "artifacts", the user's saved data) whose data this value carries: what a data_share consent names as `from`. */
   origins: readonly string[];
 }
@@ -30,17 +37,44 @@ export interface EvalContext {
 export function evaluate(ctx: EvalContext, expr: Expr): Labeled {
   const label = exprLabel(ctx.lattices, expr, (name) => ctx.vars.get(name)?.label, ctx.query);
   const origins = new Set<string>();
-  collectOrigins(ctx.vars, expr, origins);
-  return { value: rawValue(ctx.vars, expr), label, origins: [...origins].sort() };
+  const provenance = new Set<Provenance>();
+  collect(ctx, expr, origins, provenance);
+  return {
+    value: rawValue(ctx.vars, expr),
+    label,
+    origins: [...origins].sort(),
+    provenance: [...provenance].sort(),
+  };
 }
 
-function collectOrigins(vars: Vars, expr: Expr, into: Set<string>): void {
-  if ("lit" in expr) return;
-  if ("ref" in expr) {
-    for (const origin of vars.get(expr.ref)?.origins ?? []) into.add(origin);
+function collect(ctx: EvalContext, expr: Expr, origins: Set<string>, provenance: Set<Provenance>): void {
+  if ("lit" in expr) {
+    provenance.add(statedLiteral(expr.lit, ctx.query) ? "user" : "planner");
     return;
   }
-  for (const part of "obj" in expr ? Object.values(expr.obj) : expr.arr) collectOrigins(vars, part, into);
+  if ("ref" in expr) {
+    const bound = ctx.vars.get(expr.ref);
+    for (const origin of bound?.origins ?? []) origins.add(origin);
+    for (const p of bound?.provenance ?? []) provenance.add(p);
+    if (expr.path?.some((part) => !isStated(part, ctx.query))) provenance.add("planner");
+    return;
+  }
+  if ("obj" in expr && Object.keys(expr.obj).some((k) => !isStated(k, ctx.query))) provenance.add("planner");
+  for (const part of "obj" in expr ? Object.values(expr.obj) : expr.arr)
+    collect(ctx, part, origins, provenance);
+}
+
+/** Whether the user wrote every scalar of a literal (its keys included). */
+export function statedLiteral(value: JsonValue, q: QueryIndex): boolean {
+  if (value === null || typeof value !== "object") return isStated(value, q);
+  if (Array.isArray(value)) return value.every((v) => statedLiteral(v, q));
+  return Object.entries(value).every(([k, v]) => isStated(k, q) && statedLiteral(v, q));
+}
+
+export function mergeProvenance(values: Iterable<{ provenance: readonly Provenance[] }>): Provenance[] {
+  const all = new Set<Provenance>();
+  for (const v of values) for (const p of v.provenance) all.add(p);
+  return [...all].sort();
 }
 
 export function mergeOrigins(
@@ -83,8 +117,29 @@ function project(value: unknown, name: string, path: readonly (string | number)[
   return current;
 }
 
-export function guardLabel(ctx: EvalContext, pred: Pred): Label {
-  return predLabel(ctx.lattices, pred, (name) => ctx.vars.get(name)?.label, ctx.query);
+/** A guard's label and the apps its data came from: what a call inside the guard depends on. */
+export function guardOf(ctx: EvalContext, pred: Pred): { label: Label; origins: string[] } {
+  const origins = new Set<string>();
+  const visit = (p: Pred): void => {
+    switch (p.op) {
+      case "and":
+      case "or":
+        for (const arg of p.args) visit(arg);
+        return;
+      case "not":
+        return visit(p.arg);
+      case "exists":
+        return collect(ctx, p.value, origins, new Set());
+      default:
+        collect(ctx, p.left, origins, new Set());
+        collect(ctx, p.right, origins, new Set());
+    }
+  };
+  visit(pred);
+  return {
+    label: predLabel(ctx.lattices, pred, (name) => ctx.vars.get(name)?.label, ctx.query),
+    origins: [...origins].sort(),
+  };
 }
 
 /** Predicates compare JSON values; comparing unlike types is false rather than a guess. */

@@ -8,6 +8,7 @@ import { adminAppRoutes } from "./routes/admin-apps.ts";
 import { appRoutes } from "./routes/apps.ts";
 import { artifactRoutes } from "./routes/artifacts.ts";
 import { auditRoutes } from "./routes/audit.ts";
+import { catalogRoutes } from "./routes/catalog.ts";
 import { consentRoutes } from "./routes/consents.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { grantRoutes } from "./routes/grants.ts";
@@ -39,6 +40,7 @@ const routes = app
   .route("/v1/admin/apps", adminAppRoutes)
   .route("/v1/admin/audit", auditRoutes)
   .route("/v1/admin/policy", policyRoutes)
+  .route("/v1/admin/catalog", catalogRoutes)
   .route("/v1/apps", appRoutes)
   .route("/v1/sessions", sessionRoutes)
   .route("/v1/sessions", consentRoutes)

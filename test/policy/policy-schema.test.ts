@@ -31,6 +31,9 @@ describe("parsePolicy: defaults", () => {
         maxCalls: 200,
       },
       models: {},
+      planning: { mode: "catalog", earlierQueries: 10 },
+      roles: { member: { entries: "*" } },
+      defaultRoles: ["member"],
     });
     expect(DEFAULT_POLICY).toEqual(r.policy);
   });

@@ -334,7 +334,7 @@ describe("the pc rule", () => {
             { kind: "tool", out: "g", tool: "a.x", args: {}, intent: "i", semantics: "s" },
             {
               kind: "condition",
-              if: { op: "eq", left: { ref: "g" }, right: { lit: true } },
+              if: { op: "eq", left: { ref: "g" }, right: { lit: "send" } },
               // biome-ignore lint/suspicious/noThenProperty: the DSL names a condition's branch `then`.
               then: [
                 {

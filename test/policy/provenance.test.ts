@@ -51,9 +51,20 @@ describe("strings stated in the query", () => {
     expect(isStated("ZÜRICH", indexQuery("zürich"))).toBe(false);
   });
 
-  it("treat booleans and null as stated", () => {
-    expect(isStated(true, q)).toBe(true);
-    expect(isStated(null, q)).toBe(true);
+  it("count true, false and null as stated only where the query writes the word", () => {
+    expect(isStated(true, q)).toBe(false);
+    expect(isStated(null, q)).toBe(false);
+    expect(isStated(false, indexQuery("set reminders to false"))).toBe(true);
+  });
+
+  it("need a short string to be a whole word, and never take the empty string", () => {
+    expect(isStated("to", q)).toBe(true);
+    expect(isStated("ep", q)).toBe(false); // only inside "Report"
+    expect(isStated("", q)).toBe(false);
+  });
+
+  it("are all the user's in catalog mode, where the planner read trusted input only", () => {
+    expect(literalLabel(L, "mallory", indexQuery("Send the Report to Bob", true)).integrity).toBe("user");
   });
 });
 
@@ -65,9 +76,10 @@ describe("literalLabel", () => {
     expect(literalLabel(L, 41, q)).toEqual({ confidentiality: "public", integrity: "app" });
   });
 
-  it("joins the leaves of a composite literal (keys are structure)", () => {
-    expect(literalLabel(L, { anything: ["bob", 40, false] }, q).integrity).toBe("user");
+  it("joins the keys and leaves of a composite literal", () => {
+    expect(literalLabel(L, { to: ["bob", 40] }, q).integrity).toBe("user");
     expect(literalLabel(L, { to: ["bob", "eve"] }, q).integrity).toBe("app");
+    expect(literalLabel(L, { anything: ["bob", 40] }, q).integrity).toBe("app");
     expect(literalLabel(L, [], q).integrity).toBe("user");
   });
 

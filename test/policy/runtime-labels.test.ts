@@ -25,8 +25,13 @@ const MAIL = lab("confidential", "untrusted");
 const CONTACT = lab("internal", "user");
 
 describe("runtime label helpers", () => {
-  it("a projection has the label of the whole", () => {
-    expect(projectionLabel(MAIL)).toBe(MAIL);
+  it("a projection has the label of the whole, joined with a path the user did not state", () => {
+    const q = indexQuery("mail the invoice");
+    expect(projectionLabel(L, MAIL, [], q)).toBe(MAIL);
+    expect(projectionLabel(L, USER, ["invoice"], q)).toEqual(USER);
+    expect(projectionLabel(L, USER, [7, "email"], q)).toEqual(lab("public", "app"));
+    // Catalog mode: the planner read trusted input only, so its paths are the query's.
+    expect(projectionLabel(L, USER, [7, "email"], indexQuery("mail the invoice", true))).toEqual(USER);
   });
 
   it("a constructed value is the join of its parts (and the bottom when empty)", () => {
@@ -65,9 +70,12 @@ describe("runtime label helpers", () => {
   it("computes an expression's label from the bound names' labels", () => {
     const env: Record<string, Label> = { c: CONTACT, m: MAIL };
     const lookup = (n: string) => env[n];
-    const q = indexQuery("mail bob");
+    const q = indexQuery("mail bob a note to his email");
     const e: Expr = { obj: { to: { ref: "c", path: ["email"] }, note: { lit: "bob" } } };
     expect(exprLabel(L, e, lookup, q)).toEqual(CONTACT);
+    // Keys and paths the query does not state are the planner's choice.
+    const chosen: Expr = { obj: { cc: { ref: "c", path: ["backup"] } } };
+    expect(exprLabel(L, chosen, lookup, q)).toEqual(lab("internal", "app"));
     expect(exprLabel(L, { arr: [{ ref: "c" }, { ref: "m" }] }, lookup, q)).toEqual(
       lab("confidential", "untrusted"),
     );

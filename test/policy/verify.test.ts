@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cond, eq, type Json, lit, loop, plan, qllm, ref, retrieve, tool } from "./builders.ts";
 import { ctx, EXAMPLE_PLAN, EXAMPLE_POLICY_INPUT, entry, exampleWith, policy } from "./fixtures.ts";
-import { brief, CATALOG, fetchWeb, transfer, verify, world } from "./verify-world.ts";
+import { brief, CATALOG, fetchWeb, QUERY, transfer, verify, world } from "./verify-world.ts";
 
 describe("DSL.md's example", () => {
   it("verifies under the tenant policy it describes", () => {
@@ -37,6 +37,12 @@ describe("DSL.md's example", () => {
             path: "steps[0]",
             tool: "mail.search",
             label: { confidentiality: "confidential", integrity: "untrusted" },
+          },
+          // Which mail (the first) is the planner's choice too: the query does not say.
+          {
+            kind: "literal",
+            path: "steps[3].args.to.path",
+            label: { confidentiality: "public", integrity: "app" },
           },
         ],
         sourcesTruncated: false,
@@ -76,8 +82,8 @@ describe("literals by provenance", () => {
 
   it("case folding is ASCII only: a Kelvin sign does not pass for a k", () => {
     const c = world(EXAMPLE_POLICY_INPUT, { query: "send it to kate@example.com" });
-    expect(verify(pay(lit("Kate@example.com"), lit(true)), c).ok).toBe(true);
-    expect(verify(pay(lit("\u212Aate@example.com"), lit(true)), c).ok).toBe(false);
+    expect(verify(pay(lit("Kate@example.com"), lit("send it")), c).ok).toBe(true);
+    expect(verify(pay(lit("\u212Aate@example.com"), lit("send it")), c).ok).toBe(false);
   });
 
   it("a number written in the query is (public, user); another number is (public, app)", () => {
@@ -87,12 +93,44 @@ describe("literals by provenance", () => {
     expect(brief(verify(pay(lit("bob@example.com"), lit(447))))).toEqual(["steps[0] amount integrity"]);
   });
 
-  it("booleans and null are (public, user); composite literals are the join of their leaves", () => {
-    expect(verify(pay(lit(null), lit(false))).ok).toBe(true);
-    expect(verify(pay(lit(["bob@example.com", 4471]), lit({ v: true }))).ok).toBe(true);
+  it("true, false and null are the user's only where the query writes them", () => {
+    expect(brief(verify(pay(lit(null), lit(false))))).toEqual([
+      "steps[0] to integrity",
+      "steps[0] amount integrity",
+    ]);
+    const c = world(EXAMPLE_POLICY_INPUT, { query: `${QUERY}; null is fine, false otherwise` });
+    expect(verify(pay(lit(null), lit(false)), c).ok).toBe(true);
+  });
+
+  it("composite literals are the join of their keys and leaves", () => {
+    expect(verify(pay(lit(["bob@example.com", 4471]), lit({ invoice: 4471 }))).ok).toBe(true);
     expect(brief(verify(pay(lit(["bob@example.com", "eve@evil.example"]), lit(1250))))).toEqual([
       "steps[0] to integrity",
     ]);
+    // A key the query does not state is a planner's literal like any other.
+    expect(brief(verify(pay(lit("bob@example.com"), lit({ iban: 4471 }))))).toEqual([
+      "steps[0] amount integrity",
+    ]);
+  });
+
+  it("a one- or two-letter string must be a whole word of the query, the empty string never is", () => {
+    expect(verify(pay(lit("to"), lit(1250))).ok).toBe(true); // "…to bob…"
+    expect(brief(verify(pay(lit("ay"), lit(1250))))).toEqual(["steps[0] to integrity"]); // only inside "Pay"
+    expect(brief(verify(pay(lit(""), lit(1250))))).toEqual(["steps[0] to integrity"]);
+  });
+
+  it("reads every number the query writes as stated: an invoice number passes for an amount", () => {
+    // Provenance knows the user wrote 4471 and 1,250.00, not which is the amount: both pass, 4472 does
+    // not. What the number means is for the user to check in the consent, which shows it.
+    expect(verify(pay(lit("bob@example.com"), lit(4471))).ok).toBe(true);
+    expect(verify(pay(lit("bob@example.com"), lit(1250))).ok).toBe(true);
+    expect(brief(verify(pay(lit("bob@example.com"), lit(4472))))).toEqual(["steps[0] amount integrity"]);
+  });
+
+  it("a projection path is a literal: which entry of a list, which field", () => {
+    const contacts = plan(retrieve("c", "contact"), transfer("t", ref("c", 7, "email")));
+    expect(brief(verify(contacts))).toEqual(["steps[1] to integrity"]);
+    expect(verify(plan(retrieve("c", "contact"), transfer("t", ref("c", "email")))).ok).toBe(true);
   });
 });
 
@@ -169,7 +207,7 @@ describe("label propagation", () => {
       plan(
         retrieve("c", "contact"),
         fetchWeb("w"),
-        transfer("ok", { obj: { email: ref("c", "email"), note: lit("invoice 4471") } }),
+        transfer("ok", { obj: { email: ref("c", "email"), invoice: lit("invoice 4471") } }),
         transfer("bad", { arr: [ref("c", "email"), ref("w", "body", 0)] }),
       ),
     );
@@ -183,7 +221,7 @@ describe("label propagation", () => {
     expect(brief(fromWeb)).toContain("steps[1].body[0] to integrity");
     expect(fromWeb.labels.get("row")).toEqual({ confidentiality: "public", integrity: "untrusted" });
     const fromContact = verify(
-      plan(retrieve("c", "contact"), loop(ref("c", "list"), "x", [transfer("t", ref("x"))])),
+      plan(retrieve("c", "contact"), loop(ref("c"), "x", [transfer("t", ref("x"))])),
     );
     expect(fromContact.ok).toBe(true);
   });
@@ -204,7 +242,7 @@ describe("label propagation", () => {
 describe("program counter (implicit flows)", () => {
   it("a tool call in a branch on untrusted data is checked at untrusted integrity", () => {
     const v = verify(
-      plan(fetchWeb("w"), cond(eq(ref("w", "ok"), lit(true)), [transfer("t", lit("bob@example.com"))])),
+      plan(fetchWeb("w"), cond(eq(ref("w"), lit(1250)), [transfer("t", lit("bob@example.com"))])),
     );
     expect(brief(v)).toEqual([
       "steps[1].then[0] to integrity",
@@ -228,7 +266,7 @@ describe("program counter (implicit flows)", () => {
     const v = verify(
       plan(
         retrieve("c", "contact"),
-        cond(eq(ref("c", "n"), lit(4471)), [transfer("t", lit("bob@example.com"))]),
+        cond(eq(ref("c", "email"), lit(4471)), [transfer("t", lit("bob@example.com"))]),
       ),
     );
     expect(v.ok).toBe(true);

@@ -20,8 +20,9 @@ export const LITERALS: readonly { value: Json; stated: boolean }[] = [
   { value: "INVOICE", stated: true },
   { value: "send", stated: true },
   { value: 42, stated: true },
-  { value: true, stated: true },
-  { value: null, stated: true },
+  // Neither word occurs in the query: the planner chose them.
+  { value: true, stated: false },
+  { value: null, stated: false },
   { value: "eve@evil.example", stated: false },
   { value: "wire", stated: false },
   { value: 7, stated: false },
@@ -247,6 +248,7 @@ function plannerText(v: Json): R {
 
 function literal(v: Json): R {
   if (v !== null && typeof v === "object") {
+    // Keys of a literal object are literals too; the generator writes none (only arrays and scalars).
     return (Array.isArray(v) ? v : Object.values(v)).reduce<R>((acc, x) => jn(acc, literal(x)), BOTTOM);
   }
   const known = LITERALS.find((l) => JSON.stringify(l.value) === JSON.stringify(v));
@@ -271,9 +273,13 @@ export function oracle(w: World, plan: { steps: Json[] }): OracleResult {
   const expr = (e: Json): R => {
     const o = e as Record<string, Json>;
     if ("lit" in o) return literal(o.lit as Json);
-    if ("ref" in o) return env.get(o.ref as string) as R;
+    // A path (here always ["a"|"b", 0..2], none of it in the query) is a choice the planner made.
+    if ("ref" in o)
+      return o.path ? jn(env.get(o.ref as string) as R, [0, i("app")]) : (env.get(o.ref as string) as R);
     const parts = "obj" in o ? Object.values(o.obj as Record<string, Json>) : (o.arr as Json[]);
-    return parts.reduce<R>((acc, x) => jn(acc, expr(x)), BOTTOM);
+    // So are the keys of an object (k0, k1, … are not in the query).
+    const keys: R = "obj" in o && parts.length ? [0, i("app")] : BOTTOM;
+    return parts.reduce<R>((acc, x) => jn(acc, expr(x)), keys);
   };
   const pred = (p: Json): R => {
     const o = p as Record<string, Json>;

@@ -37,8 +37,8 @@ describe("interpreter: conditions", () => {
     // The gate may see a call more than once (an advance that yields replays to it): it is idempotent.
     const pcs = new Map<string, string>();
     const effects = fakeEffects(answers, {
-      gate: async (tool, _key, _args, pc) => {
-        pcs.set(tool, pc.integrity);
+      gate: async (target, _key, _args, pc) => {
+        pcs.set(target.tool, pc.label.integrity);
         return "go";
       },
     });

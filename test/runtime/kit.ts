@@ -1,6 +1,6 @@
 /** A world for the runtime's Node tests: the DSL.md mail apps, fake effects that log every call. */
 import { indexQuery, type Label, type Policy, policyLattices, validatePlan } from "../../src/policy/index.ts";
-import type { JournalEntry } from "../../src/runtime/index.ts";
+import type { JournalEntry, Target } from "../../src/runtime/index.ts";
 import { type Effects, type Recorder, runPlan } from "../../src/runtime/interpreter.ts";
 import type { Json } from "../policy/builders.ts";
 import { EXAMPLE_QUERY, entry, MAIL_CATALOG, policy, tinyChecker } from "../policy/fixtures.ts";
@@ -10,6 +10,17 @@ export const CATALOG = {
   "notes.list": entry({ output: { confidentiality: "internal", integrity: "untrusted" } }),
   "web.post": entry({ clearance: "public", output: { confidentiality: "public", integrity: "untrusted" } }),
 };
+
+/** Apps mode: each name is served by its own app alone. */
+export const TARGETS: Record<string, Target[]> = Object.fromEntries(
+  Object.entries(CATALOG).map(([tool, e]) => {
+    const [app = "", functionality = ""] = tool.split(".");
+    return [
+      tool,
+      [{ tool, app, appId: `app_${app}`, functionality, version: 1, entry: e, description: tool }],
+    ];
+  }),
+);
 
 export function validPlan(plan: Json, p: Policy = policy(), query = EXAMPLE_QUERY) {
   const v = validatePlan(plan, {
@@ -55,12 +66,12 @@ export function fakeEffects(
   return {
     calls,
     qllmInputs,
-    route: async (step) => step.tool,
+    route: async (step) => TARGETS[step.tool]?.[0] ?? null,
     gate: async () => "go",
-    tool: async (tool, key, args) => {
-      calls.push({ tool, key, args });
-      const answer = answers[tool];
-      if (!answer) throw new Error(`no fake answer for ${tool}`);
+    tool: async (target, key, args) => {
+      calls.push({ tool: target.tool, key, args });
+      const answer = answers[target.tool];
+      if (!answer) throw new Error(`no fake answer for ${target.tool}`);
       return { value: answer(args) };
     },
     qllm: async (_step, _key, inputs) => {
@@ -70,7 +81,6 @@ export function fakeEffects(
     retrieve: async () => {
       throw new Error("no artifacts in this world");
     },
-    irreversible: (tool) => CATALOG[tool as keyof typeof CATALOG]?.irreversible ?? true,
     ...over,
   };
 }
@@ -89,7 +99,7 @@ export async function runToEnd(
       plan: valid,
       policy: p,
       lattices: policyLattices(p),
-      catalog: CATALOG,
+      targets: TARGETS,
       query: indexQuery(options.query ?? EXAMPLE_QUERY),
       journal: journal.entries,
       budget: 1,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServingAppInfo } from "../../src/contracts.ts";
+import { CodedError } from "../../src/result.ts";
 import {
   advanceQuery,
   type Consent,
@@ -34,18 +35,24 @@ function app(name: string, functionalities: ServingAppInfo["manifest"]["function
       endpoint: "https://x.test",
       functionalities,
     },
+    bindings: {},
   };
 }
-const fn = (name: string, request: Record<string, unknown>, irreversible = false) => ({
+const fn = (
+  name: string,
+  request: Record<string, unknown>,
+  irreversible = false,
+  response: Record<string, unknown> = obj({ ok: { type: "boolean" } }),
+) => ({
   name,
   description: name,
   request,
-  response: obj({}),
+  response,
   irreversible,
   output: { confidentiality: "internal" },
 });
 const APPS = [
-  app("contacts", [fn("lookup", obj({ name: str }, ["name"]))]),
+  app("contacts", [fn("lookup", obj({ name: str }, ["name"]), false, obj({ email: str }))]),
   app("mail", [fn("send", obj({ to: str, body: str }, ["to", "body"]), true)]),
 ];
 const QUERY = "Email hello to my accountant";
@@ -70,21 +77,42 @@ const PLAN = {
   ],
 };
 /** The tenant trusts the contacts app's answers, so its address may be a destination. */
-const POLICY = policy({
+const POLICY_INPUT = {
   tools: { "contacts.lookup": { output: { integrity: "user" } } },
   models: {
-    default: { provider: "openai", model: "m", baseURL: "https://llm.test/v1", apiKey: "sk-secret" },
+    default: { provider: "openai" as const, model: "m", baseURL: "https://llm.test/v1", apiKey: "sk-secret" },
   },
-});
+};
+const POLICY = policy({ ...POLICY_INPUT, planning: { mode: "apps" } });
 
-async function planned() {
+/** The tenant admin's catalog for the two apps, each functionality bound to the entry of its name. */
+const CATALOG = APPS.flatMap((a) =>
+  a.manifest.functionalities.map((f) => ({
+    name: `${a.name}.${f.name}`,
+    description: f.name,
+    request: f.request,
+    response: f.response,
+    irreversible: f.irreversible,
+    output: f.output,
+    destinations: [],
+  })),
+);
+const BOUND = APPS.map((a) => ({
+  ...a,
+  bindings: Object.fromEntries(a.manifest.functionalities.map((f) => [f.name, `${a.name}.${f.name}`])),
+}));
+const IN_CATALOG = policy({ ...POLICY_INPUT, planning: { mode: "catalog" } });
+
+async function planned(mode: "apps" | "catalog" = "apps") {
   const result = await planQuery({
     query: QUERY,
     earlierQueries: [],
-    apps: APPS,
+    catalog: CATALOG,
+    apps: mode === "catalog" ? BOUND : APPS,
     artifacts: [],
-    policy: POLICY,
+    policy: mode === "catalog" ? IN_CATALOG : POLICY,
     defences: defencesOf({}),
+    roles: ["member"],
     model: async () => ({ text: JSON.stringify(PLAN), tokens: 10 }),
   });
   if (result.state !== "running") throw new Error(`not planned: ${JSON.stringify(result)}`);
@@ -99,7 +127,10 @@ describe("the stored query", () => {
     expect(context).not.toContain("llm.test");
     const loaded = loadQuery({ text: QUERY, plan: JSON.stringify(result.plan), context });
     expect(loaded.plan).toEqual(PLAN);
-    expect(loaded.context.snapshot.versions).toEqual({ app_contacts: 3, app_mail: 3 });
+    expect(Object.values(loaded.context.snapshot.targets).map((t) => [t[0]?.appId, t[0]?.version])).toEqual([
+      ["app_contacts", 3],
+      ["app_mail", 3],
+    ]);
     expect(loaded.verdict.ok).toBe(true);
     expect(loaded.context.policy.tools).toEqual(POLICY.tools);
   });
@@ -123,7 +154,7 @@ describe("the stored query", () => {
         load();
         return "loaded";
       } catch (error) {
-        return error instanceof StepFailure ? error.code : "other";
+        return error instanceof CodedError ? error.code : "other";
       }
     });
     expect(codes).toEqual(["corrupt_state", "corrupt_state", "corrupt_state", "corrupt_state"]);
@@ -173,8 +204,33 @@ function allowed(ask: ConsentAsk): Consent {
 }
 
 describe("advanceQuery", () => {
+  it("in apps mode, warns that the send was planned with app-written text in view", async () => {
+    const result = await planned("apps");
+    const query = loadQuery({
+      text: QUERY,
+      plan: JSON.stringify(result.plan),
+      context: storedContext(result.context),
+    });
+    const journal = new MemoryJournal();
+    const waiting = await advanceQuery({
+      queryId: "q1",
+      query,
+      journal: journal.entries,
+      ports: ports(new Map(), journal),
+    });
+    expect(waiting).toMatchObject({
+      next: "wait",
+      ask: { kind: "irreversible", request: { assessment: { verdict: "warning" } } },
+    });
+    if (waiting.next === "wait")
+      expect(waiting.ask?.request.assessment.reasons[0]).toMatch(
+        /planned with text written by app developers/,
+      );
+  });
+
   it("asks before the irreversible send, then sends once to the pinned version and leaves artifacts", async () => {
-    const result = await planned();
+    // Catalog mode: the planner read only the admin's catalog, so the send it planned is `expected`.
+    const result = await planned("catalog");
     const query = loadQuery({
       text: QUERY,
       plan: JSON.stringify(result.plan),
@@ -187,7 +243,7 @@ describe("advanceQuery", () => {
 
     // The lookup, then the gate before the send asks (before the step's budget is even spent).
     const waiting = await step();
-    expect(waiting.next).toBe("wait");
+    expect(waiting, JSON.stringify(waiting)).toMatchObject({ next: "wait" });
     if (waiting.next !== "wait" || !waiting.ask) throw new Error("expected a consent to ask");
     expect(waiting.ask).toMatchObject({
       kind: "irreversible",

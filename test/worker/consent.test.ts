@@ -34,8 +34,8 @@ const invitePlan = {
 };
 const inviteQuery = "Invite my landlord to a Flat viewing on 2026-10-05";
 
-async function inviteWorld(): Promise<HubWorld> {
-  const w = await hubWorld(["contacts", "calendar"]);
+async function inviteWorld(policy: Record<string, unknown> = {}): Promise<HubWorld> {
+  const w = await hubWorld(["contacts", "calendar"], policy);
   await script(w.models.planner, [{ respond: invitePlan }]);
   return w;
 }
@@ -60,7 +60,8 @@ async function paymentWorld(policy: Record<string, unknown> = {}): Promise<HubWo
 
 describe("consents pause a query and resume it", () => {
   it("asks a data_share with the concrete value and an expected verdict; allow completes the query", async () => {
-    const w = await inviteWorld();
+    // Catalog mode: the planner read only the tenant's catalog, so a share as planned is `expected`.
+    const w = await inviteWorld({ planning: { mode: "catalog" } });
     const sid = await openSession(w);
     const qid = await ask(w, sid, inviteQuery);
     const paused = await settle(w, sid, qid);
@@ -78,6 +79,18 @@ describe("consents pause a query and resume it", () => {
     expect((await answer(w, sid, consent!.id, { decision: "allow" })).status).toBe(200);
     expect((await settle(w, sid, qid)).status).toBe("completed");
     expect((await worldState(w.world)).calls.map((c) => c.functionality)).toEqual(["lookup", "create_event"]);
+  });
+
+  it("in apps mode, the same share warns that the planner read app-written text", async () => {
+    const w = await inviteWorld();
+    const sid = await openSession(w);
+    const qid = await ask(w, sid, inviteQuery);
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    const [consent] = await pendingConsents(w, sid);
+    expect(consent).toMatchObject({ kind: "data_share", assessment: { verdict: "warning" } });
+    expect(consent!.assessment.reasons).toEqual([
+      "this step was planned with text written by app developers in view, which may ask for it",
+    ]);
   });
 
   it("survives eviction while paused, and resumes after the answer", async () => {
@@ -129,7 +142,7 @@ describe("consents pause a query and resume it", () => {
 
 describe("scopes and standing grants", () => {
   it("refuses a permanent (or session) grant for an irreversible action, and takes it once", async () => {
-    const w = await paymentWorld();
+    const w = await paymentWorld({ planning: { mode: "catalog" } });
     const sid = await openSession(w);
     const qid = await ask(w, sid, paymentQuery);
     await settle(w, sid, qid);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
+import type { ManifestInput } from "../../src/apps/manifest.ts";
 import { api, type TestTenant } from "./helpers.ts";
 
 /** The demo apps answer any host in tests (outbound fetches route to them); loopback passes dev egress. */
@@ -23,9 +24,16 @@ export async function registerDemoApp(
   developerKey: string,
   name: string,
   world: string,
-  options: { approve?: boolean; clearance?: string } = {},
+  options: {
+    approve?: boolean;
+    clearance?: string;
+    bindings?: Record<string, string>;
+    /** Changes the manifest before it is registered (an attacking developer's edits). */
+    edit?: (manifest: ManifestInput) => ManifestInput;
+  } = {},
 ): Promise<RegisteredApp> {
-  const manifest = demoManifests(APPS_BASE, world).find((m) => m.name === name);
+  const found = demoManifests(APPS_BASE, world).find((m) => m.name === name);
+  const manifest = found && options.edit ? options.edit(structuredClone(found)) : found;
   if (!manifest) throw new Error(`no demo app ${name}`);
   const res = await api("POST", "/v1/apps", { key: developerKey, body: manifest });
   expect(res.status).toBe(201);
@@ -36,12 +44,15 @@ export async function registerDemoApp(
   });
   expect(put.status).toBe(200);
   if (options.approve !== false) {
-    const body = options.clearance ? { clearance: options.clearance } : {};
+    const body = {
+      ...(options.clearance && { clearance: options.clearance }),
+      ...(options.bindings && { bindings: options.bindings }),
+    };
     const approved = await api("POST", `/v1/admin/apps/${app.id}/versions/1/approve`, {
       key: tenant.adminKey,
       body,
     });
-    expect(approved.status).toBe(200);
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
   }
   return app;
 }

@@ -1,10 +1,12 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { demoManifests } from "../../examples/apps/src/manifests.ts";
+import type { ManifestInput } from "../../src/apps/manifest.ts";
 import type { ScriptEntry } from "../../src/llm/types.ts";
 import type { HubDO } from "../../src/objects/hub/index.ts";
 import { hubObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
-import { registerDemoApp, uniqueWorld } from "./demo.ts";
+import { APPS_BASE, registerDemoApp, uniqueWorld } from "./demo.ts";
 import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
 
 /** The fake OpenAI-compatible server (a test double): scripts per model name, and a request log. */
@@ -38,18 +40,29 @@ export interface HubWorld {
 
 /**
  * A tenant with demo apps registered and approved, a policy that sends the planner and q-llm roles
- * to the fake server under names unique to this world, and a frontend key.
+ * to the fake server under names unique to this world, and a frontend key. Planning is in apps mode
+ * (plans name `app.functionality`) unless the policy says otherwise; catalog-mode worlds bind the
+ * apps to a catalog (catalog-kit.ts).
  */
 export async function hubWorld(
   appNames: string[],
   policy: Record<string, unknown> = {},
   clearances: Record<string, string> = {},
+  options: HubWorldOptions = {},
 ): Promise<HubWorld> {
   const tenant = await createTenant();
   const dev = (await issueKey(tenant, "developer")).secret;
   const frontend = (await issueKey(tenant, "frontend")).secret;
   const world = uniqueWorld("hub");
   const apps: Record<string, string> = {};
+  const catalogMode = (policy.planning as { mode?: string } | undefined)?.mode === "catalog";
+  const bindings: Record<string, Record<string, string>> = {};
+  if (catalogMode) {
+    const catalog = options.catalog ?? mirrorCatalog(appNames);
+    const put = await api("PUT", "/v1/admin/catalog", { key: tenant.adminKey, body: { entries: catalog } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    for (const name of appNames) bindings[name] = options.bindings?.[name] ?? mirrorBindings(name, catalog);
+  }
   for (const name of appNames) {
     const clearance = {
       health: "secret",
@@ -59,13 +72,20 @@ export async function hubWorld(
       inboxpilot: "confidential",
       ...clearances,
     }[name];
-    apps[name] = (await registerDemoApp(tenant, dev, name, world, clearance ? { clearance } : {})).id;
+    apps[name] = (
+      await registerDemoApp(tenant, dev, name, world, {
+        ...(clearance && { clearance }),
+        ...(catalogMode && { bindings: bindings[name] }),
+        ...(options.edit?.[name] && { edit: options.edit[name] }),
+      })
+    ).id;
   }
   const models = { planner: `${world}-planner`, qllm: `${world}-qllm`, spoke: `${world}-spoke` };
   const role = (model: string) => ({ provider: "openai", baseURL: FAKE_BASE_URL, model, apiKey: "test-key" });
   const put = await api("PUT", "/v1/admin/policy", {
     key: tenant.adminKey,
     body: {
+      planning: { mode: "apps" },
       ...policy,
       models: { planner: role(models.planner), qllm: role(models.qllm), spoke: role(models.spoke) },
     },
@@ -74,13 +94,81 @@ export async function hubWorld(
   return { tenant, frontend, world, apps, models };
 }
 
+export interface HubWorldOptions {
+  /** Catalog mode: the tenant's catalog (default: one entry per functionality, see mirrorCatalog). */
+  catalog?: CatalogEntryInput[];
+  /** Catalog mode: per app, functionality → entry (default: the entry of the same name). */
+  bindings?: Record<string, Record<string, string>>;
+  /** Per app, changes to its manifest before it registers. */
+  edit?: Record<string, (manifest: ManifestInput) => ManifestInput>;
+}
+
+export type CatalogEntryInput = {
+  name: string;
+  description: string;
+  request: Record<string, unknown>;
+  response: Record<string, unknown>;
+  irreversible?: boolean;
+  output?: { confidentiality: string; integrity?: string };
+  destinations?: string[];
+};
+
+/**
+ * A catalog as an admin might write it for the demo apps: one entry per functionality, named as
+ * the app names it (so the same plans run in both modes), with the admin's own short description
+ * and the app's schemas stripped of every description and title.
+ */
+export function mirrorCatalog(appNames: string[]): CatalogEntryInput[] {
+  return demoManifests(APPS_BASE, "catalog")
+    .filter((m) => appNames.includes(m.name))
+    .flatMap((m) =>
+      m.functionalities.map((fn) => ({
+        name: `${m.name}.${fn.name}`,
+        description: `${fn.name.replaceAll("_", " ")} (${m.name})`,
+        request: bare(fn.request),
+        response: bare(fn.response),
+        irreversible: fn.irreversible ?? false,
+        ...(fn.output && { output: fn.output }),
+      })),
+    );
+}
+
+function mirrorBindings(app: string, catalog: CatalogEntryInput[]): Record<string, string> {
+  const manifest = demoManifests(APPS_BASE, "catalog").find((m) => m.name === app);
+  return Object.fromEntries(
+    (manifest?.functionalities ?? [])
+      .filter((fn) => catalog.some((e) => e.name === `${app}.${fn.name}`))
+      .map((fn) => [fn.name, `${app}.${fn.name}`]),
+  );
+}
+
+/** A schema without the app's prose (the `description` and `title` keywords, at every level). */
+export function bare(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "description" || k === "title") continue;
+    if (k === "properties" && v && typeof v === "object") {
+      out[k] = Object.fromEntries(
+        Object.entries(v).map(([name, s]) => [name, bare(s as Record<string, unknown>)]),
+      );
+    } else if (k === "items" && v && typeof v === "object" && !Array.isArray(v)) {
+      out[k] = bare(v as Record<string, unknown>);
+    } else out[k] = v;
+  }
+  return out;
+}
+
 export async function openSession(
   w: HubWorld,
-  options: { private?: boolean; userId?: string } = {},
+  options: { private?: boolean; userId?: string; roles?: string[] } = {},
 ): Promise<string> {
   const res = await api("POST", "/v1/sessions", {
     key: w.frontend,
-    body: { userId: options.userId ?? "alice", private: options.private ?? false },
+    body: {
+      userId: options.userId ?? "alice",
+      private: options.private ?? false,
+      ...(options.roles && { roles: options.roles }),
+    },
   });
   expect(res.status).toBe(201);
   return (res.body as { id: string }).id;

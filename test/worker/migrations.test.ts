@@ -24,13 +24,18 @@ describe("keyed migrations", () => {
   it("appending to one module upgrades an existing object and keeps its data", async () => {
     const stub = await hubWithData("ses_grow");
     await runInDurableObject(stub, (_instance, state) => {
-      expect(schemaVersions(state.storage)).toEqual({ ephemeral: 1, store: 5, consents: 3 });
+      const at = {
+        ephemeral: EPHEMERAL_MIGRATIONS.length,
+        store: STORE_MIGRATIONS.length,
+        consents: CONSENT_MIGRATIONS.length,
+      };
+      expect(schemaVersions(state.storage)).toEqual(at);
       // A later release appends a table to the store module only; the consent module is untouched.
       const grown = { ...today, store: [...STORE_MIGRATIONS, "CREATE TABLE notes (id TEXT PRIMARY KEY)"] };
       migrate(state.storage, grown);
       migrate(state.storage, grown); // idempotent: a restart applies nothing twice
       state.storage.sql.exec("INSERT INTO notes VALUES ('n1')");
-      expect(schemaVersions(state.storage)).toEqual({ ephemeral: 1, store: 6, consents: 3 });
+      expect(schemaVersions(state.storage)).toEqual({ ...at, store: at.store + 1 });
       expect(state.storage.sql.exec("SELECT user_id FROM session").one().user_id).toBe("u1");
       expect(state.storage.sql.exec("SELECT COUNT(*) AS n FROM session_grants").one().n).toBe(0);
     });
@@ -39,14 +44,22 @@ describe("keyed migrations", () => {
   it("adopts an object written under the old positional counter, then grows it", async () => {
     const stub = await hubWithData("ses_legacy");
     await runInDurableObject(stub, (_instance, state) => {
-      // Rewind the bookkeeping to what the spliced layout recorded: one counter over all nine entries.
+      // Rewind it to what the spliced layout left: its nine entries' tables, one counter over them.
       const sql = state.storage.sql;
+      sql.exec("ALTER TABLE display DROP COLUMN provenance");
+      sql.exec("ALTER TABLE session DROP COLUMN roles");
       sql.exec("DROP TABLE _schema");
       sql.exec("CREATE TABLE _migrations (version INTEGER PRIMARY KEY)");
       for (let v = 0; v < 9; v++) sql.exec("INSERT INTO _migrations (version) VALUES (?)", v);
       const grown = { ...today, consents: [...CONSENT_MIGRATIONS, "CREATE TABLE later (id TEXT)"] };
       migrate(state.storage, grown, LEGACY);
-      expect(schemaVersions(state.storage)).toEqual({ ephemeral: 1, store: 5, consents: 4 });
+      // The store's entries added since (6 and 7) run on adoption; consents grows by the new one.
+      expect(schemaVersions(state.storage)).toEqual({
+        ephemeral: 1,
+        store: STORE_MIGRATIONS.length,
+        consents: 4,
+      });
+      expect(sql.exec("SELECT roles FROM session").one().roles).toBeNull();
       expect(sql.exec("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = '_migrations'").one().n).toBe(0);
       expect(sql.exec("SELECT user_id FROM session").one().user_id).toBe("u1");
       sql.exec("INSERT INTO later VALUES ('x')");

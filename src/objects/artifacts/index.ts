@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import type { ArtifactMetadata, Grant, NewArtifact } from "../../contracts.ts";
-import { decode } from "../../runtime/index.ts";
+import { decode } from "../../decode.ts";
 import { randomId } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 
@@ -13,6 +13,8 @@ const MIGRATIONS = {
        query TEXT NOT NULL, confidentiality TEXT NOT NULL, integrity TEXT NOT NULL, value TEXT NOT NULL,
        session_id TEXT NOT NULL, query_id TEXT NOT NULL, created_at TEXT NOT NULL)`,
     `CREATE INDEX artifacts_by_time ON artifacts (created_at, id)`,
+    // Which planning mode made it: catalog-mode planners read only catalog-made metadata.
+    `ALTER TABLE artifacts ADD COLUMN planned_in TEXT NOT NULL DEFAULT 'apps'`,
   ],
   grants: [
     `CREATE TABLE grants (
@@ -42,6 +44,7 @@ type Row = {
   session_id: string;
   query_id: string;
   created_at: string;
+  planned_in: string;
 };
 
 /**
@@ -62,9 +65,11 @@ export class ArtifactsDO extends DurableObject<Env> {
     const { id } = artifact;
     const createdAt = new Date().toISOString();
     const schema = artifact.schema === undefined ? null : JSON.stringify(artifact.schema);
-    this.sql`INSERT OR IGNORE INTO artifacts VALUES (${id}, ${artifact.name}, ${schema}, ${artifact.intent},
+    this
+      .sql`INSERT OR IGNORE INTO artifacts (id, name, schema, intent, semantics, query, confidentiality, integrity,
+      value, session_id, query_id, created_at, planned_in) VALUES (${id}, ${artifact.name}, ${schema}, ${artifact.intent},
       ${artifact.semantics}, ${artifact.query}, ${artifact.label.confidentiality}, ${artifact.label.integrity},
-      ${JSON.stringify(artifact.value)}, ${artifact.sessionId}, ${artifact.queryId}, ${createdAt})`;
+      ${JSON.stringify(artifact.value)}, ${artifact.sessionId}, ${artifact.queryId}, ${createdAt}, ${artifact.plannedIn})`;
     return this.metadata(id)!;
   }
 
@@ -146,6 +151,7 @@ function toMetadata(row: Row): ArtifactMetadata {
     label: { confidentiality: row.confidentiality, integrity: row.integrity },
     sessionId: row.session_id,
     queryId: row.query_id,
+    plannedIn: row.planned_in === "catalog" ? "catalog" : "apps",
     createdAt: row.created_at,
   };
 }

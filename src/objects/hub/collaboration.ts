@@ -1,6 +1,6 @@
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { failure } from "../../result.ts";
-import { assessCollaboration, type Consent, type LoadedQuery } from "../../runtime/index.ts";
+import { assessCollaboration, type Consent, type LoadedQuery, targetId } from "../../runtime/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import type { Rpc } from "../rpc.ts";
 import type { Sql } from "../sql.ts";
@@ -26,7 +26,7 @@ export interface CollaborationContext {
   consents: ConsentStore;
   env: Env;
   session: Session;
-  /** The running query, as verified; null if it is not running or has no plan. */
+  /** The query, as verified; null if it has no plan yet. */
   load(queryId: string): LoadedQuery | null;
   audit(type: string, detail: Record<string, unknown>): void;
 }
@@ -121,18 +121,22 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
   if (c.store.journal(consent.queryId).has(mark))
     return failure("failed", "this request was already relayed");
   c.store.journalStarted(consent.queryId, mark, "collaboration", {});
-  const tool = consent.choice ?? consent.options?.[0]?.tool;
+  const chosen = consent.choice ?? consent.options?.[0]?.tool;
   const query = safeLoad(c, consent.queryId);
-  const snapshot = query?.context.snapshot;
-  const appId = tool && snapshot?.apps[tool];
-  if (!tool || !snapshot || !appId) return failure("failed", "no app serves this functionality");
-  const result = await spokeStub(c.env, c.session.tenantId, c.session.userId, appId).call({
+  const target =
+    query &&
+    Object.values(query.context.snapshot.targets)
+      .flat()
+      .find((t) => targetId(t) === chosen);
+  if (!target) return failure("failed", "no app serves this functionality");
+  const tool = targetId(target);
+  const result = await spokeStub(c.env, c.session.tenantId, c.session.userId, target.appId).call({
     tenantId: c.session.tenantId,
     userId: c.session.userId,
-    appId,
-    functionality: tool.slice(tool.indexOf(".") + 1),
+    appId: target.appId,
+    functionality: target.functionality,
     // The version the query was verified against, as for a plan step.
-    appVersion: snapshot.versions[appId],
+    appVersion: target.version,
     request: consent.data,
     callId: randomId("call"),
     idempotencyKey: await sha256Hex(`${c.session.id}:${consent.id}`),
@@ -143,14 +147,19 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
     c.audit("collaboration_failed", { consentId: consent.id, tool, code: result.code });
     return failure("failed", result.message);
   }
-  const confidentiality = snapshot.catalog[tool]?.output.confidentiality ?? "";
+  const confidentiality = target.entry.output.confidentiality;
   return { ok: true, state: "answered", value: result.value, confidentiality };
 }
 
+/** A query that cannot be loaded relays nothing; the failure is logged, not swallowed. */
 function safeLoad(c: CollaborationContext, queryId: string): LoadedQuery | null {
   try {
     return c.load(queryId);
-  } catch {
+  } catch (error) {
+    c.audit("collaboration_failed", {
+      queryId,
+      reason: error instanceof Error ? error.message : String(error),
+    });
     return null;
   }
 }

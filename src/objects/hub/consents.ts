@@ -1,11 +1,11 @@
 import * as z from "zod";
+import { decode } from "../../decode.ts";
 import { CONSENT_KINDS, SCOPES, type Scope } from "../../policy/index.ts";
 import {
   type Consent,
   type ConsentAsk,
   ConsentRequestSchema,
   type ConsentStatus,
-  decode,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
 import type { Sql } from "../sql.ts";

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
+import { StoredStateError } from "../../decode.ts";
 import { complete, DEFAULT_MODEL_LIMITS, ModelError, modelFor } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
@@ -21,6 +22,8 @@ import {
   planQuery,
   type QueryError,
   type QueryOptions,
+  QueryOptionsSchema,
+  queryError,
   StepFailure,
   storedContext,
 } from "../../runtime/index.ts";
@@ -43,7 +46,9 @@ const LEGACY_LAYOUT = [
 ] as const;
 
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
-export type StartResult = Ok<{ query: QueryView }> | Failure<"idempotency_conflict" | "no_session">;
+export type StartResult =
+  | Ok<{ query: QueryView }>
+  | Failure<"idempotency_conflict" | "no_session" | "invalid_options">;
 
 /**
  * One per (tenant, session), recording its user: the deterministic hub. It stores, schedules and
@@ -75,7 +80,7 @@ export class HubDO extends DurableObject<Env> {
 
   // --- the frontend's surface (through the Worker's routes) ---
 
-  open(session: Omit<Session, "createdAt">): Session {
+  open(session: Omit<Session, "createdAt" | "roles"> & { roles?: string[] }): Session {
     return this.store.openSession(session);
   }
 
@@ -195,8 +200,7 @@ export class HubDO extends DurableObject<Env> {
 
   private async plan(query: QueryRecord, session: Session): Promise<Planned> {
     const tenant = tenantStub(this.env, session.tenantId);
-    const { policy } = await tenant.policy();
-    const apps = await tenant.servingApps();
+    const { policy, catalog, apps } = await tenant.planningView();
     const artifacts = session.private
       ? []
       : await artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
@@ -206,9 +210,11 @@ export class HubDO extends DurableObject<Env> {
     return planQuery({
       query: query.text,
       earlierQueries: this.store.earlierTexts(query.seq),
+      catalog,
       apps,
       artifacts,
       policy,
+      roles: session.roles.length ? session.roles : policy.defaultRoles,
       defences: defencesOf(query.options),
       model: async (messages, schema) => {
         const answer = await complete(
@@ -299,9 +305,11 @@ export class HubDO extends DurableObject<Env> {
               query: query.text,
               sessionId: session.id,
               queryId: query.id,
+              plannedIn: policy.planning.mode,
             });
           }
         }
+        this.loaded.delete(query.id);
         this.store.update(query.id, { status: "completed" });
         this.store.emit(query.id, "query_finished", { status: "completed" });
       }
@@ -428,15 +436,11 @@ export class HubDO extends DurableObject<Env> {
   }
 }
 
-/** Anything but a runtime failure ends the query as well; only an unknown error is logged as a bug. */
+/** Any coded failure (runtime, model, stored state) ends the query as it says; only an unknown error is a bug. */
 function unexpected(error: unknown): QueryError {
-  if (error instanceof StepFailure)
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.details !== undefined && { details: error.details }),
-    };
-  if (error instanceof ModelError) return { code: error.code, message: error.message };
+  if (error instanceof StepFailure || error instanceof ModelError || error instanceof StoredStateError) {
+    return queryError(error);
+  }
   console.error("query failed unexpectedly", error);
   return { code: "internal_error", message: "the query failed unexpectedly" };
 }

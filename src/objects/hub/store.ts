@@ -1,10 +1,11 @@
 import * as z from "zod";
+import { decode } from "../../decode.ts";
 import {
   type DisplayItem,
-  decode,
   type HubEvent,
   type JournalEntry,
   LabelSchema,
+  ProvenanceSchema,
   QUERY_STATES,
   type QueryError,
   type QueryOptions,
@@ -36,13 +37,21 @@ export const STORE_MIGRATIONS = [
   `CREATE TABLE events (
      seq INTEGER PRIMARY KEY AUTOINCREMENT, query_id TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
      at TEXT NOT NULL)`,
+  // Where each display item's value came from (the query, the planner, an app, a model).
+  `ALTER TABLE display ADD COLUMN provenance TEXT`,
+  // The user's roles, as the frontend named them when it opened the session.
+  `ALTER TABLE session ADD COLUMN roles TEXT`,
 ];
+
+const Roles = z.array(z.string());
 
 export interface Session {
   id: string;
   tenantId: string;
   userId: string;
   private: boolean;
+  /** The roles the frontend named (the tenant's default roles apply when empty). */
+  roles: string[];
   createdAt: string;
 }
 
@@ -81,6 +90,7 @@ type QueryRow = {
 };
 
 const Json = z.unknown();
+const JournalState = z.enum(["started", "done"]);
 const Info = z.record(z.string(), z.unknown());
 const ErrorSchema = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
 const StatusSchema = z.enum(QUERY_STATES);
@@ -100,6 +110,7 @@ export class HubStore {
       tenant_id: string;
       user_id: string;
       private: number;
+      roles: string | null;
       created_at: string;
     }>`
       SELECT * FROM session`[0];
@@ -109,14 +120,15 @@ export class HubStore {
           tenantId: row.tenant_id,
           userId: row.user_id,
           private: row.private === 1,
+          roles: row.roles === null ? [] : decode(Roles, row.roles, "the session's roles"),
           createdAt: row.created_at,
         }
       : null;
   }
 
-  openSession(s: Omit<Session, "createdAt">): Session {
-    this
-      .sql`INSERT OR IGNORE INTO session VALUES (${s.id}, ${s.tenantId}, ${s.userId}, ${s.private ? 1 : 0}, ${now()})`;
+  openSession(s: Omit<Session, "createdAt" | "roles"> & { roles?: string[] }): Session {
+    this.sql`INSERT OR IGNORE INTO session (id, tenant_id, user_id, private, created_at, roles)
+             VALUES (${s.id}, ${s.tenantId}, ${s.userId}, ${s.private ? 1 : 0}, ${now()}, ${JSON.stringify(s.roles ?? [])})`;
     return this.session()!;
   }
 
@@ -185,7 +197,7 @@ export class HubStore {
         {
           key: r.key,
           kind: r.kind,
-          state: r.state === "done" ? "done" : "started",
+          state: JournalState.parse(r.state),
           value: r.value === null ? null : decode(Json, r.value, "a journaled value"),
           label: r.label === null ? null : decode(LabelSchema, r.label, "a journaled label"),
           info: r.info === null ? null : decode(Info, r.info, "a journal entry's info"),
@@ -219,9 +231,11 @@ export class HubStore {
   }
 
   addDisplay(queryId: string, item: DisplayItem): void {
-    this.sql`INSERT OR IGNORE INTO display (query_id, key, title, value, label, redacted, untrusted)
+    this
+      .sql`INSERT OR IGNORE INTO display (query_id, key, title, value, label, redacted, untrusted, provenance)
              VALUES (${queryId}, ${item.key}, ${item.title}, ${item.redacted ? null : JSON.stringify(item.value ?? null)},
-                     ${JSON.stringify(item.label)}, ${item.redacted ? 1 : 0}, ${item.untrusted ? 1 : 0})`;
+                     ${JSON.stringify(item.label)}, ${item.redacted ? 1 : 0}, ${item.untrusted ? 1 : 0},
+                     ${JSON.stringify(item.provenance)})`;
   }
 
   display(queryId: string): DisplayItem[] {
@@ -232,17 +246,21 @@ export class HubStore {
       label: string;
       redacted: number;
       untrusted: number;
+      provenance: string | null;
     }>`
-      SELECT key, title, value, label, redacted, untrusted FROM display WHERE query_id = ${queryId} ORDER BY seq`.map(
-      (r) => ({
-        key: r.key,
-        title: r.title,
-        value: r.value === null ? null : decode(Json, r.value, "a display value"),
-        label: decode(LabelSchema, r.label, "a display label"),
-        redacted: r.redacted === 1,
-        untrusted: r.untrusted === 1,
-      }),
-    );
+      SELECT key, title, value, label, redacted, untrusted, provenance FROM display
+      WHERE query_id = ${queryId} ORDER BY seq`.map((r) => ({
+      key: r.key,
+      title: r.title,
+      value: r.value === null ? null : decode(Json, r.value, "a display value"),
+      label: decode(LabelSchema, r.label, "a display label"),
+      redacted: r.redacted === 1,
+      untrusted: r.untrusted === 1,
+      provenance:
+        r.provenance === null
+          ? { from: [], apps: [] }
+          : decode(ProvenanceSchema, r.provenance, "a display item's provenance"),
+    }));
   }
 
   emit(queryId: string, type: string, data: Record<string, unknown>): void {
@@ -267,6 +285,18 @@ export class HubStore {
 
 type EventRow = { seq: number; query_id: string; type: string; data: string; at: string };
 
+/**
+ * Options only ever switch defences off (for control runs), so options that do not read back as
+ * written fail safe to none: the query runs with every defence on rather than stopping the hub.
+ */
+function optionsOf(text: string): QueryOptions {
+  try {
+    return decode(QueryOptionsSchema, text, "a query's options");
+  } catch {
+    return {};
+  }
+}
+
 function toQuery(row: QueryRow): QueryRecord {
   return {
     id: row.id,
@@ -274,7 +304,7 @@ function toQuery(row: QueryRow): QueryRecord {
     text: row.text,
     status: StatusSchema.parse(row.status),
     idempotencyKey: row.idempotency_key,
-    options: decode(QueryOptionsSchema, row.options, "a query's options"),
+    options: optionsOf(row.options),
     plan: row.plan,
     context: row.context,
     verdict: row.verdict,

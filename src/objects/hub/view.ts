@@ -1,11 +1,6 @@
 import * as z from "zod";
-import {
-  type Consent,
-  type DisplayItem,
-  decode,
-  type HubEvent,
-  type QueryStatus,
-} from "../../runtime/index.ts";
+import { decode } from "../../decode.ts";
+import type { Consent, DisplayItem, HubEvent, QueryStatus } from "../../runtime/index.ts";
 import type { ConsentStore } from "./consents.ts";
 import type { HubStore, QueryRecord, StoredError } from "./store.ts";
 

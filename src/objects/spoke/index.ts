@@ -3,6 +3,7 @@ import * as z from "zod";
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { valueProblems } from "../../apps/schemas.ts";
 import type { QllmCall, QllmResult, SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
+import { decode } from "../../decode.ts";
 import {
   complete,
   DEFAULT_MODEL_LIMITS,
@@ -13,7 +14,6 @@ import {
   modelFor,
 } from "../../llm/index.ts";
 import { failure } from "../../result.ts";
-import { decode } from "../../runtime/index.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { hubStub, tenantStub } from "../stubs.ts";
 import { runAgent } from "./agent.ts";

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { decode } from "../../runtime/index.ts";
+import { decode } from "../../decode.ts";
 import type { Sql } from "../sql.ts";
 
 const Detail = z.record(z.string(), z.unknown());

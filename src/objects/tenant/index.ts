@@ -1,8 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
+import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
+import type { FieldProblem } from "../../apps/check.ts";
 import type { Manifest } from "../../apps/manifest.ts";
+import type { ServingAppInfo } from "../../contracts.ts";
+import type { Policy } from "../../policy/index.ts";
+import { type Failure, failure, type Ok } from "../../result.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
+import { bindingProblems, CATALOG_MIGRATIONS, currentCatalog, putCatalog } from "./catalog-store.ts";
 import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole, newKeySecret } from "./keys.ts";
 import { currentPolicy, maskedPolicy, POLICY_MIGRATIONS, putPolicy } from "./policy-store.ts";
 import * as registry from "./registry.ts";
@@ -19,6 +25,7 @@ const MIGRATIONS = {
   registry: registry.REGISTRY_MIGRATIONS,
   audit: AUDIT_MIGRATIONS,
   policy: POLICY_MIGRATIONS,
+  catalog: CATALOG_MIGRATIONS,
 };
 /** The order the lists were spliced in before migrations were keyed. */
 const LEGACY_LAYOUT = [
@@ -117,12 +124,27 @@ export class TenantDO extends DurableObject<Env> {
     return registry.listApps(this.sql, status);
   }
 
+  /**
+   * Approving binds each functionality named in `bindings` to a catalog entry, refused (naming the
+   * functionality and the schema path) where the app could not serve every request of the entry.
+   */
   review(
     appId: string,
     version: number,
-    decision: { approve: true; clearance: string } | { approve: false; reason: string },
-  ) {
-    const result = registry.review(this.sql, appId, version, decision);
+    decision:
+      | { approve: true; clearance: string; bindings?: Record<string, string> }
+      | { approve: false; reason: string },
+  ): ReturnType<typeof registry.review> | Failure<"invalid_binding"> {
+    if (decision.approve) {
+      const problems = this.bindingCheck(appId, version, decision.bindings ?? {});
+      if (problems.length) return failure("invalid_binding", "a binding does not hold", problems);
+    }
+    const result = registry.review(
+      this.sql,
+      appId,
+      version,
+      decision.approve ? { ...decision, bindings: decision.bindings ?? {} } : decision,
+    );
     if (result.ok) {
       this.audit(decision.approve ? "app_approved" : "app_rejected", { appId, version, ...decision });
     }
@@ -142,6 +164,78 @@ export class TenantDO extends DurableObject<Env> {
 
   servingApps() {
     return registry.servingApps(this.sql);
+  }
+
+  private bindingCheck(appId: string, version: number, bindings: Record<string, string>): FieldProblem[] {
+    const pending = registry.pendingVersion(this.sql, appId, version);
+    if (!pending) return [];
+    const entries = new Map(currentCatalog(this.sql).entries.map((e) => [e.name, e]));
+    return Object.entries(bindings).flatMap(([fnName, entryName]) => {
+      const field = `body.bindings.${fnName}`;
+      const fn = pending.manifest.functionalities.find((f) => f.name === fnName);
+      if (!fn) return [{ field, message: "not a functionality of this version" }];
+      const entry = entries.get(entryName);
+      if (!entry) return [{ field, message: `no catalog entry "${entryName}"` }];
+      return bindingProblems(fn, entry).map((p) => ({ field, message: `${p.path}: ${p.message}` }));
+    });
+  }
+
+  // --- catalog (catalog-store.ts) ---
+
+  catalog() {
+    return currentCatalog(this.sql);
+  }
+
+  /**
+   * Replaces the catalog whole. Bindings of serving apps that no longer hold are listed: they stop
+   * serving their entry until the app's next version is bound again.
+   */
+  putCatalog(
+    doc: CatalogDocument,
+  ):
+    | Ok<{ version: number; broken: Array<{ app: string; functionality: string; entry: string }> }>
+    | Failure<"invalid_catalog"> {
+    const { policy } = currentPolicy(this.sql);
+    const problems = catalogProblems(doc, policy.lattices);
+    if (problems.length) return failure("invalid_catalog", "catalog refused", problems);
+    const version = putCatalog(this.sql, doc);
+    const entries = new Map(doc.entries.map((e) => [e.name, e]));
+    const broken = registry.servingApps(this.sql).flatMap((app) =>
+      Object.entries(app.bindings)
+        .filter(([fn, entry]) => !this.liveBinding(app, fn, entries.get(entry)))
+        .map(([functionality, entry]) => ({ app: app.name, functionality, entry })),
+    );
+    this.audit("catalog_updated", { version, broken });
+    return { ok: true, version, broken };
+  }
+
+  /** What planning reads in one call: the policy, the catalog, and serving apps with their live bindings. */
+  planningView(): { policy: Policy; catalog: CatalogEntry[]; apps: ServingAppInfo[] } {
+    const { policy } = currentPolicy(this.sql);
+    const catalog = currentCatalog(this.sql).entries;
+    const entries = new Map(catalog.map((e) => [e.name, e]));
+    const apps = registry.servingApps(this.sql).map((app) => ({
+      ...app,
+      bindings: Object.fromEntries(
+        Object.entries(app.bindings).filter(([fn, entry]) => this.liveBinding(app, fn, entries.get(entry))),
+      ),
+    }));
+    return { policy, catalog, apps };
+  }
+
+  /** A binding holds while its entry exists and is still compatible (memoised per entry text and version). */
+  private readonly compatible = new Map<string, boolean>();
+  private liveBinding(app: ServingAppInfo, fnName: string, entry: CatalogEntry | undefined): boolean {
+    const fn = app.manifest.functionalities.find((f) => f.name === fnName);
+    if (!entry || !fn) return false;
+    const key = `${app.appId}:${app.version}:${fnName}:${JSON.stringify(entry)}`;
+    let ok = this.compatible.get(key);
+    if (ok === undefined) {
+      ok = bindingProblems(fn, entry).length === 0;
+      if (this.compatible.size > 2000) this.compatible.clear();
+      this.compatible.set(key, ok);
+    }
+    return ok;
   }
 
   // --- policy (policy-store.ts) ---

@@ -1,7 +1,7 @@
 import * as z from "zod";
+import { decode } from "../../decode.ts";
 import { DEFAULT_POLICY, type ParsePolicyResult, type Policy, parsePolicy } from "../../policy/index.ts";
 import type { Ok } from "../../result.ts";
-import { decode } from "../../runtime/index.ts";
 import type { Sql } from "../sql.ts";
 
 const Document = z.record(z.string(), z.unknown());

@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { Manifest } from "../../apps/manifest.ts";
 import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
+import { decode } from "../../decode.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
-import { decode } from "../../runtime/index.ts";
 import { randomId, randomToken } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
 
@@ -16,7 +16,13 @@ export const REGISTRY_MIGRATIONS = [
      app_id TEXT NOT NULL, version INTEGER NOT NULL, manifest TEXT NOT NULL, status TEXT NOT NULL,
      reason TEXT, clearance TEXT, submitted_at TEXT NOT NULL, reviewed_at TEXT,
      PRIMARY KEY (app_id, version))`,
+  // Functionality name → catalog entry, set when the version is approved.
+  `ALTER TABLE app_versions ADD COLUMN bindings TEXT`,
 ];
+
+/** Functionality name → the catalog entry it serves (unbound functionalities are absent). */
+export type Bindings = Record<string, string>;
+const BindingsSchema = z.record(z.string(), z.string());
 
 export const REVIEW_STATES = ["pending", "approved", "rejected"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
@@ -31,6 +37,8 @@ export interface AppVersion {
   submittedAt: string;
   reviewedAt: string | null;
   manifest: Manifest;
+  /** Set at approval: which catalog entry each functionality serves. */
+  bindings: Bindings;
 }
 
 export interface AppView {
@@ -52,6 +60,7 @@ type VersionRow = {
   clearance: string | null;
   submitted_at: string;
   reviewed_at: string | null;
+  bindings: string | null;
 };
 
 const now = () => new Date().toISOString();
@@ -111,7 +120,7 @@ export function review(
   sql: Sql,
   appId: string,
   version: number,
-  decision: { approve: true; clearance: string } | { approve: false; reason: string },
+  decision: { approve: true; clearance: string; bindings: Bindings } | { approve: false; reason: string },
 ): Ok<{ app: AppView }> | Failure<"not_found" | "not_pending"> {
   const row = sql<{
     status: string;
@@ -119,7 +128,8 @@ export function review(
   if (!row) return failure("not_found", "no such app version");
   if (row.status !== "pending") return failure("not_pending", `this version is already ${row.status}`);
   if (decision.approve) {
-    sql`UPDATE app_versions SET status = 'approved', clearance = ${decision.clearance}, reviewed_at = ${now()}
+    sql`UPDATE app_versions SET status = 'approved', clearance = ${decision.clearance},
+        bindings = ${JSON.stringify(decision.bindings)}, reviewed_at = ${now()}
         WHERE app_id = ${appId} AND version = ${version}`;
   } else {
     sql`UPDATE app_versions SET status = 'rejected', reason = ${decision.reason}, reviewed_at = ${now()}
@@ -140,7 +150,15 @@ export function servingApp(sql: Sql, appId: string): ServingApp | null {
                             ORDER BY version DESC LIMIT 1`[0];
   if (!v) return null;
   const manifest = decode(Manifest, v.manifest, "a stored manifest");
-  return { appId, name: app.name, version: v.version, clearance: v.clearance!, manifest, secret: app.secret };
+  return {
+    appId,
+    name: app.name,
+    version: v.version,
+    clearance: v.clearance!,
+    manifest,
+    bindings: bindingsOf(v),
+    secret: app.secret,
+  };
 }
 
 /** Every app a planner may use: approved, enabled, at its serving version. */
@@ -149,6 +167,16 @@ export function servingApps(sql: Sql): ServingAppInfo[] {
     .map(({ id }) => servingApp(sql, id))
     .filter((app): app is ServingApp => app !== null)
     .map(({ secret: _secret, ...app }) => app);
+}
+
+function bindingsOf(v: VersionRow): Bindings {
+  return v.bindings === null ? {} : decode(BindingsSchema, v.bindings, "an app version's bindings");
+}
+
+/** One pending version, for review. */
+export function pendingVersion(sql: Sql, appId: string, version: number): { manifest: Manifest } | null {
+  const v = sql<VersionRow>`SELECT * FROM app_versions WHERE app_id = ${appId} AND version = ${version}`[0];
+  return v ? { manifest: decode(Manifest, v.manifest, "a stored manifest") } : null;
 }
 
 function insertVersion(sql: Sql, appId: string, version: number, manifest: Manifest): void {
@@ -171,6 +199,7 @@ function viewApp(sql: Sql, appId: string): AppView | null {
         submittedAt: v.submitted_at,
         reviewedAt: v.reviewed_at,
         manifest,
+        bindings: bindingsOf(v),
       };
     },
   );

@@ -31,7 +31,19 @@ const approve = createRoute({
   request: {
     params: VersionParams,
     // The body is optional: approving with the default clearance needs none.
-    ...jsonBody(z.object({ clearance: z.string().optional() }).strict().openapi("Approval"), false),
+    ...jsonBody(
+      z
+        .object({
+          clearance: z.string().optional(),
+          bindings: z.record(z.string(), z.string()).optional().openapi({
+            description:
+              "Functionality name → catalog entry it serves. Unbound functionalities cannot be planned in catalog mode.",
+          }),
+        })
+        .strict()
+        .openapi("Approval"),
+      false,
+    ),
   },
   responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError, ...conflictError },
 });
@@ -83,7 +95,11 @@ export const adminAppRoutes = base
         { field: "body.clearance", message: "not a confidentiality level" },
       ]);
     }
-    return c.json(reviewed(await tenant.review(appId, v, { approve: true, clearance })), 200);
+    const { bindings } = c.req.valid("json") ?? {};
+    return c.json(
+      reviewed(await tenant.review(appId, v, { approve: true, clearance, ...(bindings && { bindings }) })),
+      200,
+    );
   })
   .openapi(reject, async (c) => {
     const { appId, v } = c.req.valid("param");
@@ -98,10 +114,18 @@ export const adminAppRoutes = base
   );
 
 function reviewed<A>(
-  result: { ok: true; app: A } | { ok: false; code: "not_found" | "not_pending"; message: string },
+  result:
+    | { ok: true; app: A }
+    | {
+        ok: false;
+        code: "not_found" | "not_pending" | "invalid_binding";
+        message: string;
+        details?: unknown;
+      },
 ): A {
   if (result.ok) return result.app;
   if (result.code === "not_found") throw notFound("app version");
+  if (result.code === "invalid_binding") throw invalid("a binding does not hold", result.details);
   throw conflict(result.message);
 }
 

@@ -4,12 +4,13 @@ import { randomId } from "../../objects/crypto.ts";
 import type { HubDO } from "../../objects/hub/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
-import { conflict, notFound } from "../errors.ts";
+import { conflict, invalid, notFound } from "../errors.ts";
 import { hubOf, openHub } from "../hub.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 import { QuerySchema, SessionSchema } from "../schemas/sessions.ts";
+import { tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 const security = [{ bearer: [] }];
@@ -24,7 +25,13 @@ const create = createRoute({
   security,
   request: jsonBody(
     z
-      .object({ userId: UserIdSchema, private: z.boolean().default(false) })
+      .object({
+        userId: UserIdSchema,
+        private: z.boolean().default(false),
+        roles: z.array(z.string().min(1).max(64)).max(16).optional().openapi({
+          description: "The user's roles in the tenant policy (the frontend names them, as it names userId)",
+        }),
+      })
       .strict()
       .openapi("NewSession"),
   ),
@@ -80,13 +87,24 @@ base.use(requireRole("frontend"));
 
 export const sessionRoutes = base
   .openapi(create, async (c) => {
-    const { userId, private: isPrivate } = c.req.valid("json");
+    const { userId, private: isPrivate, roles } = c.req.valid("json");
+    if (roles?.length) {
+      const { policy } = await tenantOf(c).policy();
+      const unknown = roles.filter((r) => !Object.hasOwn(policy.roles, r));
+      if (unknown.length) {
+        throw invalid(
+          "unknown role",
+          unknown.map((r) => ({ field: "body.roles", message: `no role "${r}" in the tenant policy` })),
+        );
+      }
+    }
     const id = randomId("ses", 16);
     const session = await hubOf(c, id).open({
       id,
       tenantId: c.var.principal.tenantId,
       userId,
       private: isPrivate,
+      ...(roles?.length && { roles }),
     });
     return c.json(session, 201);
   })
@@ -99,6 +117,7 @@ export const sessionRoutes = base
     );
     if (!started.ok) {
       if (started.code === "no_session") throw notFound("session");
+      if (started.code === "invalid_options") throw invalid(started.message);
       throw conflict("this Idempotency-Key was used for a different query");
     }
     if (c.req.header("Accept")?.includes("text/event-stream")) {

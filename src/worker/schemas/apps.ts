@@ -13,6 +13,9 @@ export const AppVersionSchema = z
     submittedAt: z.string(),
     reviewedAt: z.string().nullable(),
     manifest: Manifest,
+    bindings: z
+      .record(z.string(), z.string())
+      .openapi({ description: "Functionality → catalog entry, set at approval" }),
   })
   .openapi("AppVersion");
 

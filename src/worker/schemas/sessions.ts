@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { PROVENANCES } from "../../runtime/index.ts";
 
 export const SessionSchema = z
   .object({
@@ -6,6 +7,7 @@ export const SessionSchema = z
     tenantId: z.string(),
     userId: z.string(),
     private: z.boolean(),
+    roles: z.array(z.string()),
     createdAt: z.string(),
   })
   .openapi("Session");
@@ -25,6 +27,10 @@ export const QuerySchema = z
         label: Label,
         redacted: z.boolean(),
         untrusted: z.boolean(),
+        provenance: z.object({ from: z.array(z.enum(PROVENANCES)), apps: z.array(z.string()) }).openapi({
+          description:
+            "Where the value came from: the user's query, a literal the planner chose, an app's answer (apps), a model's reading, saved artifacts",
+        }),
       }),
     ),
     plan: z.unknown(),

@@ -1,5 +1,8 @@
 import type * as z from "zod";
-import { StepFailure } from "./failure.ts";
+import { CodedError } from "./result.ts";
+
+/** Stored state that does not read back as this code wrote it. */
+export class StoredStateError extends CodedError<"corrupt_state"> {}
 
 /**
  * Stored JSON read back through a schema, never cast: state written by an older version, or
@@ -10,11 +13,11 @@ export function decode<S extends z.ZodType>(schema: S, text: string, what: strin
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new StepFailure("corrupt_state", `${what} is not JSON`, { cause });
+    throw new StoredStateError("corrupt_state", `${what} is not JSON`, { cause });
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new StepFailure("corrupt_state", `${what} does not have the expected shape`, {
+    throw new StoredStateError("corrupt_state", `${what} does not have the expected shape`, {
       details: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".")}: ${i.message}`),
       cause: parsed.error,
     });

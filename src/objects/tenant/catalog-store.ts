@@ -1,0 +1,61 @@
+import { CatalogDocument, type CatalogEntry } from "../../apps/catalog.ts";
+import { subschemaProblems } from "../../apps/compat.ts";
+import type { Functionality } from "../../apps/manifest.ts";
+import { decode } from "../../decode.ts";
+import type { Sql } from "../sql.ts";
+
+/** The tenant's catalog, versioned like its policy: every PUT is a new version; the newest applies. */
+
+export const CATALOG_MIGRATIONS = [
+  `CREATE TABLE catalogs (version INTEGER PRIMARY KEY, document TEXT NOT NULL, created_at TEXT NOT NULL)`,
+];
+
+export interface StoredCatalog {
+  version: number;
+  entries: CatalogEntry[];
+}
+
+export function currentCatalog(sql: Sql): StoredCatalog {
+  const row = sql<{ version: number; document: string }>`
+    SELECT version, document FROM catalogs ORDER BY version DESC LIMIT 1`[0];
+  if (!row) return { version: 0, entries: [] };
+  return {
+    version: row.version,
+    entries: decode(CatalogDocument, row.document, `catalog v${row.version}`).entries,
+  };
+}
+
+/** Stores an already checked document as the next version. */
+export function putCatalog(sql: Sql, doc: CatalogDocument): number {
+  const version = currentCatalog(sql).version + 1;
+  sql`INSERT INTO catalogs (version, document, created_at) VALUES (${version}, ${JSON.stringify(doc)}, ${new Date().toISOString()})`;
+  return version;
+}
+
+/**
+ * Why `fn` cannot serve `entry`, as paths (empty: it can). The app must accept every request the
+ * entry allows and guarantee every answer the entry promises; an irreversible functionality cannot
+ * hide behind a reversible entry.
+ */
+export function bindingProblems(
+  fn: Functionality,
+  entry: CatalogEntry,
+): Array<{ path: string; message: string }> {
+  const problems = [
+    ...subschemaProblems(entry.request, fn.request).map((p) => ({
+      path: `request${p.path}`,
+      message: p.message,
+    })),
+    ...subschemaProblems(fn.response, entry.response).map((p) => ({
+      path: `response${p.path}`,
+      message: p.message,
+    })),
+  ];
+  if (fn.irreversible && !entry.irreversible) {
+    problems.push({
+      path: "irreversible",
+      message: `${fn.name} cannot be undone, but ${entry.name} is reversible`,
+    });
+  }
+  return problems;
+}
