@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { demoManifests } from "../examples/apps/src/manifests.ts";
+import { demoBindings, demoCatalog } from "../examples/tenant/catalog.ts";
 import { apiCall, createTenant } from "./lib.ts";
 
 export interface Demo {
@@ -28,8 +29,12 @@ const CLEARANCE: Record<string, string> = {
   health: "secret",
 };
 
-/** The demo tenant's policy: the DSL.md example's relaxations, and the offline scripted model. */
+/**
+ * The demo tenant's policy: catalog planning (the planner reads only the catalog below), the
+ * DSL.md example's relaxations, and the offline scripted model.
+ */
 export const DEMO_POLICY = {
+  planning: { mode: "catalog" },
   tools: {
     "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
     "contacts.lookup": { output: { integrity: "user" } },
@@ -59,10 +64,15 @@ export async function seedDemo(where: { api: string; apps: string; operatorSecre
   const appIds: Record<string, string> = {};
   const secrets: Record<string, string> = {};
   // misbehave is a test fixture, not a demo app: planners in the demo never see it.
-  for (const manifest of demoManifests(where.apps, WORLD).filter((m) => m.name !== "misbehave")) {
+  const manifests = demoManifests(where.apps, WORLD).filter((m) => m.name !== "misbehave");
+  // The admin writes the catalog first, then binds each app to it at review.
+  const catalog = demoCatalog(manifests);
+  await admin("PUT", "/v1/admin/catalog", { entries: catalog });
+  for (const manifest of manifests) {
     const app = (await developer("POST", "/v1/apps", manifest)) as { id: string; secret: string };
     const clearance = CLEARANCE[manifest.name] ?? "internal";
-    await admin("POST", `/v1/admin/apps/${app.id}/versions/1/approve`, { clearance });
+    const bindings = demoBindings(manifest, catalog);
+    await admin("POST", `/v1/admin/apps/${app.id}/versions/1/approve`, { clearance, bindings });
     appIds[manifest.name] = app.id;
     secrets[manifest.name] = app.secret;
   }

@@ -26,7 +26,11 @@ export async function scriptedWorld(
   // which names itself "scripted:obedient" in every trace.
   const put = await api("PUT", "/v1/admin/policy", {
     key: w.tenant.adminKey,
-    body: { ...policy, models: { default: { provider: "scripted", model: MODEL_NAME, script: entries } } },
+    body: {
+      planning: { mode: "apps" },
+      ...policy,
+      models: { default: { provider: "scripted", model: MODEL_NAME, script: entries } },
+    },
   });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
   return w;

@@ -87,7 +87,8 @@ export async function setupTenant(w: Workerd, appNames: readonly string[], world
 }
 
 export async function putPolicy(t: Tenant, policy: Record<string, unknown>): Promise<void> {
-  await must(t.api, t.admin, "PUT", "/v1/admin/policy", policy);
+  // The perf plans name apps' own tools (apps mode); catalog mode costs the same per step.
+  await must(t.api, t.admin, "PUT", "/v1/admin/policy", { planning: { mode: "apps" }, ...policy });
 }
 
 export async function openSession(t: Tenant, userId: string): Promise<string> {

@@ -77,8 +77,13 @@ export const CLEARANCE: Record<string, string> = {
  * (a message body may quote anything; the address book is the user's own) plus the same for chat
  * messages, and an invitation's participants must come from the user. Models are set per run.
  */
-export function benchPolicy(onViolation: "reject" | "ask", models: Record<string, unknown>) {
+export function benchPolicy(
+  onViolation: "reject" | "ask",
+  models: Record<string, unknown>,
+  mode: "apps" | "catalog" = "apps",
+) {
   return {
+    planning: { mode },
     tools: {
       "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
       "chat.send_message": { args: { text: { minIntegrity: "untrusted" } } },

@@ -59,6 +59,8 @@ function check(sub: unknown, sup: unknown, path: string, out: CompatProblem[]): 
   const at = path || "/";
   if (sup === true || annotationsOnly(sup)) return;
   if (sub === false) return;
+  // The same schema (up to prose and key order) accepts the same values, whatever its keywords.
+  if (canonical(sub) === canonical(sup)) return;
   if (sup === false) {
     out.push({ path: at, message: "a value may come where none is accepted" });
     return;
@@ -214,6 +216,46 @@ function typeOfValue(v: unknown): JsonType {
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
   if (typeof v === "object") return "object";
   return typeof v === "boolean" ? "boolean" : "string";
+}
+
+/** Keywords whose value is a map of names to subschemas, or a list of subschemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SCHEMA_LISTS = new Set(["oneOf", "anyOf", "allOf", "prefixItems"]);
+
+/**
+ * A schema as text without its annotations, keys sorted: equal text, equal meaning. Annotations
+ * are dropped only where a keyword stands (a property named `title` stays).
+ */
+function canonical(v: unknown): string {
+  const sorted = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(sorted);
+    if (!isObject(x)) return x;
+    return Object.fromEntries(
+      Object.keys(x)
+        .sort()
+        .map((k) => [k, sorted(x[k])]),
+    );
+  };
+  const schema = (x: unknown): unknown => {
+    if (!isObject(x)) return x;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(x).sort()) {
+      if (ANNOTATIONS.has(k)) continue;
+      const value = x[k];
+      if (SCHEMA_MAPS.has(k) && isObject(value)) {
+        out[k] = Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((name) => [name, schema(value[name])]),
+        );
+      } else if (SCHEMA_LISTS.has(k) && Array.isArray(value)) out[k] = value.map(schema);
+      else if (["items", "additionalProperties", "not", "if", "then", "else", "contains"].includes(k))
+        out[k] = schema(value);
+      else out[k] = sorted(value);
+    }
+    return out;
+  };
+  return JSON.stringify(schema(v));
 }
 
 function annotationsOnly(v: unknown): boolean {

@@ -52,6 +52,20 @@ describe("schema compatibility for binding", () => {
     expect(subschemaProblems({ type: "number" }, { type: "integer" })).toHaveLength(1);
   });
 
+  it("takes the same schema as compatible whatever its keywords, prose aside", () => {
+    const either = {
+      oneOf: [{ type: "object", properties: { a: str }, required: ["a"] }, { type: "string" }],
+    };
+    const described = {
+      description: "the app's words",
+      oneOf: [{ ...either.oneOf[0], title: "A" }, { type: "string" }],
+    };
+    expect(subschemaProblems(either, described)).toEqual([]);
+    // A property named like an annotation is not prose.
+    const titled = (t: string) => ({ type: "object", properties: { title: { type: t } } });
+    expect(subschemaProblems(titled("string"), titled("number"))).toHaveLength(1);
+  });
+
   it("refuses what it cannot decide instead of guessing", () => {
     const withRef = { type: "object", properties: { to: { $ref: "#/$defs/email" } } };
     expect(subschemaProblems(route, withRef)).toEqual([

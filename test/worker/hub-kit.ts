@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
+import { bare } from "../../examples/tenant/catalog.ts";
 import type { ManifestInput } from "../../src/apps/manifest.ts";
 import type { ScriptEntry } from "../../src/llm/types.ts";
 import type { HubDO } from "../../src/objects/hub/index.ts";
@@ -140,22 +141,6 @@ function mirrorBindings(app: string, catalog: CatalogEntryInput[]): Record<strin
       .filter((fn) => catalog.some((e) => e.name === `${app}.${fn.name}`))
       .map((fn) => [fn.name, `${app}.${fn.name}`]),
   );
-}
-
-/** A schema without the app's prose (the `description` and `title` keywords, at every level). */
-export function bare(schema: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) {
-    if (k === "description" || k === "title") continue;
-    if (k === "properties" && v && typeof v === "object") {
-      out[k] = Object.fromEntries(
-        Object.entries(v).map(([name, s]) => [name, bare(s as Record<string, unknown>)]),
-      );
-    } else if (k === "items" && v && typeof v === "object" && !Array.isArray(v)) {
-      out[k] = bare(v as Record<string, unknown>);
-    } else out[k] = v;
-  }
-  return out;
 }
 
 export async function openSession(
