@@ -103,6 +103,8 @@ export type SpokeResult =
 /** A q-llm step for a memoryless vanilla spoke: the planner's prompt and schema, the plan's inputs. */
 export interface QllmCall {
   tenantId: string;
+  /** The vanilla spoke serves one (tenant, user): it checks both, like an app's spoke. */
+  userId: string;
   modelTimeoutMs: number;
   prompt: string;
   inputs: Record<string, unknown>;

@@ -27,8 +27,8 @@ export interface VisorInput {
   readonly call: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
   /** Which checks run (all, except in ablation controls). */
   readonly checks: Readonly<Record<VisorCheck, boolean>>;
-  /** Whether this request already made its one irreversible call. */
-  readonly irreversibleDone?: boolean;
+  /** Whether this request already made its one irreversible call (required: forgetting it must not turn the rule off). */
+  readonly irreversibleDone: boolean;
 }
 
 /** Arguments that send something somewhere: their values must come from the request. */

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type Assessment, type ConsentKind, SCOPES, type Scope } from "../policy/index.ts";
+import { type Assessment, allowedScopes, type ConsentKind, SCOPES, type Scope } from "../policy/index.ts";
 import { type Failure, failure, type Ok } from "../result.ts";
 
 /**
@@ -57,13 +57,6 @@ export interface ConsentAnswer {
   choice?: string;
 }
 
-export type AnswerCode =
-  | "not_found"
-  | "query_finished"
-  | "invalid_choice"
-  | "already_answered"
-  | "scope_not_allowed";
-
 /** What a valid answer settles; `grant` is the standing permission it leaves, if any. */
 export interface Settlement {
   status: "allowed" | "denied";
@@ -108,7 +101,10 @@ export function answerRules(
   }
   const waiting = consent.kind === "collaboration" ? "running" : "awaiting_consent";
   if (facts.queryStatus !== waiting) return failure("query_finished", "the query no longer waits for this");
-  const allowed = facts.privateSession ? consent.scopes.filter((s) => s !== "permanent") : consent.scopes;
+  // The stored offer, never wider than its kind allows; no permanent grant from a private session.
+  const allowed = consent.scopes.filter(
+    (s) => allowedScopes(consent.kind).includes(s) && !(facts.privateSession && s === "permanent"),
+  );
   if (!allowed.includes(answer.scope)) {
     return { ok: false, code: "scope_not_allowed", message: `allowed: ${allowed.join(", ")}`, allowed };
   }

@@ -8,7 +8,6 @@ export { advanceQuery, STEPS_PER_ADVANCE } from "./advance.ts";
 export { assessCollaboration, type CollaborationAssessment } from "./collaboration.ts";
 export type {
   AnswerCheck,
-  AnswerCode,
   Consent,
   ConsentAnswer,
   ConsentAsk,

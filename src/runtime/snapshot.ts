@@ -185,9 +185,10 @@ function catalogSnapshot(
     // The verifier sees the strictest of the targets: the lowest clearance, the highest output level.
     catalog[doc.name] = {
       irreversible: doc.irreversible,
-      output: bound
-        .map((t) => t.entry.output)
-        .reduce((a, b) => ({ ...a, confidentiality: higher(a.confidentiality, b.confidentiality) })),
+      output: {
+        confidentiality: bound.map((t) => t.entry.output.confidentiality).reduce(higher),
+        integrity: doc.output.integrity ?? l.integrity.bottom,
+      },
       clearance: bound.map((t) => t.entry.clearance).reduce(lower),
       requestSchema: doc.request,
     };

@@ -55,8 +55,8 @@ function collect(ctx: EvalContext, expr: Expr, origins: Set<string>, provenance:
   if ("ref" in expr) {
     const bound = ctx.vars.get(expr.ref);
     for (const origin of bound?.origins ?? []) origins.add(origin);
+    // A field of an app's answer is still the app's words (the path's choice shows in the label).
     for (const p of bound?.provenance ?? []) provenance.add(p);
-    if (expr.path?.some((part) => !isStated(part, ctx.query))) provenance.add("planner");
     return;
   }
   if ("obj" in expr && Object.keys(expr.obj).some((k) => !isStated(k, ctx.query))) provenance.add("planner");
@@ -127,9 +127,11 @@ export function guardOf(ctx: EvalContext, pred: Pred): { label: Label; origins: 
         for (const arg of p.args) visit(arg);
         return;
       case "not":
-        return visit(p.arg);
+        visit(p.arg);
+        return;
       case "exists":
-        return collect(ctx, p.value, origins, new Set());
+        collect(ctx, p.value, origins, new Set());
+        return;
       default:
         collect(ctx, p.left, origins, new Set());
         collect(ctx, p.right, origins, new Set());

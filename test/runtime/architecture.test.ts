@@ -98,7 +98,9 @@ describe("architecture", () => {
 
   it("casts no parsed JSON to a type", () => {
     const casts = [...files].flatMap(([f, text]) =>
-      [...text.matchAll(/JSON\.parse\([^;]*?\)\s+as\s+(?!unknown\b)\w+/g)].map((m) => `${f}: ${m[0]}`),
+      [...text.matchAll(/(?:JSON\.parse|decode)\([^;]*?\)\s+as\s+(?!unknown\b)\w+/g)].map(
+        (m) => `${f}: ${m[0]}`,
+      ),
     );
     expect(casts).toEqual([]);
   });

@@ -9,7 +9,6 @@ import {
   loadQuery,
   planQuery,
   type QueryPorts,
-  StepFailure,
   storedContext,
 } from "../../src/runtime/index.ts";
 import { policy } from "../policy/fixtures.ts";

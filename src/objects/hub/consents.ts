@@ -6,6 +6,7 @@ import {
   type ConsentAsk,
   ConsentRequestSchema,
   type ConsentStatus,
+  type Settlement,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
@@ -97,6 +98,22 @@ export class ConsentStore {
       this.sql<{ t: number | null }>`SELECT MIN(expires_at) AS t FROM consents WHERE status = 'pending'`[0]
         ?.t ?? null
     );
+  }
+
+  /**
+   * Writes what an answer settled: the consent, and a session grant here. A permanent grant belongs
+   * to the user, not the session: it is returned for the user's ArtifactsDO to keep.
+   */
+  record(
+    consent: Consent,
+    settle: Settlement,
+  ): { kind: string; subject: string; choice: string | null; description: string } | null {
+    this.settle(consent.id, settle.status, settle.scope, settle.choice);
+    const grant = settle.grant;
+    if (grant?.scope === "session") this.grantForSession(grant.subject, grant.choice);
+    return grant?.scope === "permanent"
+      ? { kind: consent.kind, subject: grant.subject, choice: grant.choice, description: grant.description }
+      : null;
   }
 
   sessionGrant(subject: string): { choice: string | null } | null {

@@ -92,9 +92,13 @@ export class HubDO extends DurableObject<Env> {
   async startQuery(
     text: string,
     idempotencyKey: string | null,
-    options: QueryOptions = {},
+    given: QueryOptions = {},
   ): Promise<StartResult> {
     if (!this.store.session()) return failure("no_session", "no such session");
+    // Controls arrive over RPC only; a malformed one is refused here, so every stored row reads back.
+    const parsed = QueryOptionsSchema.safeParse(given);
+    if (!parsed.success) return failure("invalid_options", "unknown query options");
+    const options = parsed.data;
     if (idempotencyKey) {
       const seen = this.store.queryByIdempotencyKey(idempotencyKey);
       if (seen) {
@@ -137,17 +141,9 @@ export class HubDO extends DurableObject<Env> {
       if (check.code === "already_answered" && check.late) this.expire(consent);
       return check;
     }
-    const { settle } = check;
-    this.consentStore.settle(consent.id, settle.status, settle.scope, settle.choice);
-    if (settle.grant?.scope === "session")
-      this.consentStore.grantForSession(settle.grant.subject, settle.grant.choice);
-    if (settle.grant?.scope === "permanent" && session) {
-      const { scope: _scope, ...grant } = settle.grant;
-      await artifactsStub(this.env, session.tenantId, session.userId).addGrant({
-        kind: consent.kind,
-        ...grant,
-      });
-    }
+    const permanent = this.consentStore.record(consent, check.settle);
+    if (permanent && session)
+      await artifactsStub(this.env, session.tenantId, session.userId).addGrant(permanent);
     const pending = this.consentStore.list({ status: "pending", queryId: consent.queryId });
     if (query?.status === "awaiting_consent" && !pending.length)
       this.store.update(query.id, { status: "running" });

@@ -78,6 +78,7 @@ export function queryPorts(input: {
       }
       const result = await spoke(VANILLA_SPOKE).qllm({
         tenantId: session.tenantId,
+        userId: session.userId,
         modelTimeoutMs: policy.limits.modelTimeoutMs,
         prompt: step.prompt,
         inputs,

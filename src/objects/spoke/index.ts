@@ -31,6 +31,9 @@ const LEGACY_LAYOUT = [["spoke", 2]] as const;
 /** Remembered requests and answers are whatever JSON the spoke stored. */
 const Json = z.unknown();
 
+/** The app id of the memoryless spoke that runs q-llm steps (see hub/ports.ts). */
+const VANILLA = "_vanilla";
+
 /** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
 const MAX_REMEMBERED_CHARS = 64 * 1024;
 
@@ -158,6 +161,8 @@ export class SpokeDO extends DurableObject<Env> {
    * the join of those inputs, so an obedient model here can change data but never raise trust.
    */
   async qllm(request: QllmCall): Promise<QllmResult> {
+    // Whose model (and key) this uses is the tenant's: a call for another tenant is a bug, refused loudly.
+    this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA });
     try {
       const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
       const answer = await complete(
@@ -221,7 +226,7 @@ export class SpokeDO extends DurableObject<Env> {
   }
 
   /** A spoke serves exactly one (tenant, user, app); a call naming another is a bug, refused loudly. */
-  private bindOwner(call: SpokeCall): void {
+  private bindOwner(call: Pick<SpokeCall, "tenantId" | "userId" | "appId">): void {
     const owner = this.sql<{ tenant_id: string; user_id: string; app_id: string }>`SELECT * FROM owner`[0];
     if (!owner) {
       this.sql`INSERT INTO owner VALUES (${call.tenantId}, ${call.userId}, ${call.appId})`;

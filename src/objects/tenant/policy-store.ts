@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { decode } from "../../decode.ts";
+import { MODEL_ROLES } from "../../llm/types.ts";
 import { DEFAULT_POLICY, type ParsePolicyResult, type Policy, parsePolicy } from "../../policy/index.ts";
 import type { Ok } from "../../result.ts";
 import type { Sql } from "../sql.ts";
@@ -18,7 +19,7 @@ export const POLICY_MIGRATIONS = [
 export const MASKED_KEY = "********";
 
 /** The model settings of a policy: one per model role, and the `default` they fall back to. */
-const MODEL_SETTINGS = ["default", "planner", "qllm", "spoke"] as const;
+const MODEL_SETTINGS = ["default", ...MODEL_ROLES] as const;
 
 export interface StoredPolicy {
   version: number;

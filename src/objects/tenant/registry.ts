@@ -65,8 +65,6 @@ type VersionRow = {
 
 const now = () => new Date().toISOString();
 
-export type RegistryCode = "name_taken" | "not_found" | "name_change" | "not_pending";
-
 export function registerApp(
   sql: Sql,
   ownerKeyId: string,

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { checkCall, policyLattices, visorAudit } from "../../src/policy/index.ts";
+import { Gate } from "../../src/runtime/gate.ts";
+import { type Consent, namesApp, type PlanningSnapshot, type Target } from "../../src/runtime/index.ts";
+import type { Labeled } from "../../src/runtime/values.ts";
+import { entry, policy } from "../policy/fixtures.ts";
+
+const P = policy({ planning: { mode: "catalog" } });
+const L = policyLattices(P);
+const target = (app: string, tool: string, irreversible = false): Target => ({
+  tool,
+  app,
+  appId: `app_${app}`,
+  functionality: tool.split(".")[1] ?? tool,
+  version: 1,
+  entry: entry({ irreversible, clearance: "confidential" }),
+  description: `${app}'s own words`,
+});
+const SNAPSHOT: PlanningSnapshot = {
+  mode: "catalog",
+  catalog: { "notes.add": entry(), "ride.book": entry({ irreversible: true }) },
+  targets: {
+    "notes.add": [target("notes", "notes.add")],
+    "ride.book": [
+      target("home", "ride.book", true),
+      target("ride", "ride.book", true),
+      target("swiftride", "ride.book", true),
+    ],
+  },
+  destinations: {},
+  choices: { "notes.add": "notes.add", "ride.book": "ride.book" },
+  artifacts: {},
+};
+
+function gate(query: string, consents: Record<string, Consent> = {}) {
+  return new Gate({
+    queryId: "q1",
+    query,
+    policy: P,
+    lattices: L,
+    snapshot: SNAPSHOT,
+    violations: [],
+    defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true } },
+    ports: { standing: async () => null, consent: (s) => consents[s] ?? null, audit: () => {} },
+  });
+}
+const user = { confidentiality: "public", integrity: "user" };
+const arg = (value: unknown, origins: string[] = []): Labeled => ({
+  value,
+  label: user,
+  origins,
+  provenance: ["user"],
+});
+const step = (tool: string) => ({
+  kind: "tool" as const,
+  out: "x",
+  tool,
+  args: {},
+  intent: "i",
+  semantics: "s",
+});
+
+describe("the gate", () => {
+  it("counts the apps behind the guards as a data share (implicit flow)", async () => {
+    const notes = SNAPSHOT.targets["notes.add"]![0]!;
+    const plain = gate("add a note");
+    expect(await plain.check(notes, "steps[1]", { text: arg("hi") }, { label: user, origins: [] })).toBe(
+      "go",
+    );
+    const guarded = gate("add a note");
+    const under = { label: user, origins: ["bank"] }; // inside `if bank.balance > 100`
+    expect(await guarded.check(notes, "steps[1].then[0]", { text: arg("hi") }, under)).toBe("pause");
+    expect(guarded.asked).toMatchObject({ kind: "data_share", request: { from: ["bank"], to: "notes" } });
+  });
+
+  it("asks which app serves a step when several do, listing each in its own words", async () => {
+    const g = gate("book me a ride home");
+    expect(await g.route(step("ride.book"), "steps[0]")).toBeNull();
+    expect(g.asked?.request.options).toEqual([
+      { tool: "home.book", app: "home", description: "home's own words" },
+      { tool: "ride.book", app: "ride", description: "ride's own words" },
+      { tool: "swiftride.book", app: "swiftride", description: "swiftride's own words" },
+    ]);
+  });
+
+  it("takes the user's pick on replay, and an @mention without asking", async () => {
+    const picked = { status: "allowed", choice: "swiftride.book" } as Consent;
+    const g = gate("book me a ride home", { "app_selection:ride.book": picked });
+    expect((await g.route(step("ride.book"), "steps[0]"))?.app).toBe("swiftride");
+    expect((await gate("book a ride with @Ride").route(step("ride.book"), "steps[0]"))?.app).toBe("ride");
+  });
+});
+
+describe("naming an app", () => {
+  it("needs an explicit @mention in catalog mode; a common word is not one", () => {
+    expect(namesApp("book me a ride home", "home", "catalog")).toBe(false);
+    expect(namesApp("book me a ride home", "ride", "catalog")).toBe(false);
+    expect(namesApp("book it with @home", "home", "catalog")).toBe(true);
+    expect(namesApp("mail me@home.example", "home", "catalog")).toBe(false); // an address is no mention
+    // Apps mode keeps the whole-word rule, which such names squat (the reason catalog mode is the default).
+    expect(namesApp("book me a ride home", "home", "apps")).toBe(true);
+  });
+});
+
+describe("policy rules the gate and the agent loop share", () => {
+  it("checkCall: each argument joined with pc, and the call itself, against its endpoint", () => {
+    const findings = checkCall({
+      policy: P,
+      lattices: L,
+      tool: "bank.send",
+      entry: entry({ irreversible: true, clearance: "internal" }),
+      pc: { confidentiality: "public", integrity: "untrusted" },
+      args: { to: user, memo: { confidentiality: "secret", integrity: "user" } },
+    });
+    expect(findings.map((f) => [f.argument, f.rule, f.endorsable])).toEqual([
+      [null, "integrity", false],
+      ["to", "integrity", false],
+      ["memo", "confidentiality", false],
+      ["memo", "integrity", false],
+    ]);
+  });
+
+  it("the visor refuses a second irreversible action under one confirmed request, even with S off", () => {
+    const input = {
+      functionality: { name: "pay_invoice", irreversible: true },
+      tools: [{ name: "pay", irreversible: true }],
+      allowed: ["pay"],
+      request: { to: "x" },
+      trusted: { to: "x" },
+      call: { tool: "pay", args: { to: "x" } },
+      checks: { S: false, T: true, I: true },
+    };
+    expect(visorAudit({ ...input, irreversibleDone: false })).toBeNull();
+    expect(visorAudit({ ...input, irreversibleDone: true })).toMatchObject({
+      type: "S",
+      constraint: "at most one irreversible action per request",
+    });
+  });
+});
