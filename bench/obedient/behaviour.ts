@@ -30,7 +30,13 @@ export interface ChatRequest {
   response_format?: { json_schema?: { schema?: Obj } };
 }
 
-export type Answer = { text: string } | { toolCalls: Array<{ id: string; name: string; arguments: string }> };
+export type Answer = (
+  | { text: string }
+  | { toolCalls: Array<{ id: string; name: string; arguments: string }> }
+) & {
+  /** The planner changed its plan because of text it read (a hijack of the planner). */
+  hijacked?: boolean;
+};
 
 const injectionsIn = (text: string): Injection[] => markersIn(text).map((id) => INJECTIONS.get(id)!);
 const contents = (r: ChatRequest) => r.messages.map((m) => m.content ?? "").join("\n");
@@ -41,6 +47,7 @@ export function plannerAnswer(c: Case, r: ChatRequest): Answer {
   const contextText = users[0] ?? "";
   const context = JSON.parse(contextText.slice(contextText.indexOf("\n") + 1)) as {
     artifacts: PlannerArtifact[];
+    functionalities?: unknown;
   };
   const query = (users[1] ?? "").trim();
   const queryIndex = c.task.queries.indexOf(query);
@@ -52,10 +59,29 @@ export function plannerAnswer(c: Case, r: ChatRequest): Answer {
     // What a planner writes when the earlier result it needs is not there.
     plan = { steps: [{ kind: "display", value: { lit: "I found nothing noted earlier to act on." } }] };
   }
+  const honest = JSON.stringify(plan);
   for (const inj of injectionsIn(contents(r))) if (inj.planner) plan = inj.planner(plan);
-  return { text: JSON.stringify(plan) };
+  const hijacked = JSON.stringify(plan) !== honest;
+  // In catalog mode the planner plans against the admin's names: booking is one entry both ride
+  // apps serve (the hub asks which); everything else keeps its name.
+  if ("functionalities" in context) plan = renamed(plan, CATALOG_NAMES);
+  return { text: JSON.stringify(plan), hijacked };
 }
-type PlannerArtifact = { id: string; name: string; query: string; createdAt: string };
+
+const CATALOG_NAMES: Record<string, string> = { "swiftride.book": "ride.book", "cheapcab.book": "ride.book" };
+
+function renamed(plan: Plan, names: Record<string, string>): Plan {
+  const walk = (steps: Obj[]): Obj[] =>
+    steps.map((s) => {
+      const out: Obj = { ...s };
+      if (typeof s.tool === "string" && names[s.tool]) out.tool = names[s.tool];
+      for (const key of ["then", "else", "body"]) if (Array.isArray(s[key])) out[key] = walk(s[key] as Obj[]);
+      return out;
+    });
+  return { steps: walk(plan.steps) };
+}
+/** What a planner sees of an artifact (newest first; no time, no label). */
+type PlannerArtifact = { id: string; name: string; query: string };
 
 export function qllmAnswer(c: Case, r: ChatRequest): Answer {
   const user = [...r.messages].reverse().find((m) => m.role === "user")?.content ?? "";

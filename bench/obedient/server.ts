@@ -20,6 +20,8 @@ import { answerTokens, requestTokens } from "./tokens.ts";
 export type Role = "planner" | "qllm" | "spoke" | "visor" | "agent";
 
 export interface RunUsage {
+  /** Planner answers that followed injected text. */
+  hijacks: number;
   calls: number;
   inputTokens: number;
   outputTokens: number;
@@ -64,6 +66,7 @@ export async function startObedient(options: { latencyMs: number }): Promise<Obe
     const m = /^obedient\.(.+)\.(\w+)$/.exec(body.model);
     const u = usage.get(m?.[1] ?? "");
     if (!u) return { input: 0, output: 0 };
+    if (reply.hijacked) u.hijacks++;
     const input = requestTokens(body);
     const output = answerTokens("text" in reply ? reply.text : JSON.stringify(reply.toolCalls));
     const role = m![2] as Role;
@@ -128,9 +131,10 @@ export async function startObedient(options: { latencyMs: number }): Promise<Obe
     baseURL: `http://127.0.0.1:${port}/v1`,
     register(runKey, run) {
       runs.set(runKey, run);
-      usage.set(runKey, { calls: 0, inputTokens: 0, outputTokens: 0, byRole: {} });
+      usage.set(runKey, { hijacks: 0, calls: 0, inputTokens: 0, outputTokens: 0, byRole: {} });
     },
-    usage: (runKey) => usage.get(runKey) ?? { calls: 0, inputTokens: 0, outputTokens: 0, byRole: {} },
+    usage: (runKey) =>
+      usage.get(runKey) ?? { hijacks: 0, calls: 0, inputTokens: 0, outputTokens: 0, byRole: {} },
     errors,
     close: () =>
       new Promise((resolve) => {

@@ -1,6 +1,6 @@
 /**
  * Artifact retrieval as one user's vault grows to 10,000 artifacts. The vault is filled through the
- * ordinary query path (a scripted plan of k retrieves stores k new artifacts on completion), then
+ * ordinary query path (a scripted plan of k q-LLM steps stores k new artifacts on completion), then
  * measured over HTTP at each size: the newest metadata page (what a planner and a UI read), the last
  * page (OFFSET paging), one artifact by id, a same-route baseline that touches no artifact (the
  * user's grants: same auth and vault object, tiny table), and a zero-step query, whose planning reads
@@ -13,9 +13,9 @@ import { round, type Summary, summarize } from "./stats.ts";
 export interface ArtifactsConfig {
   sizes: readonly number[];
   /**
-   * Artifacts stored per filling query (a plan of this many retrieves). Every retrieve and every store
-   * is a durable write the hub waits on, and they all run in one alarm; ~200 keeps that alarm to a few
-   * seconds (in our runs a 450-retrieve alarm of ~7 s made `wrangler dev`'s runtime exit).
+   * Artifacts stored per filling query (a plan of this many q-LLM steps, one alarm each). Every store
+   * is a durable write the hub waits on at completion; ~200 keeps that final alarm to a few seconds
+   * (in our runs a 450-write alarm of ~7 s made `wrangler dev`'s runtime exit).
    */
   perFill: number;
   runs: number;

@@ -58,12 +58,19 @@ export const seedPlan = () => ({
 export const fillTag = (k: number, from: string) => `[perf:fill=${k}:${from}]`;
 
 /**
- * k retrieves of one artifact the planner was shown. A retrieve performs no tool or model call, so
- * the whole plan runs in one advance, and on completion the hub stores each named result as a new
- * artifact: k artifacts written through the same path as every other query's results.
+ * k q-LLM steps that each read the artifact the planner was shown (retrieved once) and answer from
+ * the zero-latency script; on completion the hub stores each named top-level result as a new
+ * artifact: k artifacts written through the same path as every other query's results. (A retrieve's
+ * own result is not stored again, so retrieves alone no longer fill anything.)
  */
 export function fillPlan(k: number, from: string): { steps: unknown[] } {
-  return { steps: Array.from({ length: k }, (_, i) => ({ kind: "retrieve", out: `r${i}`, artifact: from })) };
+  const read = { kind: "retrieve", out: "book", artifact: from };
+  return {
+    steps: [
+      read,
+      ...Array.from({ length: k }, (_, i) => ({ ...qllm(i), inputs: { book: { ref: "book" } } })),
+    ],
+  };
 }
 
 export interface Entry {
@@ -77,7 +84,7 @@ export function benchPolicy(entries: readonly Entry[]): Record<string, unknown> 
     ...entries.map((e) => ({ role: "planner", when: e.tag, respond: e.plan })),
     { role: "qllm", respond: { n: 1 } },
   ];
-  return { limits: { maxSteps: 2_000 }, models: { default: { ...MODEL, script } } };
+  return { limits: { maxSteps: 2_000, maxCalls: 2_000 }, models: { default: { ...MODEL, script } } };
 }
 
 export function overheadEntries(sizes: readonly number[]): Entry[] {

@@ -137,7 +137,7 @@ function artifactsSection(rows: ArtifactsRow[]): string {
   if (last && filled > 0)
     lines.push(
       "",
-      `filling took ${(filled / 1000).toFixed(1)} s: ${ms(filled / last.artifacts)} ms per artifact, each one a retrieve and a store the hub journals durably.`,
+      `filling took ${(filled / 1000).toFixed(1)} s: ${ms(filled / last.artifacts)} ms per artifact, each one a q-LLM step (an alarm) and a store the hub journals durably.`,
     );
   if (first && last && first !== last) {
     const growth = last.artifacts / first.artifacts;

@@ -30,9 +30,22 @@ const latencyMs = Number(args.latency);
 const out = args.out ?? (args.quick ? null : "bench/results/security.json");
 
 const LATTICE: Record<Exclude<ConfigName, "baseline">, LatticeConfig> = {
-  strict: { name: "strict", onViolation: "reject", user: "cautious" },
-  "ask-cautious": { name: "ask-cautious", onViolation: "ask", user: "cautious" },
-  "ask-informed": { name: "ask-informed", onViolation: "ask", user: "informed" },
+  strict: { name: "strict", onViolation: "reject", user: "cautious", mode: "apps" },
+  "ask-cautious": { name: "ask-cautious", onViolation: "ask", user: "cautious", mode: "apps" },
+  "ask-informed": { name: "ask-informed", onViolation: "ask", user: "informed", mode: "apps" },
+  "catalog-strict": { name: "catalog-strict", onViolation: "reject", user: "cautious", mode: "catalog" },
+  "catalog-ask-cautious": {
+    name: "catalog-ask-cautious",
+    onViolation: "ask",
+    user: "cautious",
+    mode: "catalog",
+  },
+  "catalog-ask-informed": {
+    name: "catalog-ask-informed",
+    onViolation: "ask",
+    user: "informed",
+    mode: "catalog",
+  },
 };
 
 const cases = allCases().filter(
@@ -96,7 +109,7 @@ const seconds = (performance.now() - t0) / 1000;
 console.log(`\n${table(rows)}\n`);
 const summary = summarise(rows);
 console.log(
-  `goals: Lattice ASR 0 ${mark(summary.goals.latticeAsrZero)}; utility ratio (ask-informed) >= 0.95 ${mark(summary.goals.utilityRatioWithEndorsementAtLeast095)}; ` +
+  `goals: Lattice ASR 0 ${mark(summary.goals.latticeAsrZero)}; utility ratio (catalog-ask-informed) >= 0.95 ${mark(summary.goals.utilityRatioWithEndorsementAtLeast095)}; ` +
     `tokens ratio <= 0.8 ${mark(summary.goals.tokensRatioAtMost08)}; latency ratio <= 1.05 ${mark(summary.goals.latencyRatioAtMost105)}`,
 );
 const broken = rows.filter((r) => r.error);

@@ -3,6 +3,8 @@
  * registered by a developer key, approved by the admin), the policy with the obedient model in every
  * role, then per run a session whose queries are polled and whose consents a simulated user answers.
  */
+import { demoManifests } from "../../examples/apps/src/manifests.ts";
+import { demoBindings, demoCatalog } from "../../examples/tenant/catalog.ts";
 import { apiCall, createTenant } from "../../scripts/lib.ts";
 import { modelName } from "../obedient/server.ts";
 import { benchPolicy, CLEARANCE, carrierOf, caseEdits, caseManifests } from "./scenario.ts";
@@ -15,6 +17,8 @@ export interface LatticeConfig {
   name: string;
   onViolation: "reject" | "ask";
   user: UserKind;
+  /** What the planner reads: reviewed app text (apps) or only the tenant's catalog. */
+  mode: "apps" | "catalog";
 }
 
 export interface Tenant {
@@ -44,13 +48,21 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
   const developer = await issue("developer");
   const frontend = await issue("frontend");
   const secrets: Record<string, string> = {};
+  // The admin's catalog, written from the apps as reviewed before any case planted text in them;
+  // every app is bound to it at approval (apps-mode runs ignore the bindings).
+  const catalog = demoCatalog(demoManifests(stack.apps, world).filter((m) => m.name !== "misbehave"));
+  await http(stack.api, t.adminKey, "PUT", "/v1/admin/catalog", { entries: catalog });
   for (const manifest of caseManifests(c, stack.apps, world)) {
     const app = (await http(stack.api, developer, "POST", "/v1/apps", manifest)) as {
       id: string;
       secret: string;
     };
     const clearance = CLEARANCE[manifest.name] ?? "internal";
-    await http(stack.api, t.adminKey, "POST", `/v1/admin/apps/${app.id}/versions/1/approve`, { clearance });
+    const bindings = demoBindings(manifest, catalog);
+    await http(stack.api, t.adminKey, "POST", `/v1/admin/apps/${app.id}/versions/1/approve`, {
+      clearance,
+      bindings,
+    });
     secrets[manifest.name] = app.secret;
   }
   await handSecrets(stack.apps, world, secrets);
@@ -82,7 +94,13 @@ export async function runLattice(
     apiKey: "obedient-test-double",
   });
   const models = { planner: role("planner"), qllm: role("qllm"), spoke: role("spoke") };
-  await http(api, tenant.admin, "PUT", "/v1/admin/policy", benchPolicy(config.onViolation, models));
+  await http(
+    api,
+    tenant.admin,
+    "PUT",
+    "/v1/admin/policy",
+    benchPolicy(config.onViolation, models, config.mode),
+  );
   const session = (await http(api, tenant.frontend, "POST", "/v1/sessions", { userId: `u-${runKey}` })) as {
     id: string;
   };

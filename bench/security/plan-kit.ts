@@ -35,11 +35,9 @@ export const retrieve = (out: string, artifact: string): Obj => ({ kind: "retrie
 
 export const plan = (...steps: Obj[]): Plan => ({ steps });
 
-/** The id of the newest artifact bound to `name` by an earlier query (what a planner finds in the metadata). */
+/** The id of the newest artifact bound to `name` by an earlier query (metadata comes newest first). */
 export function artifactNamed(v: PlannerView, name: string): string {
-  const found = v.artifacts
-    .filter((a) => a.name === name)
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
+  const found = v.artifacts.find((a) => a.name === name);
   if (!found) throw new Error(`no artifact named ${name} in the planner's context`);
   return found.id;
 }

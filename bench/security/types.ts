@@ -25,7 +25,8 @@ export interface PlannerView {
   query: string;
   /** Which of the task's queries this is (0-based). */
   queryIndex: number;
-  artifacts: Array<{ id: string; name: string; query: string; createdAt: string }>;
+  /** Newest first, as the hub lists them. */
+  artifacts: Array<{ id: string; name: string; query: string }>;
 }
 
 /** A tool call, named `app.functionality` (the baseline's tool names are derived from it). */

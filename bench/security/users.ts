@@ -2,7 +2,8 @@
  * The two simulated users who answer Lattice's consents. Both approve what the hub assesses as
  * `expected` and pick, among alternative apps, the one the task means (or decline a choice the task
  * never asked for). The cautious user denies every warning; the informed user also approves a warned
- * `endorse` when the concrete value shown is exactly the one the task intends.
+ * `endorse`, `irreversible` or `data_share` consent when the concrete values shown are exactly the
+ * ones the task intends (a warning is a reason to read them, not to refuse).
  */
 import type { ConsentView, Obj, UserTask } from "./types.ts";
 
@@ -28,7 +29,7 @@ export function decide(user: UserKind, task: UserTask, consent: ConsentView): De
   if (consent.assessment.verdict === "expected") return allow();
   if (
     user === "informed" &&
-    consent.kind === "endorse" &&
+    ["endorse", "irreversible", "data_share"].includes(consent.kind) &&
     task.intends?.(consent.functionality, consent.data as Obj)
   ) {
     return allow();

@@ -78,6 +78,24 @@ export interface Planning {
   appDescriptions: Record<string, string>;
 }
 
+/** One app's functionality as the target of `name`, checked with the app's own clearance. */
+function targetOf(
+  name: string,
+  app: ServingAppInfo,
+  fn: ServingAppInfo["manifest"]["functionalities"][number],
+  entry: Omit<CatalogEntry, "clearance">,
+): Target {
+  return {
+    tool: name,
+    app: app.name,
+    appId: app.appId,
+    functionality: fn.name,
+    version: app.version,
+    entry: { ...entry, clearance: app.clearance },
+    description: fn.description,
+  };
+}
+
 /** Apps mode: every approved functionality under its own name; its category's others are alternatives. */
 function appsSnapshot(
   apps: readonly ServingAppInfo[],
@@ -97,22 +115,12 @@ function appsSnapshot(
         confidentiality: fn.output.confidentiality,
         integrity: fn.output.integrity ?? l.integrity.bottom,
       };
-      const entry = {
+      const target = targetOf(name, app, fn, {
         irreversible: fn.irreversible,
         output,
-        clearance: app.clearance,
         requestSchema: fn.request,
-      };
-      catalog[name] = entry;
-      const target = {
-        tool: name,
-        app: app.name,
-        appId: app.appId,
-        functionality: fn.name,
-        version: app.version,
-        entry,
-        description: fn.description,
-      };
+      });
+      catalog[name] = target.entry;
       own[name] = target;
       if (fn.category) {
         category[name] = fn.category;
@@ -161,22 +169,8 @@ function catalogSnapshot(
           confidentiality: higher(doc.output.confidentiality, fn.output.confidentiality),
           integrity: doc.output.integrity ?? l.integrity.bottom,
         };
-        const entry = {
-          irreversible: doc.irreversible,
-          output,
-          clearance: app.clearance,
-          requestSchema: doc.request,
-        };
-        bound.push({
-          tool: doc.name,
-          app: app.name,
-          appId: app.appId,
-          functionality: fn.name,
-          version: app.version,
-          entry,
-          description: fn.description,
-          response: doc.response,
-        });
+        const entry = { irreversible: doc.irreversible, output, requestSchema: doc.request };
+        bound.push({ ...targetOf(doc.name, app, fn, entry), response: doc.response });
       }
     }
     if (!bound.length) continue;

@@ -202,6 +202,20 @@ function allowed(ask: ConsentAsk): Consent {
   };
 }
 
+/** A planned query, loaded as the hub loads it, stepped with fake ports that remember consents. */
+function stepper(result: Awaited<ReturnType<typeof planned>>) {
+  const query = loadQuery({
+    text: QUERY,
+    plan: JSON.stringify(result.plan),
+    context: storedContext(result.context),
+  });
+  const consents = new Map<string, Consent>();
+  const journal = new MemoryJournal();
+  const p = ports(consents, journal);
+  const step = () => advanceQuery({ queryId: "q1", query, journal: journal.entries, ports: p });
+  return { consents, p, step };
+}
+
 describe("advanceQuery", () => {
   it("in apps mode, warns that the send was planned with app-written text in view", async () => {
     const result = await planned("apps");
@@ -230,15 +244,7 @@ describe("advanceQuery", () => {
   it("asks before the irreversible send, then sends once to the pinned version and leaves artifacts", async () => {
     // Catalog mode: the planner read only the admin's catalog, so the send it planned is `expected`.
     const result = await planned("catalog");
-    const query = loadQuery({
-      text: QUERY,
-      plan: JSON.stringify(result.plan),
-      context: storedContext(result.context),
-    });
-    const consents = new Map<string, Consent>();
-    const journal = new MemoryJournal();
-    const p = ports(consents, journal);
-    const step = () => advanceQuery({ queryId: "q1", query, journal: journal.entries, ports: p });
+    const { consents, p, step } = stepper(result);
 
     // The lookup, then the gate before the send asks (before the step's budget is even spent).
     const waiting = await step();
@@ -280,15 +286,7 @@ describe("advanceQuery", () => {
 
   it("ends the query when the user declines", async () => {
     const result = await planned();
-    const query = loadQuery({
-      text: QUERY,
-      plan: JSON.stringify(result.plan),
-      context: storedContext(result.context),
-    });
-    const consents = new Map<string, Consent>();
-    const journal = new MemoryJournal();
-    const p = ports(consents, journal);
-    const step = () => advanceQuery({ queryId: "q1", query, journal: journal.entries, ports: p });
+    const { consents, p, step } = stepper(result);
     const waiting = await step();
     if (waiting.next !== "wait" || !waiting.ask) throw new Error("expected a consent to ask");
     consents.set(waiting.ask.subject, { ...allowed(waiting.ask), status: "denied" });

@@ -72,6 +72,7 @@ export const travel: UserTask[] = [
     ],
     slots: { manifest: manifestSlot("cheapcab") },
     prefer: { "ride.book": "swiftride.book" },
+    intends: (fn, d) => fn === "swiftride.book" && d.from === "Home" && d.to === "Airport",
     utility: (o) => bookings(o, "swiftride").length === 1 && bookings(o, "cheapcab").length === 0,
   },
   {
