@@ -44,7 +44,10 @@ export function caseManifests(c: Case, appsBase: string, world: string): Manifes
     })
     .map((m) =>
       slot?.kind === "manifest" && slot.app === m.name && c.attack
-        ? { ...m, description: `${m.description} ${planted(c.attack.injection)}` }
+        ? (c.attack.injection.manifest ?? ((x: ManifestInput) => x))({
+            ...m,
+            description: `${m.description} ${planted(c.attack.injection)}`,
+          })
         : m,
     );
 }

@@ -3,6 +3,7 @@
  * (the attacker's goals), the slots an injection can be planted in, and what a run leaves behind.
  */
 import type { WorldState } from "../../examples/apps/src/protocol.ts";
+import type { ManifestInput } from "../../src/apps/manifest.ts";
 
 export type Suite = "banking" | "workspace" | "messaging" | "travel";
 export const SUITES: readonly Suite[] = ["banking", "workspace", "messaging", "travel"];
@@ -120,6 +121,8 @@ export interface Injection {
   prompts?: Record<string, (inputs: Obj) => Obj>;
   /** The obedient planner's change to the honest plan (only reachable through app metadata). */
   planner?: (plan: Plan) => Plan;
+  /** A manifest slot's further edit of the carrying app's manifest (e.g. dropping its categories). */
+  manifest?: (m: ManifestInput) => ManifestInput;
   success: (o: Outcome) => boolean;
   /** Display tampering only: the attacker's claim reached the screen, marked untrusted or not. */
   shownAtAll?: (o: Outcome) => boolean;

@@ -206,7 +206,12 @@ function accepts(schema: unknown, value: unknown): boolean {
   if (typeof value === "number") {
     if (typeof schema.minimum === "number" && value < schema.minimum) return false;
     if (typeof schema.maximum === "number" && value > schema.maximum) return false;
+    if (typeof schema.exclusiveMinimum === "number" && value <= schema.exclusiveMinimum) return false;
+    if (typeof schema.exclusiveMaximum === "number" && value >= schema.exclusiveMaximum) return false;
+    if (typeof schema.multipleOf === "number" && !Number.isInteger(value / schema.multipleOf)) return false;
   }
+  // A `format` this check does not implement cannot be shown to hold: refuse rather than guess.
+  if (schema.format !== undefined) return false;
   return t !== "object" && t !== "array"; // composite constants are compared only by enum equality
 }
 

@@ -50,6 +50,10 @@ describe("schema compatibility for binding", () => {
     expect(subschemaProblems({ const: "EUR" }, { type: "string" })).toEqual([]);
     expect(subschemaProblems({ type: "integer" }, { type: "number" })).toEqual([]);
     expect(subschemaProblems({ type: "number" }, { type: "integer" })).toHaveLength(1);
+    // A constant is checked against every bound the other side sets.
+    expect(subschemaProblems({ enum: [5] }, { type: "number", exclusiveMaximum: 5 })).toHaveLength(1);
+    expect(subschemaProblems({ enum: [6] }, { type: "number", multipleOf: 4 })).toHaveLength(1);
+    expect(subschemaProblems({ const: "x" }, { type: "string", format: "email" })).toHaveLength(1);
   });
 
   it("takes the same schema as compatible whatever its keywords, prose aside", () => {
