@@ -62,11 +62,8 @@ export function assessCollaboration(input: {
     requester: { app: fromApp, readUntrusted: input.readUntrusted },
   });
   const reasons = options
-    .filter((o) => conf.rank(snapshot.catalog[o.tool]?.clearance ?? conf.bottom) < conf.rank(carried))
-    .map(
-      (o) =>
-        `${fromApp} may hold ${carried} data; ${o.app} is cleared only for ${snapshot.catalog[o.tool]?.clearance}`,
-    );
+    .filter((o) => conf.rank(o.entry.clearance) < conf.rank(carried))
+    .map((o) => `${fromApp} may hold ${carried} data; ${o.app} is cleared only for ${o.entry.clearance}`);
   const assessment: Assessment = reasons.length
     ? { verdict: "warning", reasons: [...base.reasons, ...reasons] }
     : base;

@@ -12,6 +12,7 @@ import {
   type HubWorld,
   hubWorld,
   lit,
+  mirrorCatalog,
   openSession,
   pendingConsents,
   ref,
@@ -25,8 +26,21 @@ const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: 
 const query = `Get a ride quote from Home to Airport and mail it to Dana (${DANA})`;
 const step = tool("done", "inboxpilot.send_update", { task: lit(query) });
 
-async function world(fxId: string): Promise<HubWorld> {
-  const w = await hubWorld(["inboxpilot", "swiftride", "cheapcab"], { selfCorrection: 1 });
+async function world(fxId: string, mode: "apps" | "catalog" = "apps"): Promise<HubWorld> {
+  // Catalog mode: the admin's entry ride.quote, which both ride apps serve.
+  const rideQuote = {
+    ...mirrorCatalog(["swiftride"]).find((e) => e.name === "swiftride.quote")!,
+    name: "ride.quote",
+  };
+  const w = await hubWorld(
+    ["inboxpilot", "swiftride", "cheapcab"],
+    { selfCorrection: 1, planning: { mode } },
+    {},
+    {
+      catalog: [...mirrorCatalog(["inboxpilot"]), rideQuote],
+      bindings: { swiftride: { quote: "ride.quote" }, cheapcab: { quote: "ride.quote" } },
+    },
+  );
   await script(w.models.planner, [{ respond: { steps: [step, display(ref("done"))] } }]);
   await script(w.models.spoke, [
     { when: '"sent"', respond: { status: "mailed the quote" } },
@@ -48,36 +62,39 @@ async function nextConsent(w: HubWorld, sid: string) {
 }
 
 describe("collaboration between spokes", () => {
-  it("goes through the hub: ephemeral id, consent with a warning and the app choice, relayed answer", async () => {
-    const w = await world("{{fxId}}");
-    const sid = await openSession(w);
-    const qid = await startWith(w, sid, query, {});
-    const irreversible = await nextConsent(w, sid);
-    expect(irreversible.kind).toBe("irreversible");
-    await answer(w, sid, irreversible.id, { decision: "allow" });
+  it.each(["apps", "catalog"] as const)(
+    "goes through the hub: ephemeral id, consent with a warning and the app choice, relayed answer (%s mode)",
+    async (mode) => {
+      const w = await world("{{fxId}}", mode);
+      const sid = await openSession(w);
+      const qid = await startWith(w, sid, query, {});
+      const irreversible = await nextConsent(w, sid);
+      expect(irreversible.kind).toBe("irreversible");
+      await answer(w, sid, irreversible.id, { decision: "allow" });
 
-    const collaboration = await nextConsent(w, sid);
-    expect(collaboration).toMatchObject({
-      kind: "collaboration",
-      from: ["inboxpilot"],
-      functionality: "ride.quote",
-    });
-    expect(collaboration.data).toEqual({ from: "Home", to: "Airport" });
-    expect(collaboration.assessment.verdict).toBe("warning");
-    expect(collaboration.assessment.reasons.join(" ")).toContain("did not call");
-    // InboxPilot may hold confidential data; the ride apps are cleared only for internal.
-    expect(collaboration.assessment.reasons.join(" ")).toContain("cleared only for internal");
-    expect(collaboration.options!.map((o) => o.tool).sort()).toEqual(["cheapcab.quote", "swiftride.quote"]);
-    await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
+      const collaboration = await nextConsent(w, sid);
+      expect(collaboration).toMatchObject({
+        kind: "collaboration",
+        from: ["inboxpilot"],
+        functionality: "ride.quote",
+      });
+      expect(collaboration.data).toEqual({ from: "Home", to: "Airport" });
+      expect(collaboration.assessment.verdict).toBe("warning");
+      expect(collaboration.assessment.reasons.join(" ")).toContain("did not call");
+      // InboxPilot may hold confidential data; the ride apps are cleared only for internal.
+      expect(collaboration.assessment.reasons.join(" ")).toContain("cleared only for internal");
+      expect(collaboration.options!.map((o) => o.tool).sort()).toEqual(["cheapcab.quote", "swiftride.quote"]);
+      await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
 
-    const q = await settle(w, sid, qid);
-    expect(q.status, JSON.stringify(q.error)).toBe("completed");
-    const state = await worldState(w.world);
-    expect((state.apps.swiftride!.quotes as unknown[]).length).toBe(1);
-    expect((state.apps.cheapcab!.quotes as unknown[]).length).toBe(0);
-    expect((state.apps.inboxpilot!.sent as Array<{ to: string }>).map((m) => m.to)).toEqual([DANA]);
-    expect(q.trace.some((e) => e.type === "collaboration_relayed")).toBe(true);
-  });
+      const q = await settle(w, sid, qid);
+      expect(q.status, JSON.stringify(q.error)).toBe("completed");
+      const state = await worldState(w.world);
+      expect((state.apps.swiftride!.quotes as unknown[]).length).toBe(1);
+      expect((state.apps.cheapcab!.quotes as unknown[]).length).toBe(0);
+      expect((state.apps.inboxpilot!.sent as Array<{ to: string }>).map((m) => m.to)).toEqual([DANA]);
+      expect(q.trace.some((e) => e.type === "collaboration_relayed")).toBe(true);
+    },
+  );
 
   it("drops a forged ephemeral id: it reaches no other spoke and no user, and is logged", async () => {
     const w = await world("fx_0123456789abcdef01234567");

@@ -75,3 +75,31 @@ describe("keyed migrations", () => {
     });
   });
 });
+
+describe("stored policies across the planning-mode change", () => {
+  it("reads a policy stored before planning modes as apps mode; a new one names its mode", async () => {
+    const { createTenant, api } = await import("./helpers.ts");
+    const { tenantObjectName } = await import("../../src/objects/names.ts");
+    const tenant = await createTenant();
+    const stub = env.TENANT.getByName(tenantObjectName(tenant.tenantId));
+    // A document as an earlier release stored it: no `planning` field.
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO policies (version, document, created_at) VALUES (1, ?, ?)",
+        JSON.stringify({ onViolation: "ask" }),
+        new Date().toISOString(),
+      );
+    });
+    const legacy = await api("GET", "/v1/admin/policy", { key: tenant.adminKey });
+    expect(legacy.body).toMatchObject({
+      version: 1,
+      policy: { onViolation: "ask", planning: { mode: "apps" } },
+    });
+    // Written today without a mode: the default, catalog, is stored with it.
+    expect(
+      (await api("PUT", "/v1/admin/policy", { key: tenant.adminKey, body: { onViolation: "ask" } })).status,
+    ).toBe(200);
+    const fresh = await api("GET", "/v1/admin/policy", { key: tenant.adminKey });
+    expect(fresh.body).toMatchObject({ version: 2, policy: { planning: { mode: "catalog" } } });
+  });
+});

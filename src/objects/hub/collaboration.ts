@@ -12,8 +12,8 @@ import type { HubStore, Session } from "./store.ts";
 
 /**
  * Collaboration between spokes (IsolateGPT's ISC), always through the hub. A spoke's model asks for
- * a functionality by its shared name (a category such as ride.quote) from the functionalities of
- * serving apps. It gets an ephemeral id and the formats; a request under that id needs the user's
+ * a functionality by its shared name: a catalog entry (catalog mode) or a category such as
+ * ride.quote (apps mode). It gets an ephemeral id and the formats; a request under that id needs the user's
  * `collaboration` consent (the runtime assesses it), then the hub relays it to the chosen app's spoke.
  */
 
@@ -32,11 +32,13 @@ export interface CollaborationContext {
 }
 
 export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): Promise<Discovery | null> {
-  // Formats come from reviewed, serving versions only: a pending manifest's text reaches no agent.
-  const known = (await tenant.servingApps()).flatMap((app) =>
-    app.manifest.functionalities.filter((f) => f.category === name),
-  );
-  const formats = known[0];
+  const { policy, catalog, apps } = await tenant.planningView();
+  // Catalog mode: a catalog entry some serving app is bound to, in the admin's formats. Apps mode:
+  // a shared category, in the formats of a reviewed, serving version (never a pending manifest's).
+  const formats =
+    policy.planning.mode === "catalog"
+      ? catalog.find((e) => e.name === name && apps.some((a) => Object.values(a.bindings).includes(name)))
+      : apps.flatMap((app) => app.manifest.functionalities.filter((f) => f.category === name))[0];
   if (!formats) return null;
   return {
     fxId: ephemeralId(sql, { appId: CATEGORY, functionality: name }),

@@ -33,6 +33,9 @@ export function currentPolicy(sql: Sql): StoredPolicy {
   const document = decode(Document, row.document, `stored policy v${row.version}`);
   // A `visor` model role was once accepted and never used; a document that set one still reads.
   if (isRecord(document.models)) delete document.models.visor;
+  // Written before planning modes existed, it meant what apps mode does: it does not move to catalog
+  // mode (and lose its plans' names) on its own. Documents written since always name their mode.
+  if (document.planning === undefined) document.planning = { mode: "apps" };
   const parsed = parsePolicy(document);
   // Stored documents were valid when written; a failure here means a schema change broke one.
   if (!parsed.ok) throw new Error(`stored policy v${row.version} no longer parses`);
@@ -68,6 +71,7 @@ export function putPolicy(
   const parsed = parsePolicy(doc);
   if (!parsed.ok) return parsed;
   const version = currentPolicy(sql).version + 1;
-  sql`INSERT INTO policies (version, document, created_at) VALUES (${version}, ${JSON.stringify(doc)}, ${new Date().toISOString()})`;
+  const stored = { ...(isRecord(doc) ? doc : {}), planning: parsed.policy.planning };
+  sql`INSERT INTO policies (version, document, created_at) VALUES (${version}, ${JSON.stringify(stored)}, ${new Date().toISOString()})`;
   return { ok: true, version };
 }

@@ -21,12 +21,10 @@ const ArtifactMetadataSchema = z
     label: LabelSchema,
     sessionId: z.string(),
     queryId: z.string(),
-    plannedIn: z
-      .enum(["catalog", "apps"])
-      .openapi({
-        description:
-          "The planning mode of the query that made it (catalog-mode planners read only catalog-made metadata)",
-      }),
+    plannedIn: z.enum(["catalog", "apps"]).openapi({
+      description:
+        "The planning mode of the query that made it (catalog-mode planners read only catalog-made metadata)",
+    }),
     createdAt: z.string(),
   })
   .openapi("ArtifactMetadata");
