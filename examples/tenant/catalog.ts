@@ -70,11 +70,14 @@ const DESTINATIONS: Record<string, string[]> = {
 /** Functionalities with a shared entry (the hub asks which app serves a step). */
 const SHARED: Record<string, string> = { "swiftride.book": "ride.book", "cheapcab.book": "ride.book" };
 
-/** A schema without the app's prose (the `description` and `title` keywords, at every level). */
+/** Keywords that carry an app's prose or sample values, not constraints: the admin drops them. */
+const PROSE = new Set(["description", "title", "examples", "default", "$comment"]);
+
+/** A schema without the app's prose (see PROSE), at every level. */
 export function bare(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (k === "description" || k === "title") continue;
+    if (PROSE.has(k)) continue;
     if (k === "properties" && v && typeof v === "object") {
       out[k] = Object.fromEntries(
         Object.entries(v).map(([name, s]) => [name, bare(s as Record<string, unknown>)]),

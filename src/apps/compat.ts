@@ -153,10 +153,12 @@ function objects(sub: Schema, sup: Schema, path: string, out: CompatProblem[]): 
   check(subExtra, supExtra, `${path}/additionalProperties`, out);
 }
 
-/** `enum`/`const` as a value list, or null when the schema is not a finite set. */
+/** `enum`/`const` as a value list (both: the values in both), or null when the schema is not a finite set. */
 function constValues(s: Schema): unknown[] | null {
-  if ("const" in s) return [s.const];
-  return Array.isArray(s.enum) ? s.enum : null;
+  const listed = Array.isArray(s.enum) ? s.enum : null;
+  if (!("const" in s)) return listed;
+  const fixed = JSON.stringify(s.const);
+  return listed && !listed.some((v) => JSON.stringify(v) === fixed) ? [] : [s.const];
 }
 
 function typesOf(s: Schema): Set<JsonType> {
@@ -193,14 +195,18 @@ function same(sub: Schema, sup: Schema, key: string, path: string, out: CompatPr
 function accepts(schema: unknown, value: unknown): boolean {
   if (schema === true) return true;
   if (schema === false || !isObject(schema)) return false;
-  const values = constValues(schema);
-  if (values) return values.some((v) => JSON.stringify(v) === JSON.stringify(value));
+  // Every keyword must hold at once: `const`, `enum`, `type` and the bounds.
+  const same = (v: unknown) => JSON.stringify(v) === JSON.stringify(value);
+  if ("const" in schema && !same(schema.const)) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.some(same)) return false;
   const types = typesOf(schema);
   const t = typeOfValue(value);
-  if (!types.has(t) && !(t === "integer" && types.has("number"))) return false;
+  if (schema.type !== undefined && !types.has(t) && !(t === "integer" && types.has("number"))) return false;
   if (typeof value === "string") {
-    if (typeof schema.minLength === "number" && value.length < schema.minLength) return false;
-    if (typeof schema.maxLength === "number" && value.length > schema.maxLength) return false;
+    // Lengths in code points, as JSON Schema (and the validator) count them.
+    const length = [...value].length;
+    if (typeof schema.minLength === "number" && length < schema.minLength) return false;
+    if (typeof schema.maxLength === "number" && length > schema.maxLength) return false;
     if (typeof schema.pattern === "string" && !new RegExp(schema.pattern, "u").test(value)) return false;
   }
   if (typeof value === "number") {
@@ -212,7 +218,8 @@ function accepts(schema: unknown, value: unknown): boolean {
   }
   // A `format` this check does not implement cannot be shown to hold: refuse rather than guess.
   if (schema.format !== undefined) return false;
-  return t !== "object" && t !== "array"; // composite constants are compared only by enum equality
+  // A composite constant passes only a schema that fixes it by const/enum; its inner keywords are not checked here.
+  return (t !== "object" && t !== "array") || "const" in schema || Array.isArray(schema.enum);
 }
 
 function typeOfValue(v: unknown): JsonType {

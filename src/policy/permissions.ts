@@ -90,8 +90,12 @@ export function assess(facts: CallFacts, kind?: ConsentKind): Assessment {
   if (facts.plannedFrom === "apps" && kind !== undefined && kind !== "app_selection") {
     reasons.push("this step was planned with text written by app developers in view, which may ask for it");
   }
-  if (facts.requester?.readUntrusted) {
-    reasons.push(`the request came from the app ${facts.requester.app}, which read untrusted content`);
+  if (facts.requester) {
+    // An agent wrote this request, not the plan: never `expected`, whatever the agent read.
+    reasons.push(`the request was written by the app ${facts.requester.app}'s own model, not by the plan`);
+    if (facts.requester.readUntrusted) {
+      reasons.push(`the request came from the app ${facts.requester.app}, which read untrusted content`);
+    }
   }
   return { verdict: reasons.length ? "warning" : "expected", reasons: [...new Set(reasons)] };
 }

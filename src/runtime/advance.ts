@@ -55,7 +55,8 @@ export type Advance =
   | { next: "continue" }
   | { next: "wait"; ask: ConsentAsk | null }
   | { next: "done"; artifacts: ArtifactDraft[] }
-  | { next: "failed"; error: QueryError };
+  /** `artifacts`: a failed query still leaves every declared top-level output (see `leftBy`). */
+  | { next: "failed"; error: QueryError; artifacts: ArtifactDraft[] };
 
 /**
  * Advances a planned query by at most `STEPS_PER_ADVANCE` new calls. Pure given its ports: the
@@ -141,11 +142,41 @@ export async function advanceQuery(input: {
     });
     if (outcome.state === "yield") return { next: "continue" };
     if (outcome.state === "pause") return { next: "wait", ask: gate.asked };
+    if (outcome.state === "failed") {
+      return {
+        next: "failed",
+        error: queryError(outcome.failure),
+        artifacts: leftBy(query, outcome.results),
+      };
+    }
     return { next: "done", artifacts: outcome.results.flatMap(draft) };
   } catch (error) {
-    if (error instanceof StepFailure) return { next: "failed", error: queryError(error) };
+    if (error instanceof StepFailure)
+      return { next: "failed", error: queryError(error), artifacts: leftBy(query, []) };
     throw error;
   }
+}
+
+/**
+ * What a failed query leaves: the top-level outputs it produced, and for each one it did not a
+ * placeholder (no value, the top label, so nothing can use it). So a hostile app that fails on
+ * purpose inside a branch cannot signal which branch ran through which artifacts exist.
+ */
+function leftBy(query: LoadedQuery, produced: Annotated[]): ArtifactDraft[] {
+  const made = new Map(produced.flatMap(draft).map((d) => [d.name, d]));
+  const l = query.lattices;
+  const top = { confidentiality: l.confidentiality.top, integrity: l.integrity.bottom };
+  return query.plan.steps.flatMap((step) => {
+    const name = "out" in step && step.out ? step.out : null;
+    if (!name || step.kind === "display" || step.kind === "condition" || step.kind === "retrieve") return [];
+    return [
+      made.get(name) ??
+        draft({ name, step, result: { value: null, label: top, origins: [], provenance: [] } }).map((d) => ({
+          ...d,
+          value: null,
+        }))[0]!,
+    ];
+  });
 }
 
 /**

@@ -48,7 +48,8 @@ export interface GateContext {
  */
 export function namesApp(query: string, app: string, mode: PlanningSnapshot["mode"]): boolean {
   const name = app.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const rule = mode === "catalog" ? `(^|[^\\w@])@${name}\\b` : `\\b${name}\\b`;
+  // The name must end there: "@swift-ride" does not name an app called swift.
+  const rule = mode === "catalog" ? `(^|[^\\w@])@${name}(?![\\w-])` : `\\b${name}\\b`;
   return new RegExp(rule, "i").test(query);
 }
 
@@ -97,7 +98,14 @@ export class Gate {
       request: {
         functionality: choice,
         data: snapshot.mode === "apps" ? { plannerChose: step.tool } : {},
-        assessment: { verdict: "expected", reasons: [] },
+        // In apps mode the planner's pick may be an app's wish: say so.
+        assessment:
+          snapshot.mode === "apps"
+            ? {
+                verdict: "warning",
+                reasons: [`the planner chose ${step.tool} with app-written text in view`],
+              }
+            : { verdict: "expected", reasons: [] },
         scopes: allowedScopes("app_selection"),
         // Each option in the app's own words, shown as the app's.
         options: targets.map((t) => ({ tool: targetId(t), app: t.app, description: t.description })),

@@ -101,7 +101,12 @@ export interface Annotated {
   result: Labeled;
 }
 
-export type RunOutcome = { state: "done"; results: Annotated[] } | { state: "yield" } | { state: "pause" };
+export type RunOutcome =
+  | { state: "done"; results: Annotated[] }
+  | { state: "yield" }
+  | { state: "pause" }
+  /** The query ends; `results` are the top-level outputs produced before the failure. */
+  | { state: "failed"; failure: StepFailure; results: Annotated[] };
 
 class Yield {}
 class Pause {}
@@ -114,6 +119,7 @@ export async function runPlan(ctx: RunContext): Promise<RunOutcome> {
   } catch (signal) {
     if (signal instanceof Yield) return { state: "yield" };
     if (signal instanceof Pause) return { state: "pause" };
+    if (signal instanceof StepFailure) return { state: "failed", failure: signal, results: run.results };
     throw signal;
   }
 }

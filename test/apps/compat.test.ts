@@ -54,6 +54,10 @@ describe("schema compatibility for binding", () => {
     expect(subschemaProblems({ enum: [5] }, { type: "number", exclusiveMaximum: 5 })).toHaveLength(1);
     expect(subschemaProblems({ enum: [6] }, { type: "number", multipleOf: 4 })).toHaveLength(1);
     expect(subschemaProblems({ const: "x" }, { type: "string", format: "email" })).toHaveLength(1);
+    // Every keyword of the other side holds at once, lengths in code points.
+    expect(subschemaProblems({ const: "a" }, { type: "integer", enum: ["a", 1] })).toHaveLength(1);
+    expect(subschemaProblems({ enum: ["abc"] }, { enum: ["abc", "d"], maxLength: 1 })).toHaveLength(1);
+    expect(subschemaProblems({ const: "😀😀" }, { type: "string", minLength: 3 })).toHaveLength(1);
   });
 
   it("takes the same schema as compatible whatever its keywords, prose aside", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCall, policyLattices, visorAudit } from "../../src/policy/index.ts";
+import { assess, checkCall, policyLattices, visorAudit } from "../../src/policy/index.ts";
 import { Gate } from "../../src/runtime/gate.ts";
 import { type Consent, namesApp, type PlanningSnapshot, type Target } from "../../src/runtime/index.ts";
 import type { Labeled } from "../../src/runtime/values.ts";
@@ -97,8 +97,27 @@ describe("naming an app", () => {
     expect(namesApp("book me a ride home", "ride", "catalog")).toBe(false);
     expect(namesApp("book it with @home", "home", "catalog")).toBe(true);
     expect(namesApp("mail me@home.example", "home", "catalog")).toBe(false); // an address is no mention
+    expect(namesApp("book with @swift-ride", "swift", "catalog")).toBe(false); // the name must end there
     // Apps mode keeps the whole-word rule, which such names squat (the reason catalog mode is the default).
     expect(namesApp("book me a ride home", "home", "apps")).toBe(true);
+  });
+});
+
+describe("a request an app's agent wrote", () => {
+  it("is never `expected`, even from an agent that read nothing", () => {
+    const facts = {
+      tool: "ride.book",
+      app: "ride.book",
+      irreversible: true,
+      violations: [],
+      origins: ["evilride"],
+      inPlan: true,
+      requester: { app: "evilride", readUntrusted: false },
+    };
+    expect(assess(facts)).toEqual({
+      verdict: "warning",
+      reasons: ["the request was written by the app evilride's own model, not by the plan"],
+    });
   });
 });
 

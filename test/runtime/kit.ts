@@ -107,6 +107,8 @@ export async function runToEnd(
       effects,
       record: journal,
     });
+    // A failure ends the run as the hub sees it: the failure, thrown for the test to inspect.
+    if (outcome.state === "failed") throw outcome.failure;
     if (outcome.state !== "yield") return { outcome, journal, advances: advance + 1 };
   }
   throw new Error("the plan did not finish in 100 advances");

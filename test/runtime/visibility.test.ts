@@ -13,6 +13,7 @@ import {
   loadQuery,
   planQuery,
   type QueryPorts,
+  StepFailure,
   storedContext,
 } from "../../src/runtime/index.ts";
 import { plannerMessages } from "../../src/runtime/planner.ts";
@@ -67,7 +68,7 @@ const PLAN = plan(
 );
 
 /** Runs PLAN to its end over the given notes and returns what it leaves as artifacts. */
-async function run(notes: unknown, qllmAnswer: unknown): Promise<ArtifactDraft[]> {
+async function run(notes: unknown, qllmAnswer: unknown, failLookups = false): Promise<ArtifactDraft[]> {
   const p = policy({ planning: { mode: "apps" }, consent: { dataShare: false } });
   const planned = await planQuery({
     query: QUERY,
@@ -92,15 +93,17 @@ async function run(notes: unknown, qllmAnswer: unknown): Promise<ArtifactDraft[]
     standing: async () => null,
     consent: () => null,
     record: journal,
-    tool: async (call) => ({
-      value: call.tool === "notes.list" ? notes : { email: `${String(call.args.name)}@x` },
-    }),
+    tool: async (call) => {
+      // A hostile app may fail on purpose, to signal that its branch ran.
+      if (failLookups && call.tool === "contacts.lookup") throw new StepFailure("app_error", "refused");
+      return { value: call.tool === "notes.list" ? notes : { email: `${String(call.args.name)}@x` } };
+    },
     qllm: async () => qllmAnswer,
     retrieve: async () => null,
   };
   for (let i = 0; i < 50; i++) {
     const step = await advanceQuery({ queryId: "q1", query, journal: journal.entries, ports });
-    if (step.next === "done") return step.artifacts;
+    if (step.next === "done" || step.next === "failed") return step.artifacts;
     if (step.next !== "continue") throw new Error(`stopped: ${JSON.stringify(step)}`);
   }
   throw new Error("did not finish");
@@ -149,6 +152,14 @@ describe("artifact visibility", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("leaves the same metadata when an app fails on purpose inside one branch", async () => {
+    const failed = await run({ flag: "yes", items: [] }, { v: 1 }, true);
+    const completed = await run({ flag: "no", items: [] }, { v: 1 }, true);
+    expect(failed.map((d) => d.name)).toEqual(["n", "all", "s"]);
+    expect(failed.find((d) => d.name === "s")?.value).toBeNull(); // never produced: a placeholder
+    expect(nextContext(failed)).toBe(nextContext(completed));
   });
 
   it("control: the values themselves differ between such runs (the property is not vacuous)", async () => {

@@ -1,3 +1,4 @@
+import { valueProblems } from "../../apps/schemas.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { failure } from "../../result.ts";
 import { assessCollaboration, type Consent, type LoadedQuery, targetId } from "../../runtime/index.ts";
@@ -132,6 +133,12 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
       .find((t) => targetId(t) === chosen);
   if (!target) return failure("failed", "no app serves this functionality");
   const tool = targetId(target);
+  // The request an agent wrote meets the entry's schema, as a plan step's does (the app's own is the spoke's).
+  const wrong = valueProblems(target.entry.requestSchema, consent.data);
+  if (wrong.length) {
+    c.audit("collaboration_refused", { consentId: consent.id, tool, problems: wrong.slice(0, 5) });
+    return failure("failed", `the request does not match ${target.tool}: ${wrong[0]}`);
+  }
   const result = await spokeStub(c.env, c.session.tenantId, c.session.userId, target.appId).call({
     tenantId: c.session.tenantId,
     userId: c.session.userId,
@@ -148,6 +155,11 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
   if (!result.ok) {
     c.audit("collaboration_failed", { consentId: consent.id, tool, code: result.code });
     return failure("failed", result.message);
+  }
+  const answerProblems = target.response ? valueProblems(target.response, result.value) : [];
+  if (answerProblems.length) {
+    c.audit("collaboration_failed", { consentId: consent.id, tool, problems: answerProblems.slice(0, 5) });
+    return failure("failed", `${target.app}'s answer does not match ${target.tool}`);
   }
   const confidentiality = target.entry.output.confidentiality;
   return { ok: true, state: "answered", value: result.value, confidentiality };

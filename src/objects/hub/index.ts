@@ -7,6 +7,7 @@ import { type Failure, failure, type Ok } from "../../result.ts";
 import {
   type Advance,
   type AnswerCheck,
+  type ArtifactDraft,
   advanceQuery,
   answerRules,
   type Consent,
@@ -288,27 +289,37 @@ export class HubDO extends DurableObject<Env> {
         if (advance.ask) this.ask(query.id, policy, advance.ask);
         return;
       case "failed":
+        await this.keep(query, session, policy, advance.artifacts);
         return this.fail(query.id, session, advance.error);
       case "done": {
+        await this.keep(query, session, policy, advance.artifacts);
         if (session.private) this.store.forgetValues(query.id);
-        else {
-          const artifacts = artifactsStub(this.env, session.tenantId, session.userId);
-          for (const draft of advance.artifacts) {
-            const id = `art_${(await sha256Hex(`${query.id}:${draft.name}`)).slice(0, 24)}`;
-            await artifacts.put({
-              ...draft,
-              id,
-              query: query.text,
-              sessionId: session.id,
-              queryId: query.id,
-              plannedIn: policy.planning.mode,
-            });
-          }
-        }
         this.loaded.delete(query.id);
         this.store.update(query.id, { status: "completed" });
         this.store.emit(query.id, "query_finished", { status: "completed" });
       }
+    }
+  }
+
+  /** Stores what a query leaves in the user's artifacts (a private session keeps nothing). */
+  private async keep(
+    query: QueryRecord,
+    session: Session,
+    policy: Policy,
+    drafts: ArtifactDraft[],
+  ): Promise<void> {
+    if (session.private) return;
+    const artifacts = artifactsStub(this.env, session.tenantId, session.userId);
+    for (const draft of drafts) {
+      const id = `art_${(await sha256Hex(`${query.id}:${draft.name}`)).slice(0, 24)}`;
+      await artifacts.put({
+        ...draft,
+        id,
+        query: query.text,
+        sessionId: session.id,
+        queryId: query.id,
+        plannedIn: policy.planning.mode,
+      });
     }
   }
 
