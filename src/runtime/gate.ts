@@ -192,21 +192,25 @@ export class Gate {
       pc: pc.label,
       args: Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.label])),
     });
-    return findings.map(
-      (f) =>
-        this.g.violations.find((v) => v.path === path && v.argument === f.argument && v.rule === f.rule) ?? {
-          path,
-          stepOut: "",
-          tool: target.tool,
-          argument: f.argument,
-          rule: f.rule,
-          label: f.label,
-          required: f.required,
-          sources: [],
-          sourcesTruncated: false,
-          endorsable: f.endorsable,
-        },
-    );
+    return findings.map((f) => {
+      const known = this.g.violations.find(
+        (v) => v.path === path && v.argument === f.argument && v.rule === f.rule,
+      );
+      // A known static violation lends its causes, never its endorsability: the check is against the
+      // app that actually serves the step (after an app choice it may be cleared lower than planned).
+      const fresh = { label: f.label, required: f.required, endorsable: f.endorsable, tool: target.tool };
+      return known
+        ? { ...known, ...fresh }
+        : {
+            path,
+            stepOut: "",
+            argument: f.argument,
+            rule: f.rule,
+            sources: [],
+            sourcesTruncated: false,
+            ...fresh,
+          };
+    });
   }
 
   /** The user's answer to this query's consent on `subject`: allowed (returned), pending, or none yet. */

@@ -91,6 +91,45 @@ describe("the gate", () => {
   });
 });
 
+describe("a re-routed step", () => {
+  it("is checked against the app the user picked, endorsing nothing the planned one allowed", async () => {
+    const ask = policy({ planning: { mode: "catalog" }, onViolation: "ask" });
+    const confidential = { confidentiality: "confidential", integrity: "user" };
+    const low = { ...target("lowcab", "ride.book"), entry: entry({ clearance: "public" }) };
+    const high = target("highcab", "ride.book"); // cleared for confidential
+    // The verifier saw a flow it could endorse (against the planned target's clearance).
+    const staticViolation = {
+      path: "steps[0]",
+      stepOut: "x",
+      tool: "ride.book",
+      argument: "note",
+      rule: "confidentiality" as const,
+      label: confidential,
+      required: { maxConfidentiality: "internal", minIntegrity: "untrusted" },
+      sources: [],
+      sourcesTruncated: false,
+      endorsable: true,
+    };
+    const g = new Gate({
+      queryId: "q1",
+      query: "book it",
+      policy: ask,
+      lattices: policyLattices(ask),
+      snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
+      violations: [staticViolation],
+      defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true } },
+      ports: { standing: async () => null, consent: () => null, audit: () => {} },
+    });
+    const args = {
+      note: { value: "diagnosis", label: confidential, origins: [], provenance: ["user" as const] },
+    };
+    // Above the picked app's clearance: refused, not endorsable, whatever the static verdict said.
+    await expect(g.check(low, "steps[0]", args, { label: user, origins: [] })).rejects.toMatchObject({
+      code: "flow_violation",
+    });
+  });
+});
+
 describe("naming an app", () => {
   it("needs an explicit @mention in catalog mode; a common word is not one", () => {
     expect(namesApp("book me a ride home", "home", "catalog")).toBe(false);
