@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { assess, checkCall, policyLattices, visorAudit } from "../../src/policy/index.ts";
 import { Gate } from "../../src/runtime/gate.ts";
-import { type Consent, namesApp, type PlanningSnapshot, type Target } from "../../src/runtime/index.ts";
+import {
+  assessCollaboration,
+  type Consent,
+  namesApp,
+  type PlanningSnapshot,
+  type Target,
+} from "../../src/runtime/index.ts";
 import type { Labeled } from "../../src/runtime/values.ts";
 import { entry, policy } from "../policy/fixtures.ts";
 
@@ -157,6 +163,47 @@ describe("a request an app's agent wrote", () => {
       verdict: "warning",
       reasons: ["the request was written by the app evilride's own model, not by the plan"],
     });
+  });
+});
+
+describe("a relayed request goes through the plan's policy", () => {
+  const bank = {
+    ...target("bank", "bank.transfer", true),
+    entry: entry({ irreversible: true, clearance: "confidential" }),
+  };
+  const pilot = { ...target("pilot", "pilot.read"), entry: entry({ clearance: "internal" }) };
+  const snapshot: PlanningSnapshot = {
+    ...SNAPSHOT,
+    targets: { "bank.transfer": [bank], "pilot.read": [pilot] },
+    choices: { "bank.transfer": "bank.transfer", "pilot.read": "pilot.read" },
+  };
+  const plan = { steps: [] } as unknown as Parameters<typeof assessCollaboration>[0]["plan"];
+  const relay = (onViolation: "reject" | "ask", ifc = true) =>
+    assessCollaboration({
+      policy: policy({ planning: { mode: "catalog" }, onViolation }),
+      lattices: L,
+      snapshot,
+      plan,
+      ifc,
+      functionality: "bank.transfer",
+      fromApp: "pilot",
+      request: { to: "ATTACKER-IBAN", amount: 950 },
+      readUntrusted: false,
+    });
+
+  it("refuses an agent's transfer under reject: the payee is a value the agent wrote", () => {
+    const refused = relay("reject");
+    expect(refused && "refused" in refused && refused.refused.join(" ")).toContain("a value the agent wrote");
+  });
+
+  it("under ask, shows it as a warning to endorse, never expected", () => {
+    const asked = relay("ask");
+    expect(asked).toMatchObject({ assessment: { verdict: "warning" } });
+    expect(JSON.stringify(asked)).toContain("cannot be undone");
+  });
+
+  it("control: with the flow check off, nothing refuses it", () => {
+    expect(relay("reject", false)).toMatchObject({ options: [{ tool: "bank.transfer" }] });
   });
 });
 

@@ -26,7 +26,12 @@ const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: 
 const query = `Get a ride quote from Home to Airport and mail it to Dana (${DANA})`;
 const step = tool("done", "inboxpilot.send_update", { task: lit(query) });
 
-async function world(fxId: string, mode: "apps" | "catalog" = "apps"): Promise<HubWorld> {
+/** The ride apps are cleared for what InboxPilot may carry (confidential) unless `rides` says less. */
+async function world(
+  fxId: string,
+  mode: "apps" | "catalog" = "apps",
+  rides = "confidential",
+): Promise<HubWorld> {
   // Catalog mode: the admin's entry ride.quote, which both ride apps serve.
   const rideQuote = {
     ...mirrorCatalog(["swiftride"]).find((e) => e.name === "swiftride.quote")!,
@@ -35,7 +40,7 @@ async function world(fxId: string, mode: "apps" | "catalog" = "apps"): Promise<H
   const w = await hubWorld(
     ["inboxpilot", "swiftride", "cheapcab"],
     { selfCorrection: 1, planning: { mode } },
-    {},
+    { swiftride: rides, cheapcab: rides },
     {
       catalog: [...mirrorCatalog(["inboxpilot"]), rideQuote],
       bindings: { swiftride: { quote: "ride.quote" }, cheapcab: { quote: "ride.quote" } },
@@ -81,8 +86,9 @@ describe("collaboration between spokes", () => {
       expect(collaboration.data).toEqual({ from: "Home", to: "Airport" });
       expect(collaboration.assessment.verdict).toBe("warning");
       expect(collaboration.assessment.reasons.join(" ")).toContain("did not call");
-      // InboxPilot may hold confidential data; the ride apps are cleared only for internal.
-      expect(collaboration.assessment.reasons.join(" ")).toContain("cleared only for internal");
+      expect(collaboration.assessment.reasons.join(" ")).toContain(
+        "written by the app inboxpilot's own model",
+      );
       expect(collaboration.options!.map((o) => o.tool).sort()).toEqual(["cheapcab.quote", "swiftride.quote"]);
       await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
 
@@ -95,6 +101,35 @@ describe("collaboration between spokes", () => {
       expect(q.trace.some((e) => e.type === "collaboration_relayed")).toBe(true);
     },
   );
+
+  it("refuses a request to apps cleared below what the agent may carry, as it would a plan step", async () => {
+    const w = await world("{{fxId}}", "catalog", "internal");
+    const sid = await openSession(w);
+    const qid = await startWith(w, sid, query, {});
+    const irreversible = await nextConsent(w, sid);
+    await answer(w, sid, irreversible.id, { decision: "allow" });
+    await settle(w, sid, qid);
+    const state = await worldState(w.world);
+    expect(state.calls.filter((c) => c.app === "swiftride" || c.app === "cheapcab")).toEqual([]);
+    expect((await pendingConsents(w, sid)).filter((c) => c.kind === "collaboration")).toEqual([]);
+    const audit = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({
+      seq: 0,
+    });
+    expect(audit.map((e) => e.type)).toContain("collaboration_refused");
+  });
+
+  it("control: with the flow check off, the same request reaches the user and then the app", async () => {
+    const w = await world("{{fxId}}", "catalog", "internal");
+    const sid = await openSession(w);
+    const qid = await startWith(w, sid, query, { ifc: "off" });
+    const irreversible = await nextConsent(w, sid);
+    await answer(w, sid, irreversible.id, { decision: "allow" });
+    const collaboration = await nextConsent(w, sid);
+    expect(collaboration.kind).toBe("collaboration");
+    await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
+    await settle(w, sid, qid);
+    expect(((await worldState(w.world)).apps.swiftride!.quotes as unknown[]).length).toBe(1);
+  });
 
   it("drops a forged ephemeral id: it reaches no other spoke and no user, and is logged", async () => {
     const w = await world("fx_0123456789abcdef01234567");

@@ -61,14 +61,26 @@ export async function requestCollaboration(
   const query = safeLoad(c, req.queryId);
   if (!query) return failure("failed", "no running query");
   const assessed = assessCollaboration({
+    policy: query.context.policy,
     lattices: query.lattices,
     snapshot: query.context.snapshot,
     plan: query.plan,
+    ifc: query.context.defences.ifc,
     functionality: ref.functionality,
     fromApp: req.fromApp,
+    request: req.request,
     readUntrusted: req.readUntrusted,
   });
   if (!assessed) return failure("failed", `${ref.functionality} is not available`);
+  if ("refused" in assessed) {
+    // The same rule as a plan step's: above a target's clearance, or below its floors under reject.
+    c.audit("collaboration_refused", {
+      queryId: req.queryId,
+      fromApp: req.fromApp,
+      reasons: assessed.refused,
+    });
+    return failure("denied", `the policy refuses this request: ${assessed.refused[0]}`);
+  }
   const { assessment, options, scopes } = assessed;
   const consent = c.consents.ask(
     req.queryId,
