@@ -1,0 +1,234 @@
+import { StoredStateError } from "../../decode.ts";
+import { complete, DEFAULT_MODEL_LIMITS, ModelError, modelFor } from "../../llm/index.ts";
+import type { Policy } from "../../policy/index.ts";
+import {
+  type Advance,
+  type ArtifactDraft,
+  advanceQuery,
+  type ConsentAsk,
+  defencesOf,
+  type LoadedQuery,
+  loadQuery,
+  type Planned,
+  planQuery,
+  type QueryError,
+  queryError,
+  StepFailure,
+  storedContext,
+} from "../../runtime/index.ts";
+import { sha256Hex } from "../crypto.ts";
+import { artifactsStub, tenantStub } from "../stubs.ts";
+import type { ConsentStore } from "./consents.ts";
+import { queryPorts } from "./ports.ts";
+import type { HubStore, QueryRecord, Session } from "./store.ts";
+
+/**
+ * A query's life in the hub: it plans with the runtime's `planQuery`, advances with `advanceQuery`,
+ * and writes what they decide (a plan, a consent to ask, artifacts, the end). The HubDO schedules;
+ * this holds no state but the cache of loaded (re-verified) queries.
+ */
+export class QueryLifecycle {
+  private readonly env: Env;
+  private readonly store: HubStore;
+  private readonly consents: ConsentStore;
+  private readonly audit: (type: string, detail: Record<string, unknown>) => void;
+  /** Loaded (re-verified) queries of this instance, keyed by query id with the stored text they came from. */
+  private readonly loaded = new Map<string, { from: string; query: LoadedQuery }>();
+
+  constructor(input: {
+    env: Env;
+    store: HubStore;
+    consents: ConsentStore;
+    audit(type: string, detail: Record<string, unknown>): void;
+  }) {
+    this.env = input.env;
+    this.store = input.store;
+    this.consents = input.consents;
+    this.audit = input.audit;
+  }
+
+  /** One advance of one query: planning, or the plan's next durable step; any failure ends it cleanly. */
+  async step(query: QueryRecord, session: Session): Promise<void> {
+    this.store.update(query.id, {}); // touched: the next alarm serves the query that waited longest
+    try {
+      if (query.status === "planning") this.recordPlan(query, await this.plan(query, session));
+      else if (query.status === "running") await this.execute(query, session);
+    } catch (error) {
+      this.fail(query.id, session, unexpected(error));
+    }
+  }
+
+  private async plan(query: QueryRecord, session: Session): Promise<Planned> {
+    const tenant = tenantStub(this.env, session.tenantId);
+    const { policy, catalog, apps } = await tenant.planningView();
+    const artifacts = session.private
+      ? []
+      : await artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
+    this.store.emit(query.id, "planning", {});
+    const model = modelFor("planner", policy.models, this.env);
+    const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs: policy.limits.modelTimeoutMs };
+    return planQuery({
+      query: query.text,
+      earlierQueries: this.store.earlierTexts(query.seq),
+      catalog,
+      apps,
+      artifacts,
+      policy,
+      roles: session.roles.length ? session.roles : policy.defaultRoles,
+      defences: defencesOf(query.options),
+      model: async (messages, schema) => {
+        const answer = await complete(
+          model,
+          { role: "planner", messages, schema: { name: "plan", schema } },
+          limits,
+        );
+        return { text: answer.text, tokens: answer.usage.inputTokens + answer.usage.outputTokens };
+      },
+    });
+  }
+
+  private recordPlan(query: QueryRecord, planned: Planned): void {
+    if (planned.state === "invalid") {
+      this.store.update(query.id, { status: "failed", error: planned.error });
+      const errors = Array.isArray(planned.error.details) ? planned.error.details.slice(0, 20) : [];
+      this.audit("plan_invalid", { queryId: query.id, errors });
+      this.store.emit(query.id, "query_finished", { status: "failed" });
+      return;
+    }
+    const { violations, redactions } = planned.verdict;
+    const stored = {
+      plan: JSON.stringify(planned.plan),
+      context: storedContext(planned.context),
+      verdict: JSON.stringify({ violations, redactions }),
+    };
+    if (planned.state === "rejected") {
+      this.store.update(query.id, {
+        status: "rejected",
+        ...stored,
+        ...(planned.error && { error: planned.error }),
+      });
+      this.audit("plan_rejected", { queryId: query.id, violations, attempts: planned.attempts });
+      this.store.emit(query.id, "query_finished", { status: "rejected" });
+      return;
+    }
+    if (redactions.length)
+      this.audit("display_redacted", { queryId: query.id, items: redactions.map((r) => r.path) });
+    this.store.update(query.id, { status: "running", ...stored });
+    // The planner's token use shows in the trace (a live model bills it; scripted ones estimate).
+    this.store.emit(query.id, "planned", {
+      attempts: planned.attempts,
+      violations: violations.length,
+      tokens: planned.tokens,
+    });
+  }
+
+  private async execute(query: QueryRecord, session: Session): Promise<void> {
+    const loaded = this.load(query);
+    const { policy, defences } = loaded.context;
+    const advance = await advanceQuery({
+      queryId: query.id,
+      query: loaded,
+      journal: this.store.journal(query.id),
+      ports: queryPorts({
+        env: this.env,
+        session,
+        queryId: query.id,
+        policy,
+        defences,
+        store: this.store,
+        consents: this.consents,
+        audit: (type, detail) => this.audit(type, detail),
+      }),
+    });
+    await this.apply(query, session, policy, advance);
+  }
+
+  /** Writes what the runtime decided. */
+  private async apply(query: QueryRecord, session: Session, policy: Policy, advance: Advance): Promise<void> {
+    switch (advance.next) {
+      case "continue":
+        return;
+      case "wait":
+        if (advance.ask) this.ask(query.id, policy, advance.ask);
+        return;
+      case "failed":
+        await this.keep(query, session, policy, advance.artifacts);
+        return this.fail(query.id, session, advance.error);
+      case "done": {
+        await this.keep(query, session, policy, advance.artifacts);
+        if (session.private) this.store.forgetValues(query.id);
+        this.loaded.delete(query.id);
+        this.store.update(query.id, { status: "completed" });
+        this.store.emit(query.id, "query_finished", { status: "completed" });
+      }
+    }
+  }
+
+  /** Stores what a query leaves in the user's artifacts (a private session keeps nothing). */
+  private async keep(
+    query: QueryRecord,
+    session: Session,
+    policy: Policy,
+    drafts: ArtifactDraft[],
+  ): Promise<void> {
+    if (session.private) return;
+    const artifacts = artifactsStub(this.env, session.tenantId, session.userId);
+    for (const draft of drafts) {
+      const id = `art_${(await sha256Hex(`${query.id}:${draft.name}`)).slice(0, 24)}`;
+      await artifacts.put({
+        ...draft,
+        id,
+        query: query.text,
+        sessionId: session.id,
+        queryId: query.id,
+        plannedIn: policy.planning.mode,
+      });
+    }
+  }
+
+  /** The stored query as the runtime's verified types; reused while its stored text is unchanged. */
+  load(query: QueryRecord): LoadedQuery {
+    const from = `${query.plan}\u0000${query.context}`;
+    const cached = this.loaded.get(query.id);
+    if (cached?.from === from) return cached.query;
+    const loaded = loadQuery(query);
+    this.loaded.set(query.id, { from, query: loaded });
+    return loaded;
+  }
+
+  private ask(queryId: string, policy: Policy, ask: ConsentAsk): void {
+    const { tool, ...request } = ask;
+    const consent = this.consents.ask(queryId, request, policy.consent.timeoutSeconds);
+    this.store.update(queryId, { status: "awaiting_consent" });
+    this.store.emit(queryId, "consent_requested", {
+      consentId: consent.id,
+      kind: ask.kind,
+      tool,
+      key: ask.stepKey,
+    });
+    this.audit("consent_asked", {
+      queryId,
+      consentId: consent.id,
+      kind: ask.kind,
+      tool,
+      assessment: ask.request.assessment,
+    });
+  }
+
+  private fail(queryId: string, session: Session, error: QueryError): void {
+    if (session.private) this.store.forgetValues(queryId);
+    this.loaded.delete(queryId);
+    this.store.update(queryId, { status: "failed", error });
+    this.audit("query_failed", { queryId, code: error.code, message: error.message });
+    this.store.emit(queryId, "query_finished", { status: "failed", code: error.code });
+  }
+}
+
+/** Any coded failure (runtime, model, stored state) ends the query as it says; only an unknown error is a bug. */
+function unexpected(error: unknown): QueryError {
+  if (error instanceof StepFailure || error instanceof ModelError || error instanceof StoredStateError) {
+    return queryError(error);
+  }
+  console.error("query failed unexpectedly", error);
+  return { code: "internal_error", message: "the query failed unexpectedly" };
+}
