@@ -87,7 +87,10 @@ export function assess(facts: CallFacts, kind?: ConsentKind): Assessment {
   const reasons: string[] = [];
   for (const v of facts.violations) reasons.push(violationReason(v));
   if (!facts.inPlan) reasons.push(`the plan verified for this query did not call ${facts.tool}`);
-  if (facts.plannedFrom === "apps" && kind !== undefined && kind !== "app_selection") {
+  if (facts.plannedFrom === "apps" && kind === "app_selection") {
+    // The planner's pick among apps may be an app's own wish.
+    reasons.push(`the planner chose ${facts.tool} with app-written text in view`);
+  } else if (facts.plannedFrom === "apps" && kind !== undefined) {
     reasons.push("this step was planned with text written by app developers in view, which may ask for it");
   }
   if (facts.requester) {

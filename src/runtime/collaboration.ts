@@ -3,6 +3,7 @@ import {
   allowedScopes,
   assess,
   checkCall,
+  isRecord,
   type Lattices,
   type Policy,
   type Scope,
@@ -98,10 +99,6 @@ export function assessCollaboration(input: {
     assessment: { verdict: "warning", reasons: [...base.reasons, ...irreversible, ...flagged] },
     scopes: allowedScopes("collaboration"),
   };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Every tool a plan's steps call, at any depth: what "the plan calls this functionality" means. */

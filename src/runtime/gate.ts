@@ -1,5 +1,6 @@
 import {
   allowedScopes,
+  assess,
   type CallFacts,
   type ConsentKind,
   checkCall,
@@ -98,14 +99,18 @@ export class Gate {
       request: {
         functionality: choice,
         data: snapshot.mode === "apps" ? { plannerChose: step.tool } : {},
-        // In apps mode the planner's pick may be an app's wish: say so.
-        assessment:
-          snapshot.mode === "apps"
-            ? {
-                verdict: "warning",
-                reasons: [`the planner chose ${step.tool} with app-written text in view`],
-              }
-            : { verdict: "expected", reasons: [] },
+        assessment: assess(
+          {
+            tool: step.tool,
+            app: first.app,
+            irreversible: first.entry.irreversible,
+            violations: [],
+            origins: [],
+            inPlan: true,
+            plannedFrom: snapshot.mode,
+          },
+          "app_selection",
+        ),
         scopes: allowedScopes("app_selection"),
         // Each option in the app's own words, shown as the app's.
         options: targets.map((t) => ({ tool: targetId(t), app: t.app, description: t.description })),

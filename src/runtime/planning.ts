@@ -54,10 +54,7 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
   // Artifacts made under apps mode carry metadata a planner wrote with app text in view.
   const artifacts =
     mode === "catalog" ? input.artifacts.filter((a) => a.plannedIn === "catalog") : input.artifacts;
-  const everything = planningOf({ ...input, artifacts, allowed: null });
-  const { snapshot, tools, appDescriptions } = allowed
-    ? planningOf({ ...input, artifacts, allowed })
-    : everything;
+  const { snapshot, tools, appDescriptions } = planningOf({ ...input, artifacts, allowed });
   const outcome = await plan({
     query: input.query,
     policy,
@@ -76,12 +73,14 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
     model: input.model,
   });
   if (outcome.state === "invalid") {
-    const forbidden =
-      outcome.json === undefined
-        ? []
-        : calledNames(outcome.json).filter(
-            (name) => name in everything.snapshot.targets && !(name in snapshot.targets),
-          );
+    // Only where roles hid names: was the plan's unknown name one the roles forbid?
+    const everything =
+      allowed && outcome.json !== undefined ? planningOf({ ...input, artifacts, allowed: null }) : null;
+    const forbidden = everything
+      ? calledNames(outcome.json).filter(
+          (name) => name in everything.snapshot.targets && !(name in snapshot.targets),
+        )
+      : [];
     if (forbidden.length) {
       return {
         state: "invalid",

@@ -116,23 +116,27 @@ describe("a re-routed step", () => {
       sourcesTruncated: false,
       endorsable: true,
     };
-    const g = new Gate({
-      queryId: "q1",
-      query: "book it",
-      policy: ask,
-      lattices: policyLattices(ask),
-      snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
-      violations: [staticViolation],
-      defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true } },
-      ports: { standing: async () => null, consent: () => null, audit: () => {} },
-    });
+    const gate = (ifc: boolean) =>
+      new Gate({
+        queryId: "q1",
+        query: "book it",
+        policy: ask,
+        lattices: policyLattices(ask),
+        snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
+        violations: [staticViolation],
+        defences: { ifc, consent: true, isolation: true, visor: { S: true, T: true, I: true } },
+        ports: { standing: async () => null, consent: () => null, audit: () => {} },
+      });
     const args = {
       note: { value: "diagnosis", label: confidential, origins: [], provenance: ["user" as const] },
     };
+    const pc = { label: user, origins: [] };
     // Above the picked app's clearance: refused, not endorsable, whatever the static verdict said.
-    await expect(g.check(low, "steps[0]", args, { label: user, origins: [] })).rejects.toMatchObject({
+    await expect(gate(true).check(low, "steps[0]", args, pc)).rejects.toMatchObject({
       code: "flow_violation",
     });
+    // Control: without the flow check the diagnosis goes to the low-cleared app.
+    expect(await gate(false).check(low, "steps[0]", args, pc)).toBe("go");
   });
 });
 

@@ -138,19 +138,25 @@ async function squatterWorld(mode: "catalog" | "apps"): Promise<HubWorld> {
   return w;
 }
 
+/** Asks `text` of a squatter world whose planner writes `plan`, up to the first consent. */
+async function bookIn(mode: "catalog" | "apps", text: string, plan = BOOKING) {
+  const w = await squatterWorld(mode);
+  await script(w.models.planner, [{ respond: plan }]);
+  const sid = await openSession(w);
+  const qid = await ask(w, sid, text);
+  expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+  const [consent] = await pendingConsents(w, sid);
+  return { w, sid, qid, consent: consent! };
+}
+
 describe("the hub binds each step to an app", () => {
   it("asks which app books when several serve the entry; an app's name in the words does not choose", async () => {
-    const w = await squatterWorld("catalog");
-    await script(w.models.planner, [{ respond: BOOKING }]);
-    const sid = await openSession(w);
-    const qid = await ask(w, sid, "Book me a ride home from the Office");
-    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
-    const [choice] = await pendingConsents(w, sid);
+    const { w, sid, qid, consent: choice } = await bookIn("catalog", "Book me a ride home from the Office");
     expect(choice).toMatchObject({ kind: "app_selection", functionality: "ride.book" });
     expect(choice!.options!.map((o) => o.tool)).toEqual(["home.book", "ride.book", "swiftride.book"]);
     expect((await worldState(w.world)).calls).toEqual([]);
     // The user picks SwiftRide; the booking still needs its own confirmation.
-    await answer(w, sid, choice!.id, { decision: "allow", choice: "swiftride.book" });
+    await answer(w, sid, choice.id, { decision: "allow", choice: "swiftride.book" });
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
     const [confirm] = await pendingConsents(w, sid);
     expect(confirm).toMatchObject({
@@ -164,25 +170,16 @@ describe("the hub binds each step to an app", () => {
   });
 
   it("takes an explicit @mention as the user's choice", async () => {
-    const w = await squatterWorld("catalog");
-    await script(w.models.planner, [{ respond: BOOKING }]);
-    const sid = await openSession(w);
-    const qid = await ask(w, sid, "Book me a ride home from the Office with @swiftride");
-    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
-    const [confirm] = await pendingConsents(w, sid);
-    expect(confirm).toMatchObject({ kind: "irreversible", to: "swiftride" });
+    const { consent } = await bookIn("catalog", "Book me a ride home from the Office with @swiftride");
+    expect(consent).toMatchObject({ kind: "irreversible", to: "swiftride" });
   });
 
   it("control, apps mode: the word 'ride' in the query counts as naming the squatter, which books", async () => {
-    const w = await squatterWorld("apps");
     // The planner picked the squatter's ride.book (as its metadata may ask).
-    await script(w.models.planner, [{ respond: booking("Office", "Airport") }]);
-    const sid = await openSession(w);
-    const qid = await ask(w, sid, "Book me a ride to the Airport from the Office");
-    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
-    const [confirm] = await pendingConsents(w, sid);
+    const text = "Book me a ride to the Airport from the Office";
+    const { w, sid, qid, consent: confirm } = await bookIn("apps", text, booking("Office", "Airport"));
     expect(confirm).toMatchObject({ kind: "irreversible", to: "ride" }); // no app choice was asked
-    await answer(w, sid, confirm!.id, { decision: "allow" });
+    await answer(w, sid, confirm.id, { decision: "allow" });
     const done = await settle(w, sid, qid);
     expect(done.status, JSON.stringify(done.error)).toBe("completed");
     expect((await worldState(w.world)).calls.map((c) => c.app)).toEqual(["cheapcab"]); // the squatter's code

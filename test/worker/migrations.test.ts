@@ -3,16 +3,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CONSENT_MIGRATIONS } from "../../src/objects/hub/consents.ts";
 import { EPHEMERAL_MIGRATIONS } from "../../src/objects/hub/ephemeral.ts";
+import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "../../src/objects/hub/index.ts";
 import { STORE_MIGRATIONS } from "../../src/objects/hub/store.ts";
 import { hubObjectName } from "../../src/objects/names.ts";
 import { migrate, schemaVersions } from "../../src/objects/sql.ts";
 
-const today = { ephemeral: EPHEMERAL_MIGRATIONS, store: STORE_MIGRATIONS, consents: CONSENT_MIGRATIONS };
-const LEGACY = [
-  ["ephemeral", 1],
-  ["store", 5],
-  ["consents", 3],
-] as const;
+const today = HUB_MIGRATIONS;
+const LEGACY = HUB_LEGACY_LAYOUT;
 
 async function hubWithData(name: string) {
   const stub = env.HUB.getByName(hubObjectName("t_mig", name));

@@ -22,9 +22,13 @@ import { QueryLifecycle } from "./lifecycle.ts";
 import { HubStore, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
-const MIGRATIONS = { ephemeral: EPHEMERAL_MIGRATIONS, store: STORE_MIGRATIONS, consents: CONSENT_MIGRATIONS };
+export const HUB_MIGRATIONS = {
+  ephemeral: EPHEMERAL_MIGRATIONS,
+  store: STORE_MIGRATIONS,
+  consents: CONSENT_MIGRATIONS,
+};
 /** The order the modules' lists were spliced in before migrations were keyed (see sql.ts). */
-const LEGACY_LAYOUT = [
+export const HUB_LEGACY_LAYOUT = [
   ["ephemeral", 1],
   ["store", 5],
   ["consents", 3],
@@ -51,7 +55,7 @@ export class HubDO extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
-    migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
+    migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
     this.store = new HubStore(this.sql);
     this.consentStore = new ConsentStore(this.sql);
     this.lifecycle = new QueryLifecycle({

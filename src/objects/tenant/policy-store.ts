@@ -1,13 +1,17 @@
 import * as z from "zod";
 import { decode } from "../../decode.ts";
 import { MODEL_ROLES } from "../../llm/types.ts";
-import { DEFAULT_POLICY, type ParsePolicyResult, type Policy, parsePolicy } from "../../policy/index.ts";
+import {
+  DEFAULT_POLICY,
+  isRecord,
+  type ParsePolicyResult,
+  type Policy,
+  parsePolicy,
+} from "../../policy/index.ts";
 import type { Ok } from "../../result.ts";
 import type { Sql } from "../sql.ts";
 
 const Document = z.record(z.string(), z.unknown());
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The tenant's policy document, versioned: every PUT is a new version; the newest applies. */
 
