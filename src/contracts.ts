@@ -1,7 +1,8 @@
 /**
  * The messages Durable Objects exchange over RPC, in one place: what the hub asks of a spoke, of the
- * artifacts store and of the tenant, and what a spoke asks of its hub. Types only; each object
- * implements its side. RPC values are plain JSON data (structured clone carries them unchanged).
+ * artifacts store and of the tenant, and what a spoke asks of its hub: types, and the one name both
+ * sides must agree on (the vanilla spoke's). Each object implements its side. RPC values are plain
+ * JSON data (structured clone carries them unchanged).
  */
 import type { Manifest } from "./apps/manifest.ts";
 import type { Label, SemanticException, VisorCheck } from "./policy/index.ts";
@@ -99,6 +100,9 @@ export type SpokeResult =
       events?: AgentEvent[];
     }>
   | (Failure<SpokeErrorCode> & { problems?: string[]; events?: AgentEvent[] });
+
+/** The app id of the memoryless spoke that runs q-llm steps, one per (tenant, user). */
+export const VANILLA_SPOKE = "_vanilla";
 
 /** A q-llm step for a memoryless vanilla spoke: the planner's prompt and schema, the plan's inputs. */
 export interface QllmCall {

@@ -1,7 +1,7 @@
 import type { CatalogEntry } from "../apps/catalog.ts";
 import { schemaProblems } from "../apps/schemas.ts";
 import type { ArtifactMetadata, ServingAppInfo } from "../contracts.ts";
-import type { Policy, Step, Verdict } from "../policy/index.ts";
+import { isRecord, type Policy, type Step, type Verdict } from "../policy/index.ts";
 import type { QueryError } from "./failure.ts";
 import { type PlannerModel, plan, plannerMessages } from "./planner.ts";
 import type { QueryContext } from "./query.ts";
@@ -130,10 +130,9 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
 /** The tool names anywhere in an unvalidated plan (for a clearer error than "unknown tool"). */
 function calledNames(json: unknown, into = new Set<string>()): string[] {
   if (Array.isArray(json)) for (const item of json) calledNames(item, into);
-  else if (json !== null && typeof json === "object") {
-    const record = json as Record<string, unknown>;
-    if (record.kind === "tool" && typeof record.tool === "string") into.add(record.tool);
-    for (const value of Object.values(record)) calledNames(value, into);
+  else if (isRecord(json)) {
+    if (json.kind === "tool" && typeof json.tool === "string") into.add(json.tool);
+    for (const value of Object.values(json)) calledNames(value, into);
   }
   return [...into];
 }

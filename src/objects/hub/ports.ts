@@ -1,12 +1,10 @@
+import { VANILLA_SPOKE } from "../../contracts.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Defences, type QueryPorts, StepFailure, type ToolRequest } from "../../runtime/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { artifactsStub, spokeStub, tenantStub } from "../stubs.ts";
 import type { ConsentStore } from "./consents.ts";
 import type { HubStore, Session } from "./store.ts";
-
-/** The spoke that runs q-llm steps: memoryless, no tools, one per (tenant, user). */
-export const VANILLA_SPOKE = "_vanilla";
 
 /**
  * The runtime's effects for one query, over this hub's storage and the other objects' stubs: every

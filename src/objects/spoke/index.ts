@@ -2,7 +2,14 @@ import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { valueProblems } from "../../apps/schemas.ts";
-import type { QllmCall, QllmResult, SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
+import {
+  type QllmCall,
+  type QllmResult,
+  type SpokeCall,
+  type SpokeErrorCode,
+  type SpokeResult,
+  VANILLA_SPOKE,
+} from "../../contracts.ts";
 import { decode } from "../../decode.ts";
 import {
   complete,
@@ -30,9 +37,6 @@ const MIGRATIONS = {
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
 /** Remembered requests and answers are whatever JSON the spoke stored. */
 const Json = z.unknown();
-
-/** The app id of the memoryless spoke that runs q-llm steps (see hub/ports.ts). */
-const VANILLA = "_vanilla";
 
 /** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
 const MAX_REMEMBERED_CHARS = 64 * 1024;
@@ -162,7 +166,7 @@ export class SpokeDO extends DurableObject<Env> {
    */
   async qllm(request: QllmCall): Promise<QllmResult> {
     // Whose model (and key) this uses is the tenant's: a call for another tenant is a bug, refused loudly.
-    this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA });
+    this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
     try {
       const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
       const answer = await complete(
