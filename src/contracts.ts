@@ -37,6 +37,8 @@ export interface AgentCallSettings {
   checks: Record<VisorCheck, boolean>;
   /** The request arguments the hub labeled with user integrity. */
   trustedArgs: string[];
+  /** Request paths the tenant's catalog entry declares as destinations (joined with the manifest's). */
+  destinations: string[];
   /** Where this call sits in a hub query, so the agent may ask the hub for other apps' help. */
   collaboration?: { sessionId: string; queryId: string; stepKey: string };
 }
@@ -57,6 +59,12 @@ export interface SpokeCall {
   remember?: boolean;
   limits?: { timeoutMs?: number; maxResponseBytes?: number };
   agent?: AgentCallSettings;
+  /**
+   * `carries`: the confidentiality of this call's data, kept with the interaction it leaves;
+   * `mayRead`: the levels a remembered interaction may hold to be given to an agent (null: all, the
+   * control). Absent: the interaction is kept at the top level and no memory is given.
+   */
+  memory?: { carries: string; mayRead: string[] | null };
 }
 
 export const SPOKE_ERROR_CODES = [
@@ -97,9 +105,14 @@ export type SpokeResult =
       readUntrusted?: boolean;
       /** Confidentiality levels of other apps' answers an agent read (collaboration). */
       relayed?: string[];
+      /** Confidentiality levels of the remembered interactions an agent was given. */
+      remembered?: string[];
       events?: AgentEvent[];
     }>
   | (Failure<SpokeErrorCode> & { problems?: string[]; events?: AgentEvent[] });
+
+/** The agent tool that asks another app through the hub; a manifest lists it to allow collaboration. */
+export const COLLABORATION_TOOL = "lattice_request";
 
 /** The app id of the memoryless spoke that runs q-llm steps, one per (tenant, user). */
 export const VANILLA_SPOKE = "_vanilla";
@@ -126,6 +139,10 @@ export interface Discovery {
   fxId: string;
   request: Record<string, unknown>;
   response: Record<string, unknown>;
+  /** Whether any app serving it cannot undo it: the visor's S rule then needs an irreversible functionality. */
+  irreversible: boolean;
+  /** Request paths where data or money go (the catalog entry's, or the serving functionalities'). */
+  destinations: string[];
 }
 
 export interface CollaborationRequest {
@@ -134,7 +151,10 @@ export interface CollaborationRequest {
   fromApp: string;
   fxId: string;
   request: unknown;
-  readUntrusted: boolean;
+  /** What the asking agent read, in words for the user: its developer's instructions, content, memory. */
+  read: string[];
+  /** The confidentiality levels of everything it read: the request's label joins them. */
+  carried: string[];
 }
 
 export type CollaborationCode = "denied" | "expired" | "dropped" | "failed";

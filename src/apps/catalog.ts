@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pathResolves } from "../policy/index.ts";
 import type { FieldProblem } from "./check.ts";
 import { JsonSchemaObject, OutputLabel } from "./manifest.ts";
 import { schemaProblems } from "./schemas.ts";
@@ -60,30 +61,9 @@ export function catalogProblems(
       add("output.integrity", `unknown level; one of ${levels.integrity.join(", ")}`);
     }
     entry.destinations.forEach((path, j) => {
-      if (!resolves(entry.request, path))
+      if (!pathResolves(entry.request, path))
         add(`destinations.${j}`, `"${path}" is not a property of the request`);
     });
   });
   return problems;
-}
-
-/** Does a destination path name a property the request schema declares? */
-function resolves(schema: unknown, path: string): boolean {
-  let at: unknown = schema;
-  for (const part of path.split(".")) {
-    const list = part.endsWith("[]");
-    const name = list ? part.slice(0, -2) : part;
-    const props = isObject(at) && isObject(at.properties) ? at.properties : null;
-    if (!props || !Object.hasOwn(props, name)) return false;
-    at = props[name];
-    if (list) {
-      if (!isObject(at) || !isObject(at.items)) return false;
-      at = at.items;
-    }
-  }
-  return true;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

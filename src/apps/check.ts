@@ -1,3 +1,5 @@
+import { COLLABORATION_TOOL } from "../contracts.ts";
+import { pathResolves } from "../policy/index.ts";
 import { endpointProblem, type Mode } from "./egress.ts";
 import type { Manifest } from "./manifest.ts";
 import { schemaProblems } from "./schemas.ts";
@@ -35,6 +37,7 @@ export function manifestProblems(manifest: Manifest, ctx: CheckContext): FieldPr
     if (fn.output.integrity !== undefined && !ctx.integrityLevels.includes(fn.output.integrity)) {
       add(`${at}.output.integrity`, `unknown level; one of ${ctx.integrityLevels.join(", ")}`);
     }
+    destinationProblems(fn.request, fn.destinations, `${at}.destinations`, add);
   });
 
   if (manifest.agent) {
@@ -43,13 +46,26 @@ export function manifestProblems(manifest: Manifest, ctx: CheckContext): FieldPr
       if (tools.has(tool.name)) add(`agent.tools.${i}.name`, `duplicate tool name "${tool.name}"`);
       tools.add(tool.name);
       for (const message of schemaProblems(tool.parameters)) add(`agent.tools.${i}.parameters`, message);
+      destinationProblems(tool.parameters, tool.destinations, `agent.tools.${i}.destinations`, add);
     });
     for (const [fn, allowed] of Object.entries(manifest.agent.functionalities)) {
       if (!seen.has(fn)) add(`agent.functionalities.${fn}`, "names no functionality of this app");
       for (const tool of allowed) {
-        if (!tools.has(tool)) add(`agent.functionalities.${fn}`, `names unknown tool "${tool}"`);
+        if (!tools.has(tool) && tool !== COLLABORATION_TOOL)
+          add(`agent.functionalities.${fn}`, `names unknown tool "${tool}"`);
       }
     }
   }
   return problems;
+}
+
+function destinationProblems(
+  schema: Record<string, unknown>,
+  paths: readonly string[] | undefined,
+  at: string,
+  add: (field: string, message: string) => void,
+): void {
+  (paths ?? []).forEach((path, j) => {
+    if (!pathResolves(schema, path)) add(`${at}.${j}`, `"${path}" is not a property of the request`);
+  });
 }

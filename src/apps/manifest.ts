@@ -28,6 +28,13 @@ export const OutputLabel = z
     description: "Declared label of a functionality's output (integrity defaults to untrusted)",
   });
 
+/** Request paths where data, messages or money go (see policy/destinations.ts); absent: not declared. */
+const Destinations = z
+  .array(z.string().min(1).max(200))
+  .max(32)
+  .optional()
+  .openapi({ description: "Request paths where data, messages or money go, e.g. to, message.cc[]" });
+
 export const Functionality = z
   .object({
     name: slug("functionality name", 64),
@@ -40,6 +47,7 @@ export const Functionality = z
       .string()
       .regex(/^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*$/, "category looks like ride.book")
       .optional(),
+    destinations: Destinations,
   })
   .strict()
   .openapi("Functionality");
@@ -50,6 +58,8 @@ export const AgentTool = z
     description: z.string().min(1).max(4000),
     parameters: JsonSchemaObject,
     irreversible: z.boolean().default(false),
+    /** Undeclared on an irreversible tool: every string and number it takes is a destination. */
+    destinations: Destinations,
   })
   .strict();
 
@@ -57,7 +67,10 @@ export const AgentBlock = z
   .object({
     instructions: z.string().min(1).max(20_000),
     tools: z.array(AgentTool).max(64),
-    /** Which internal tools each functionality may use (the visor's S check). */
+    /**
+     * Which internal tools each functionality may use (the visor's S check); `lattice_request`
+     * lets it ask other apps through the hub.
+     */
     functionalities: z.record(z.string(), z.array(z.string()).max(64)),
     mcp: z.url().optional(),
   })

@@ -8,10 +8,15 @@ import type { ChatMessage, CompletionResult, ScriptEntry } from "./types.ts";
 export function pickEntry(script: readonly ScriptEntry[], messages: readonly ChatMessage[], role?: string) {
   const latest = [...messages].reverse().find((m) => m.role === "user" || m.role === "tool");
   const text = (latest?.content ?? "").toLowerCase();
+  const all = messages
+    .map((m) => m.content ?? "")
+    .join("\n")
+    .toLowerCase();
   return script.find(
     (entry) =>
       (!entry.role || !role || entry.role === role) &&
-      (!entry.when || text.includes(entry.when.toLowerCase())),
+      (!entry.when || text.includes(entry.when.toLowerCase())) &&
+      (!entry.seen || all.includes(entry.seen.toLowerCase())),
   );
 }
 

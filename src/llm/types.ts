@@ -51,8 +51,10 @@ export interface ModelConfig {
 export interface ScriptEntry {
   /** Only for this role (scripted provider; the fake server keys scripts by model name instead). */
   role?: ModelRole;
-  /** Case-insensitive text that must occur in the request's last user message. */
+  /** Case-insensitive text that must occur in the request's last user message or tool result. */
   when?: string;
+  /** Case-insensitive text that must occur in any message (an obedient model acts on all it is given). */
+  seen?: string;
   /** The answer: JSON (sent as its text) or plain text. */
   respond?: unknown;
   /** Or tool calls, for the spoke role's tool-calling loop. */

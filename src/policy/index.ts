@@ -20,6 +20,7 @@ export type {
 export { DEFAULT_CLEARANCE, defaultClearance } from "./context.ts";
 export type { Correction, CorrectionItem } from "./correction.ts";
 export { buildCorrection } from "./correction.ts";
+export { pathResolves, scalars, valuesAt } from "./destinations.ts";
 export type {
   CompareOp,
   ConditionStep,
@@ -119,5 +120,5 @@ export function checkPlan(input: unknown, ctx: PlanContext): PlanCheck {
 }
 export type { Assessment, CallFacts, ConsentKind, ConsentNeed, Scope } from "./permissions.ts";
 export { allowedScopes, assess, CONSENT_KINDS, consentFor, SCOPES } from "./permissions.ts";
-export type { SemanticException, VisorCheck, VisorInput } from "./visor.ts";
+export type { SemanticException, VisorCheck, VisorInput, VisorTool } from "./visor.ts";
 export { audit as visorAudit } from "./visor.ts";

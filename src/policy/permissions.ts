@@ -43,8 +43,8 @@ export interface CallFacts {
   readonly origins: readonly string[];
   /** False for a call the verified plan did not name (a spoke's collaboration request). */
   readonly inPlan: boolean;
-  /** Set when a spoke asked for the call; whether that spoke read untrusted content. */
-  readonly requester?: { readonly app: string; readonly readUntrusted: boolean };
+  /** Set when a spoke asked for the call: the app, and what its model read (in the user's words). */
+  readonly requester?: { readonly app: string; readonly read: readonly string[] };
   /**
    * What the planner read: the tenant's catalog only, or app-written metadata too (`apps`), in which
    * case the plan itself may carry an app's wish, so no irreversible or sharing step is `expected`.
@@ -96,8 +96,8 @@ export function assess(facts: CallFacts, kind?: ConsentKind): Assessment {
   if (facts.requester) {
     // An agent wrote this request, not the plan: never `expected`, whatever the agent read.
     reasons.push(`the request was written by the app ${facts.requester.app}'s own model, not by the plan`);
-    if (facts.requester.readUntrusted) {
-      reasons.push(`the request came from the app ${facts.requester.app}, which read untrusted content`);
+    if (facts.requester.read.length) {
+      reasons.push(`the app ${facts.requester.app}'s model read ${facts.requester.read.join(", ")}`);
     }
   }
   return { verdict: reasons.length ? "warning" : "expected", reasons: [...new Set(reasons)] };

@@ -50,6 +50,7 @@ export const ModelRoleSchema = z.strictObject({
       z.strictObject({
         role: z.enum(["planner", "qllm", "spoke"]).optional(),
         when: z.string().max(2000).optional(),
+        seen: z.string().max(2000).optional(),
         respond: z.json().optional(),
         toolCalls: z
           .array(z.strictObject({ name: z.string().min(1), arguments: z.json() }))

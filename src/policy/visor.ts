@@ -4,6 +4,7 @@
  * proposed call; never app content. A violation becomes a semantic exception the model may
  * correct once.
  */
+import { scalars, valuesAt } from "./destinations.ts";
 
 export type VisorCheck = "S" | "T" | "I";
 
@@ -14,10 +15,23 @@ export interface SemanticException {
   readonly allowedGoal: string;
 }
 
+/** A tool as the visor knows it: from the reviewed manifest, or the hub's word on a collaboration target. */
+export interface VisorTool {
+  readonly name: string;
+  readonly irreversible: boolean;
+  /** Argument paths where data, messages or money go; undefined: not declared. */
+  readonly destinations?: readonly string[];
+}
+
 export interface VisorInput {
-  readonly functionality: { readonly name: string; readonly irreversible: boolean };
-  /** The app's internal tools, as its (reviewed) manifest declares them. */
-  readonly tools: ReadonlyArray<{ readonly name: string; readonly irreversible: boolean }>;
+  readonly functionality: {
+    readonly name: string;
+    readonly irreversible: boolean;
+    /** Request paths that are destinations (the catalog entry's and the manifest's): what I pins calls to. */
+    readonly destinations: readonly string[];
+  };
+  /** The app's internal tools as its (reviewed) manifest declares them, and the collaboration tools. */
+  readonly tools: readonly VisorTool[];
   /** The tools this functionality may use (manifest `agent.functionalities`). */
   readonly allowed: readonly string[];
   /** The hub's request as sent: the values a call must keep (I). */
@@ -30,9 +44,6 @@ export interface VisorInput {
   /** Whether this request already made its one irreversible call (required: forgetting it must not turn the rule off). */
   readonly irreversibleDone: boolean;
 }
-
-/** Arguments that send something somewhere: their values must come from the request. */
-const DESTINATION = /^(to|cc|bcc|recipients?|email|emails|iban|account|with|destination|address|user)$/i;
 
 export function audit(input: VisorInput): SemanticException | null {
   const goal = allowedGoal(input);
@@ -90,38 +101,63 @@ function suitability({ functionality, tools, allowed, call }: VisorInput) {
 }
 
 /**
- * T: the call's goal fits the request — every destination is one the user's own words name: a
- * whole trusted value or a word of one (an address inside "mail Dana at dana@x.test"). Untrusted
- * request data (say, a mail body the hub passed on) names no destination.
+ * Where a call sends something: its tool's declared destination paths. A tool that declares none
+ * and cannot be undone is read fail-closed: every string and number it is given is a destination.
  */
-function taint({ trusted, call }: VisorInput) {
-  const named = new Set<string>();
-  for (const text of strings(trusted)) {
-    named.add(text.toLowerCase());
-    for (const word of text.split(/[\s,;:()<>"'[\]{}]+/)) if (word) named.add(word.toLowerCase());
+function destinationsOf({ tools, call }: VisorInput): Array<{ path: string; value: string | number }> {
+  const tool = tools.find((t) => t.name === call.tool);
+  if (tool?.destinations === undefined) {
+    return tool?.irreversible ? scalars(call.args).map((value) => ({ path: "(any argument)", value })) : [];
   }
-  for (const [name, value] of Object.entries(call.args)) {
-    if (!DESTINATION.test(name)) continue;
-    for (const item of typeof value === "string" ? [value] : strings(value)) {
-      if (item && named.has(item.toLowerCase())) continue;
-      return {
-        rationale: `${call.tool} would send to ${JSON.stringify(item)}, which the request does not name`,
-        constraint: `"${name}" must be a destination the user named in the request`,
-      };
-    }
+  return tool.destinations.flatMap((path) => valuesAt(call.args, path).map((value) => ({ path, value })));
+}
+
+/**
+ * T: the call's goal fits the request — every destination is one the user's own words name: a
+ * whole trusted value or a word of one (an address inside "mail Dana at dana@x.test"), numbers by
+ * value. Untrusted request data (say, a mail body the hub passed on) names no destination.
+ */
+function taint(input: VisorInput) {
+  const named = namedIn(input.trusted);
+  for (const { path, value } of destinationsOf(input)) {
+    if (named(value)) continue;
+    return {
+      rationale: `${input.call.tool} would send to ${JSON.stringify(value)}, which the request does not name`,
+      constraint: `"${path}" must be a destination the user named in the request`,
+    };
   }
   return null;
 }
 
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value !== null && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
-  return out;
+/** What the user's words name: each whole value and each word, case-insensitive; numbers by value. */
+function namedIn(trusted: Readonly<Record<string, unknown>>): (value: string | number) => boolean {
+  const texts = new Set<string>();
+  const numbers = new Set<number>();
+  const add = (word: string) => {
+    texts.add(word.toLowerCase());
+    const n = Number(word);
+    if (word.trim() !== "" && Number.isFinite(n)) numbers.add(n);
+  };
+  for (const item of scalars(trusted)) {
+    if (typeof item === "number") {
+      numbers.add(item);
+      continue;
+    }
+    add(item);
+    for (const word of item.split(/[\s,;()<>"'[\]{}]+/)) {
+      if (!word) continue;
+      add(word);
+      add(word.replace(/[.:!?]+$/, "")); // "…to dana@x.test." ends a sentence, not the address
+    }
+  }
+  return (v) => (typeof v === "number" ? numbers.has(v) : texts.has(v.toLowerCase()));
 }
 
-/** I: every argument the request pinned keeps the request's value. */
-function integrity({ request, call }: VisorInput) {
+/**
+ * I: every argument the request pinned keeps the request's value, and where the functionality
+ * declares destinations, every declared destination of the call is one the request gave.
+ */
+function integrity({ request, call, functionality, tools }: VisorInput) {
   for (const [name, value] of Object.entries(call.args)) {
     if (!Object.hasOwn(request, name)) continue;
     const pinned = request[name];
@@ -130,6 +166,20 @@ function integrity({ request, call }: VisorInput) {
       return {
         rationale: `${call.tool}.${name} is ${JSON.stringify(value)}, but the request fixed it to ${JSON.stringify(pinned)}`,
         constraint: `"${name}" must equal ${JSON.stringify(pinned)}`,
+      };
+    }
+  }
+  const given = functionality.destinations.flatMap((path) => valuesAt(request, path));
+  const declared = tools.find((t) => t.name === call.tool)?.destinations;
+  if (!given.length || declared === undefined) return null;
+  const same = (a: string | number, b: string | number) =>
+    String(a).toLowerCase() === String(b).toLowerCase();
+  for (const path of declared) {
+    for (const value of valuesAt(call.args, path)) {
+      if (given.some((g) => same(g, value))) continue;
+      return {
+        rationale: `${call.tool} would send to ${JSON.stringify(value)}, not to a destination the request gave`,
+        constraint: `"${path}" must be one of ${JSON.stringify(given)}`,
       };
     }
   }

@@ -22,6 +22,10 @@ export interface ToolRequest {
   args: Record<string, unknown>;
   /** Which arguments carry the user's own words (an agentic app's visor takes destinations only from them). */
   trusted: string[];
+  /** The request paths the tenant's catalog entry declares as destinations (the visor's I pins to them). */
+  destinations: string[];
+  /** What the app's memory of this call is labeled, and which memory an agent may be given. */
+  memory: { carries: string; mayRead: string[] | null };
 }
 
 export interface ToolAnswer {
@@ -30,6 +34,8 @@ export interface ToolAnswer {
   readUntrusted?: boolean;
   /** Confidentiality levels of other apps' answers the agent read (collaboration). */
   relayed?: string[];
+  /** Confidentiality levels of the remembered interactions the agent was given. */
+  remembered?: string[];
 }
 
 /** The effects a query needs, supplied by the hub. A failed effect throws a `StepFailure`. */
@@ -91,11 +97,12 @@ export async function advanceQuery(input: {
       journal: input.journal,
       budget: input.budget ?? STEPS_PER_ADVANCE,
       isolation: defences.isolation,
+      ifc: defences.ifc,
       record: ports.record,
       effects: {
         route: (step, key) => gate.route(step, key),
         gate: (target, key, args, pc) => gate.check(target, key, args, pc),
-        tool: async (target, key, args, trusted) => {
+        tool: async (target, key, args, { trusted, carries, mayRead }) => {
           // In catalog mode the entry's schemas bind too: the app's own are checked by its spoke.
           const request = snapshot.mode === "catalog" ? valueProblems(target.entry.requestSchema, args) : [];
           if (request.length) {
@@ -116,6 +123,8 @@ export async function advanceQuery(input: {
             key,
             args,
             trusted,
+            destinations: snapshot.destinations[target.tool] ?? [],
+            memory: { carries, mayRead },
           });
           const response = target.response ? valueProblems(target.response, answer.value) : [];
           if (response.length) {

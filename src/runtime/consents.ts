@@ -22,6 +22,10 @@ export const ConsentRequestSchema = z.object({
   assessment: z.object({ verdict: z.enum(["expected", "warning"]), reasons: z.array(z.string()) }),
   scopes: z.array(z.enum(SCOPES)),
   options: z.array(AppOptionSchema).optional(),
+  /** A later consent of a spoke's collaboration request: the id of the `collaboration` consent it follows. */
+  relay: z.object({ consent: z.string() }).optional(),
+  /** A collaboration consent: what the asking agent read, in words and as confidentiality levels. */
+  asker: z.object({ read: z.array(z.string()), carried: z.array(z.string()) }).optional(),
 });
 export type ConsentRequest = z.infer<typeof ConsentRequestSchema> & { assessment: Assessment };
 
@@ -99,7 +103,8 @@ export function answerRules(
       late: false,
     };
   }
-  const waiting = consent.kind === "collaboration" ? "running" : "awaiting_consent";
+  // A spoke's request is answered while its step runs; a plan step's while the query waits.
+  const waiting = consent.kind === "collaboration" || consent.relay ? "running" : "awaiting_consent";
   if (facts.queryStatus !== waiting) return failure("query_finished", "the query no longer waits for this");
   // The stored offer, never wider than its kind allows; no permanent grant from a private session.
   const allowed = consent.scopes.filter(
@@ -135,5 +140,5 @@ function describeGrant(consent: Consent, choice: string | null): string {
 
 /** Whether the query stops when this consent expires: a collaboration just goes unanswered. */
 export function expiryStopsQuery(consent: Consent, queryStatus: string | null): boolean {
-  return consent.kind !== "collaboration" && queryStatus === "awaiting_consent";
+  return consent.kind !== "collaboration" && !consent.relay && queryStatus === "awaiting_consent";
 }

@@ -5,7 +5,12 @@
  */
 export type { Advance, ArtifactDraft, QueryPorts, ToolAnswer, ToolRequest } from "./advance.ts";
 export { advanceQuery, STEPS_PER_ADVANCE } from "./advance.ts";
-export { assessCollaboration, type CollaborationAssessment } from "./collaboration.ts";
+export {
+  assessCollaboration,
+  type CollaborationAssessment,
+  type RelayInput,
+  relayNext,
+} from "./collaboration.ts";
 export type {
   AnswerCheck,
   Consent,

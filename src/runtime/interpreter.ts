@@ -51,15 +51,28 @@ export interface Effects {
    * the guards' origins: a call inside a condition on another app's data shares that data.
    */
   gate(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<"go" | "pause">;
-  /** `readUntrusted`: an agentic app read content on the way, so its answer is no more than untrusted. */
+  /**
+   * `readUntrusted`: an agentic app read content on the way, so its answer is no more than untrusted;
+   * `relayed` and `remembered`: the confidentiality of other apps' answers and of the memory it read.
+   */
   tool(
     target: Target,
     key: string,
     args: Record<string, unknown>,
-    trusted: string[],
-  ): Promise<{ value: unknown; readUntrusted?: boolean; relayed?: string[] }>;
+    call: CallLabels,
+  ): Promise<{ value: unknown; readUntrusted?: boolean; relayed?: string[]; remembered?: string[] }>;
   qllm(step: QllmStep, key: string, inputs: Record<string, unknown>): Promise<unknown>;
   retrieve(artifactId: string): Promise<Labeled>;
+}
+
+/** What the hub tells an app's spoke about a call's labels. */
+export interface CallLabels {
+  /** Which arguments carry the user's own words (an agentic app's visor takes destinations only from them). */
+  trusted: string[];
+  /** The confidentiality the call's answer carries before the app runs: its memory of this call keeps it. */
+  carries: string;
+  /** The levels a remembered interaction may hold to be given to an agent; null: unfiltered (control). */
+  mayRead: string[] | null;
 }
 
 /** The program counter: the label of the guards around a step, and the apps their data came from. */
@@ -86,6 +99,8 @@ export interface RunContext {
   budget: number;
   /** False only in control runs: a q-llm step then sees every value so far, like a monolithic agent. */
   isolation: boolean;
+  /** False only in control runs: an agent is then given all its memory, and its labels are ignored. */
+  ifc?: boolean;
   effects: Effects;
   record: Recorder;
 }
@@ -211,18 +226,25 @@ class Run {
     const info = { tool: target.tool, app: target.app };
     this.ctx.record.started(key, "tool", info);
     this.ctx.record.event("step_started", { key, kind: "tool", ...info });
-    // Which arguments carry the user's own words (an agentic app's visor takes destinations only from them).
+    const ifc = this.ctx.ifc !== false;
     const top = l.integrity.top;
-    const trusted =
-      pc.label.integrity === top
-        ? Object.keys(args).filter((name) => args[name]!.label.integrity === top)
-        : [];
-    const result = await this.ctx.effects.tool(target, key, values, trusted);
+    const conf = l.confidentiality;
+    const result = await this.ctx.effects.tool(target, key, values, {
+      trusted:
+        pc.label.integrity === top
+          ? Object.keys(args).filter((name) => args[name]!.label.integrity === top)
+          : [],
+      carries: label.confidentiality,
+      // Memory above what this answer carries anyway would raise it past what the plan was verified for.
+      mayRead: ifc ? conf.levels.filter((c) => conf.rank(c) <= conf.rank(label.confidentiality)) : null,
+    });
     // An agent that read content is no more than untrusted; one that read other apps' answers
-    // (collaboration) carries their confidentiality too.
+    // (collaboration) or its memory carries their confidentiality too.
     let final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
-    for (const confidentiality of result.relayed ?? []) {
-      final = join(l, final, { confidentiality, integrity: l.integrity.top });
+    for (const confidentiality of [...(result.relayed ?? []), ...(ifc ? (result.remembered ?? []) : [])]) {
+      if (conf.levels.includes(confidentiality))
+        final = join(l, final, { confidentiality, integrity: l.integrity.top });
+      else final = { ...final, confidentiality: conf.top }; // a level this policy does not know: the most secret
     }
     this.ctx.record.done(key, "tool", result.value, final, info);
     this.ctx.record.event("step_finished", { key, kind: "tool", ...info, label: final });

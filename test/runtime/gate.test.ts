@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { assess, checkCall, policyLattices, visorAudit } from "../../src/policy/index.ts";
+import { checkCall, policyLattices } from "../../src/policy/index.ts";
 import { Gate } from "../../src/runtime/gate.ts";
-import {
-  assessCollaboration,
-  type Consent,
-  namesApp,
-  type PlanningSnapshot,
-  type Target,
-} from "../../src/runtime/index.ts";
+import { type Consent, namesApp, type PlanningSnapshot, type Target } from "../../src/runtime/index.ts";
 import type { Labeled } from "../../src/runtime/values.ts";
 import { entry, policy } from "../policy/fixtures.ts";
 
@@ -152,65 +146,6 @@ describe("naming an app", () => {
   });
 });
 
-describe("a request an app's agent wrote", () => {
-  it("is never `expected`, even from an agent that read nothing", () => {
-    const facts = {
-      tool: "ride.book",
-      app: "ride.book",
-      irreversible: true,
-      violations: [],
-      origins: ["evilride"],
-      inPlan: true,
-      requester: { app: "evilride", readUntrusted: false },
-    };
-    expect(assess(facts)).toEqual({
-      verdict: "warning",
-      reasons: ["the request was written by the app evilride's own model, not by the plan"],
-    });
-  });
-});
-
-describe("a relayed request goes through the plan's policy", () => {
-  const bank = {
-    ...target("bank", "bank.transfer", true),
-    entry: entry({ irreversible: true, clearance: "confidential" }),
-  };
-  const pilot = { ...target("pilot", "pilot.read"), entry: entry({ clearance: "internal" }) };
-  const snapshot: PlanningSnapshot = {
-    ...SNAPSHOT,
-    targets: { "bank.transfer": [bank], "pilot.read": [pilot] },
-    choices: { "bank.transfer": "bank.transfer", "pilot.read": "pilot.read" },
-  };
-  const plan = { steps: [] } as unknown as Parameters<typeof assessCollaboration>[0]["plan"];
-  const relay = (onViolation: "reject" | "ask", ifc = true) =>
-    assessCollaboration({
-      policy: policy({ planning: { mode: "catalog" }, onViolation }),
-      lattices: L,
-      snapshot,
-      plan,
-      ifc,
-      functionality: "bank.transfer",
-      fromApp: "pilot",
-      request: { to: "ATTACKER-IBAN", amount: 950 },
-      readUntrusted: false,
-    });
-
-  it("refuses an agent's transfer under reject: the payee is a value the agent wrote", () => {
-    const refused = relay("reject");
-    expect(refused && "refused" in refused && refused.refused.join(" ")).toContain("a value the agent wrote");
-  });
-
-  it("under ask, shows it as a warning to endorse, never expected", () => {
-    const asked = relay("ask");
-    expect(asked).toMatchObject({ assessment: { verdict: "warning" } });
-    expect(JSON.stringify(asked)).toContain("cannot be undone");
-  });
-
-  it("control: with the flow check off, nothing refuses it", () => {
-    expect(relay("reject", false)).toMatchObject({ options: [{ tool: "bank.transfer" }] });
-  });
-});
-
 describe("policy rules the gate and the agent loop share", () => {
   it("checkCall: each argument joined with pc, and the call itself, against its endpoint", () => {
     const findings = checkCall({
@@ -227,22 +162,5 @@ describe("policy rules the gate and the agent loop share", () => {
       ["memo", "confidentiality", false],
       ["memo", "integrity", false],
     ]);
-  });
-
-  it("the visor refuses a second irreversible action under one confirmed request, even with S off", () => {
-    const input = {
-      functionality: { name: "pay_invoice", irreversible: true },
-      tools: [{ name: "pay", irreversible: true }],
-      allowed: ["pay"],
-      request: { to: "x" },
-      trusted: { to: "x" },
-      call: { tool: "pay", args: { to: "x" } },
-      checks: { S: false, T: true, I: true },
-    };
-    expect(visorAudit({ ...input, irreversibleDone: false })).toBeNull();
-    expect(visorAudit({ ...input, irreversibleDone: true })).toMatchObject({
-      type: "S",
-      constraint: "at most one irreversible action per request",
-    });
   });
 });

@@ -130,6 +130,7 @@ export function mirrorCatalog(appNames: string[]): CatalogEntryInput[] {
         response: bare(fn.response),
         irreversible: fn.irreversible ?? false,
         ...(fn.output && { output: fn.output }),
+        ...(fn.destinations && { destinations: fn.destinations }),
       })),
     );
 }

@@ -104,6 +104,7 @@ export function manifestOf(app: DemoApp<unknown>, endpoint: string): ManifestInp
           description: tool.description,
           parameters: tool.request,
           irreversible: tool.irreversible ?? false,
+          ...(tool.destinations && { destinations: tool.destinations }),
         })),
         functionalities: app.agent.uses,
       },

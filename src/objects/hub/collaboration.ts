@@ -1,7 +1,15 @@
 import { valueProblems } from "../../apps/schemas.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { failure } from "../../result.ts";
-import { assessCollaboration, type Consent, type LoadedQuery, targetId } from "../../runtime/index.ts";
+import {
+  assessCollaboration,
+  type Consent,
+  type LoadedQuery,
+  type RelayInput,
+  relayNext,
+  type Target,
+  targetId,
+} from "../../runtime/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import type { Rpc } from "../rpc.ts";
 import type { Sql } from "../sql.ts";
@@ -34,19 +42,33 @@ export interface CollaborationContext {
 
 export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): Promise<Discovery | null> {
   const { policy, catalog, apps } = await tenant.planningView();
-  // Catalog mode: a catalog entry some serving app is bound to, in the admin's formats. Apps mode:
-  // a shared category, in the formats of a reviewed, serving version (never a pending manifest's).
-  const formats =
-    policy.planning.mode === "catalog"
-      ? catalog.find((e) => e.name === name && apps.some((a) => Object.values(a.bindings).includes(name)))
-      : apps.flatMap((app) => app.manifest.functionalities.filter((f) => f.category === name))[0];
-  if (!formats) return null;
+  const fxId = () => ephemeralId(sql, { appId: CATEGORY, functionality: name });
+  // Catalog mode: a catalog entry some serving app is bound to, in the admin's formats and words.
+  if (policy.planning.mode === "catalog") {
+    const entry = catalog.find(
+      (e) => e.name === name && apps.some((a) => Object.values(a.bindings).includes(name)),
+    );
+    return entry
+      ? { fxId: fxId(), ...pick(entry), irreversible: entry.irreversible, destinations: entry.destinations }
+      : null;
+  }
+  // Apps mode: a shared category, in the formats of a reviewed, serving version (never a pending
+  // manifest's); irreversible if any app serving it is, with every destination any declares.
+  const serving = apps.flatMap((app) => app.manifest.functionalities.filter((f) => f.category === name));
+  const first = serving[0];
+  if (!first) return null;
   return {
-    fxId: ephemeralId(sql, { appId: CATEGORY, functionality: name }),
-    request: formats.request,
-    response: formats.response,
+    fxId: fxId(),
+    ...pick(first),
+    irreversible: serving.some((f) => f.irreversible),
+    destinations: [...new Set(serving.flatMap((f) => f.destinations ?? []))],
   };
 }
+
+const pick = (f: { request: Record<string, unknown>; response: Record<string, unknown> }) => ({
+  request: f.request,
+  response: f.response,
+});
 
 /** Checks the id and the message, then asks the user; a forged or stale id is dropped and logged. */
 export async function requestCollaboration(
@@ -60,17 +82,7 @@ export async function requestCollaboration(
   }
   const query = safeLoad(c, req.queryId);
   if (!query) return failure("failed", "no running query");
-  const assessed = assessCollaboration({
-    policy: query.context.policy,
-    lattices: query.lattices,
-    snapshot: query.context.snapshot,
-    plan: query.plan,
-    ifc: query.context.defences.ifc,
-    functionality: ref.functionality,
-    fromApp: req.fromApp,
-    request: req.request,
-    readUntrusted: req.readUntrusted,
-  });
+  const assessed = assessCollaboration(relayInput(query, ref.functionality, req));
   if (!assessed) return failure("failed", `${ref.functionality} is not available`);
   if ("refused" in assessed) {
     // The same rule as a plan step's: above a target's clearance, or below its floors under reject.
@@ -96,54 +108,131 @@ export async function requestCollaboration(
         assessment,
         scopes,
         options,
+        asker: { read: req.read, carried: req.carried },
       },
     },
     query.context.policy.consent.timeoutSeconds,
   );
-  c.store.emit(req.queryId, "consent_requested", {
-    consentId: consent.id,
-    kind: "collaboration",
-    from: req.fromApp,
-  });
-  c.audit("consent_asked", {
-    queryId: req.queryId,
-    consentId: consent.id,
-    kind: "collaboration",
-    assessment,
-  });
+  announce(c, consent, req.fromApp);
   return { ok: true, state: "pending", consentId: consent.id };
 }
 
-/** Where a collaboration stands; once allowed, the hub relays the request and returns the checked answer. */
+/**
+ * Where a collaboration stands: the answer to its latest consent. Once the user allowed one, the
+ * next the chosen target needs is asked (endorse, then irreversible); once none is left, the hub
+ * relays the request and returns the checked answer.
+ */
 export async function collaborationOutcome(
   c: CollaborationContext,
   consentId: string,
 ): Promise<CollaborationReply> {
-  const consent = c.consents.get(consentId);
-  if (consent?.kind !== "collaboration") return failure("dropped", "unknown consent");
-  if (consent.status === "pending") {
-    if (Date.parse(consent.expiresAt) > Date.now()) return { ok: true, state: "pending", consentId };
-    c.consents.settle(consent.id, "expired", null, null);
-    return failure("expired", "nobody answered in time");
-  }
-  if (consent.status !== "allowed") return failure(consent.status, `the user ${consent.status} it`);
-  return relay(c, consent);
-}
-
-async function relay(c: CollaborationContext, consent: Consent): Promise<CollaborationReply> {
-  // One answer, one relay: the journal marks it before the request leaves.
-  const mark = `collaboration:${consent.id}`;
-  if (c.store.journal(consent.queryId).has(mark))
-    return failure("failed", "this request was already relayed");
-  c.store.journalStarted(consent.queryId, mark, "collaboration", {});
-  const chosen = consent.choice ?? consent.options?.[0]?.tool;
-  const query = safeLoad(c, consent.queryId);
+  const asked = c.consents.get(consentId);
+  const root = asked?.relay ? c.consents.get(asked.relay.consent) : asked;
+  if (root?.kind !== "collaboration") return failure("dropped", "unknown consent");
+  const rootState = standing(c, root);
+  if (rootState !== "allowed") return rootState;
+  const chosen = root.choice ?? root.options?.[0]?.tool;
+  const query = safeLoad(c, root.queryId);
   const target =
     query &&
     Object.values(query.context.snapshot.targets)
       .flat()
       .find((t) => targetId(t) === chosen);
-  if (!target) return failure("failed", "no app serves this functionality");
+  if (!query || !target || !root.asker) return failure("failed", "no app serves this functionality");
+  const input = relayInput(query, root.functionality, {
+    fromApp: root.from?.[0] ?? "",
+    request: root.data,
+    ...root.asker,
+  });
+  const given = new Set<"endorse" | "irreversible">();
+  for (;;) {
+    const next = relayNext(input, target, given);
+    if (next.next === "refused") {
+      c.audit("collaboration_refused", { consentId: root.id, tool: targetId(target), reasons: next.refused });
+      return failure("denied", `the policy refuses this request: ${next.refused[0]}`);
+    }
+    if (next.next === "relay") return relay(c, root, target, next.carries);
+    const subject = `relay:${root.id}:${next.kind}`;
+    const earlier = c.consents.forSubject(root.queryId, subject);
+    if (!earlier) {
+      const consent = c.consents.ask(
+        root.queryId,
+        {
+          kind: next.kind,
+          stepKey: root.stepId,
+          subject,
+          grantSubject: null,
+          request: {
+            from: [input.asker.app],
+            to: target.app,
+            functionality: targetId(target),
+            data: root.data,
+            assessment: next.assessment,
+            scopes: next.scopes,
+            relay: { consent: root.id },
+          },
+        },
+        query.context.policy.consent.timeoutSeconds,
+      );
+      announce(c, consent, input.asker.app);
+      return { ok: true, state: "pending", consentId: consent.id };
+    }
+    const state = standing(c, earlier);
+    if (state !== "allowed") return state;
+    given.add(next.kind);
+  }
+}
+
+/** A consent's answer as the asking spoke sees it: allowed, still pending, or why not. */
+function standing(c: CollaborationContext, consent: Consent): "allowed" | CollaborationReply {
+  if (consent.status === "pending") {
+    if (Date.parse(consent.expiresAt) > Date.now())
+      return { ok: true, state: "pending", consentId: consent.id };
+    c.consents.settle(consent.id, "expired", null, null);
+    return failure("expired", "nobody answered in time");
+  }
+  if (consent.status !== "allowed") return failure(consent.status, `the user ${consent.status} it`);
+  return "allowed";
+}
+
+function announce(c: CollaborationContext, consent: Consent, from: string): void {
+  c.store.emit(consent.queryId, "consent_requested", { consentId: consent.id, kind: consent.kind, from });
+  c.audit("consent_asked", {
+    queryId: consent.queryId,
+    consentId: consent.id,
+    kind: consent.kind,
+    assessment: consent.assessment,
+  });
+}
+
+function relayInput(
+  query: LoadedQuery,
+  functionality: string,
+  req: Pick<CollaborationRequest, "fromApp" | "request" | "read" | "carried">,
+): RelayInput {
+  return {
+    policy: query.context.policy,
+    lattices: query.lattices,
+    snapshot: query.context.snapshot,
+    plan: query.plan,
+    ifc: query.context.defences.ifc,
+    functionality,
+    asker: { app: req.fromApp, read: req.read, carried: req.carried },
+    request: req.request,
+  };
+}
+
+async function relay(
+  c: CollaborationContext,
+  consent: Consent,
+  target: Target,
+  carries: string,
+): Promise<CollaborationReply> {
+  // One answer, one relay: the journal marks it before the request leaves.
+  const mark = `collaboration:${consent.id}`;
+  if (c.store.journal(consent.queryId).has(mark))
+    return failure("failed", "this request was already relayed");
+  c.store.journalStarted(consent.queryId, mark, "collaboration", {});
   const tool = targetId(target);
   // The request an agent wrote meets the entry's schema, as a plan step's does (the app's own is the spoke's).
   const wrong = valueProblems(target.entry.requestSchema, consent.data);
@@ -162,6 +251,7 @@ async function relay(c: CollaborationContext, consent: Consent): Promise<Collabo
     callId: randomId("call"),
     idempotencyKey: await sha256Hex(`${c.session.id}:${consent.id}`),
     remember: !c.session.private,
+    memory: { carries, mayRead: [] },
   });
   c.store.emit(consent.queryId, "collaboration_relayed", { consentId: consent.id, tool, ok: result.ok });
   if (!result.ok) {

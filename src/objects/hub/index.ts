@@ -230,7 +230,8 @@ export class HubDO extends DurableObject<Env> {
   /** The asking spoke stopped waiting: the request is withdrawn, so a late answer relays nothing. */
   withdrawCollaboration(consentId: string): void {
     const consent = this.consentStore.get(consentId);
-    if (consent?.kind === "collaboration") this.consentStore.settle(consentId, "expired", null, null);
+    if (consent?.kind === "collaboration" || consent?.relay)
+      this.consentStore.settle(consentId, "expired", null, null);
   }
 
   async collaborationOutcome(consentId: string): Promise<CollaborationReply> {

@@ -46,11 +46,13 @@ export function queryPorts(input: {
         idempotencyKey: await sha256Hex(`${session.id}:${queryId}:${call.key}`),
         remember: !session.private,
         limits: { timeoutMs: policy.limits.appTimeoutMs },
+        memory: call.memory,
         agent: {
           modelTimeoutMs: policy.limits.modelTimeoutMs,
           selfCorrection: policy.selfCorrection,
           checks: input.defences.visor,
           trustedArgs: call.trusted,
+          destinations: call.destinations,
           collaboration: { sessionId: session.id, queryId, stepKey: call.key },
         },
       });
@@ -65,6 +67,7 @@ export function queryPorts(input: {
         value: result.value,
         readUntrusted: result.readUntrusted ?? false,
         relayed: result.relayed ?? [],
+        remembered: result.remembered ?? [],
       };
     },
     qllm: async (step, given) => {

@@ -1,6 +1,13 @@
 import type { Functionality, Manifest } from "../../apps/manifest.ts";
 import { valueProblems } from "../../apps/schemas.ts";
-import type { AgentCallSettings, AgentEvent, CollaborationReply, SpokeErrorCode } from "../../contracts.ts";
+import {
+  type AgentCallSettings,
+  type AgentEvent,
+  COLLABORATION_TOOL,
+  type CollaborationReply,
+  type Discovery,
+  type SpokeErrorCode,
+} from "../../contracts.ts";
 import {
   type ChatMessage,
   complete,
@@ -8,7 +15,7 @@ import {
   ModelError,
   type ModelLimits,
 } from "../../llm/index.ts";
-import { visorAudit } from "../../policy/index.ts";
+import { type VisorTool, visorAudit } from "../../policy/index.ts";
 import { DEFAULT_LIMITS, postToApp, signatureHeader } from "./endpoint.ts";
 
 /**
@@ -28,16 +35,18 @@ export interface AgentSettings extends Omit<AgentCallSettings, "modelTimeoutMs" 
 
 /** The spoke's line to its hub for collaboration (ISC); absent when no hub query is running. */
 export interface HubLink {
-  find(name: string): Promise<unknown>;
-  request(fxId: string, request: unknown, readUntrusted: boolean): Promise<CollaborationReply>;
+  find(name: string): Promise<Discovery | null>;
+  /** `read`: what the agent read, in the user's words; `carried`: its confidentiality levels. */
+  request(fxId: string, request: unknown, read: string[], carried: string[]): Promise<CollaborationReply>;
   outcome(consentId: string): Promise<CollaborationReply>;
   withdraw(consentId: string): Promise<void>;
 }
 
 /** The two tools every agent gets when its hub allows collaboration: find, then request. */
+const FIND_TOOL = "lattice_find";
 const COLLABORATION_TOOLS = [
   {
-    name: "lattice_find",
+    name: FIND_TOOL,
     description:
       "Find another functionality by its shared name (e.g. ride.quote): returns an id and its formats.",
     parameters: {
@@ -47,7 +56,7 @@ const COLLABORATION_TOOLS = [
     },
   },
   {
-    name: "lattice_request",
+    name: COLLABORATION_TOOL,
     description:
       "Ask for another functionality by the id lattice_find gave; the user decides whether it goes.",
     parameters: {
@@ -64,6 +73,10 @@ export interface AgentRun {
   functionality: Functionality;
   request: Record<string, unknown>;
   memory: unknown[];
+  /** The confidentiality levels of what the agent holds from the start: the hub's request and its memory. */
+  carries: string[];
+  /** What it reads besides its tools, in the user's words (its developer's instructions, memory…). */
+  readRequest: string[];
   idempotencyKey: string;
   callId: string;
   settings: AgentSettings;
@@ -93,8 +106,16 @@ const MAX_CALLS_PER_TURN = 8;
 export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   const agent = run.app.manifest.agent!;
   const fn = run.functionality;
-  const allowed = Object.hasOwn(agent.functionalities, fn.name) ? (agent.functionalities[fn.name] ?? []) : [];
   const { settings } = run;
+  const declared = Object.hasOwn(agent.functionalities, fn.name)
+    ? (agent.functionalities[fn.name] ?? [])
+    : [];
+  // Collaboration is a tool like any other: only a functionality that declares it may ask other apps.
+  const collaborates = run.hub !== undefined && declared.includes(COLLABORATION_TOOL);
+  const allowed = collaborates ? [...declared, FIND_TOOL] : declared.filter((t) => t !== COLLABORATION_TOOL);
+  /** What the hub said of each functionality this agent found: the visor judges requests by it. */
+  const found = new Map<string, Discovery>();
+  const destinations = [...new Set([...settings.destinations, ...(fn.destinations ?? [])])];
   const maxTurns = settings.maxTurns ?? 8;
   const maxTokens = settings.maxTokens ?? 60_000;
   const deadline = Date.now() + (settings.maxMs ?? 60_000);
@@ -135,7 +156,13 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   const tools = agent.tools
     .filter((t) => allowed.includes(t.name))
     .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
-    .concat(run.hub ? COLLABORATION_TOOLS : []);
+    .concat(collaborates ? COLLABORATION_TOOLS : []);
+  let usedTools = false;
+  const read = () => [
+    ...run.readRequest,
+    ...(usedTools ? ["content its tools returned"] : []),
+    ...(relayed.length ? ["other apps' answers"] : []),
+  ];
 
   for (let turn = 0; turn < maxTurns; turn++) {
     if (Date.now() > deadline) return end("agent_time_limit", "the app's agent ran out of time");
@@ -155,32 +182,17 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     messages.push({ role: "assistant", content: answer.text || null, toolCalls: answer.toolCalls });
     for (const [i, call] of answer.toolCalls.entries()) {
       const args = parseArgs(call.arguments);
-      if (run.hub && call.name.startsWith("lattice_")) {
-        const { reply, confidentiality } = await collaborate(
-          run.hub,
-          call.name,
-          args ?? {},
-          readUntrusted,
-          deadline,
-        );
-        events.push({
-          type: "collaboration",
-          tool: call.name,
-          args,
-          message: JSON.stringify(reply).slice(0, 500),
-        });
-        messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(reply) });
-        if (call.name === "lattice_request") readUntrusted = true; // another app's answer is content too
-        if (confidentiality) relayed.push(confidentiality);
-        continue;
-      }
       const exception = visorAudit({
-        functionality: { name: fn.name, irreversible: fn.irreversible },
-        tools: agent.tools,
+        functionality: { name: fn.name, irreversible: fn.irreversible, destinations },
+        tools: [...agent.tools, ...collaborationTools(found, args)],
         allowed,
         request: run.request,
         trusted: pick(run.request, settings.trustedArgs),
-        call: { tool: call.name, args: args ?? {} },
+        // A request to another app is judged by what it asks of that app, like an internal tool's call.
+        call: {
+          tool: call.name,
+          args: call.name === COLLABORATION_TOOL ? asRecord(args?.request) : (args ?? {}),
+        },
         checks: settings.checks,
         irreversibleDone,
       });
@@ -200,7 +212,38 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         });
         continue;
       }
-      const tool = agent.tools.find((t) => t.name === call.name)!;
+      if (run.hub && collaborates && (call.name === FIND_TOOL || call.name === COLLABORATION_TOOL)) {
+        if (call.name === COLLABORATION_TOOL && found.get(String(args?.fxId))?.irreversible)
+          irreversibleDone = true;
+        const carried = [...new Set([...run.carries, ...relayed])];
+        const { reply, confidentiality } = await collaborate(
+          run.hub,
+          call.name,
+          args ?? {},
+          { read: [...new Set(read())], carried, found },
+          deadline,
+        );
+        events.push({
+          type: "collaboration",
+          tool: call.name,
+          args,
+          message: JSON.stringify(reply).slice(0, 500),
+        });
+        messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(reply) });
+        if (call.name === COLLABORATION_TOOL) readUntrusted = true; // another app's answer is content too
+        if (confidentiality) relayed.push(confidentiality);
+        continue;
+      }
+      const tool = agent.tools.find((t) => t.name === call.name);
+      if (!tool) {
+        // Reached only with S off (the ablation control): no such tool to call.
+        messages.push({
+          role: "tool",
+          toolCallId: call.id,
+          content: JSON.stringify({ error: "no such tool" }),
+        });
+        continue;
+      }
       const problems = args ? valueProblems(tool.parameters, args) : ["arguments are not a JSON object"];
       if (problems.length) {
         events.push({ type: "tool_failed", tool: call.name, message: problems[0] });
@@ -224,6 +267,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         DEFAULT_LIMITS,
       );
       readUntrusted = true; // whatever the app returned may carry someone else's words
+      usedTools = true;
       if (!result.ok) events.push({ type: "tool_failed", tool: call.name, message: result.message });
       const content = result.ok ? JSON.stringify(result.value) : JSON.stringify({ error: result.message });
       messages.push({ role: "tool", toolCallId: call.id, content });
@@ -250,16 +294,16 @@ async function collaborate(
   hub: HubLink,
   tool: string,
   args: Record<string, unknown>,
-  readUntrusted: boolean,
+  asker: { read: string[]; carried: string[]; found: Map<string, Discovery> },
   deadline: number,
 ): Promise<{ reply: unknown; confidentiality?: string }> {
-  if (tool === "lattice_find") {
-    return {
-      reply: (await hub.find(String(args.functionality ?? ""))) ?? { error: "unknown functionality" },
-    };
+  if (tool === FIND_TOOL) {
+    const discovery = await hub.find(String(args.functionality ?? ""));
+    if (!discovery) return { reply: { error: "unknown functionality" } };
+    asker.found.set(discovery.fxId, discovery);
+    return { reply: { fxId: discovery.fxId, request: discovery.request, response: discovery.response } };
   }
-  if (tool !== "lattice_request") return { reply: { error: `no tool ${tool}` } };
-  let reply = await hub.request(String(args.fxId ?? ""), args.request ?? {}, readUntrusted);
+  let reply = await hub.request(String(args.fxId ?? ""), args.request ?? {}, asker.read, asker.carried);
   while (reply.ok && reply.state === "pending" && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     reply = await hub.outcome(reply.consentId);
@@ -270,6 +314,30 @@ async function collaborate(
     return { reply: { error: "no answer in time" } };
   }
   return { reply: { answer: reply.value }, confidentiality: reply.confidentiality };
+}
+
+/**
+ * The collaboration tools as the visor sees them: a request to a functionality found in this run
+ * takes its irreversibility and destinations from the hub; one to an id it never found is read
+ * fail-closed (irreversible, every value a destination).
+ */
+function collaborationTools(
+  found: ReadonlyMap<string, Discovery>,
+  args: Record<string, unknown> | null,
+): VisorTool[] {
+  const target = found.get(String(args?.fxId ?? ""));
+  return [
+    { name: FIND_TOOL, irreversible: false, destinations: [] },
+    target
+      ? { name: COLLABORATION_TOOL, irreversible: target.irreversible, destinations: target.destinations }
+      : { name: COLLABORATION_TOOL, irreversible: true },
+  ];
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function pick(request: Record<string, unknown>, names: string[]): Record<string, unknown> {

@@ -32,11 +32,18 @@ const MIGRATIONS = {
     `CREATE TABLE interactions (
        seq INTEGER PRIMARY KEY AUTOINCREMENT, call_id TEXT NOT NULL, functionality TEXT NOT NULL,
        request TEXT NOT NULL, response TEXT, outcome TEXT NOT NULL, at TEXT NOT NULL)`,
+    // The confidentiality levels an interaction holds (JSON array); null for older rows: never given to an agent.
+    `ALTER TABLE interactions ADD COLUMN levels TEXT`,
   ],
 };
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
 /** Remembered requests and answers are whatever JSON the spoke stored. */
 const Json = z.unknown();
+const Levels = z.array(z.string());
+
+/** How many remembered interactions an agent is given, of how many recent ones looked at. */
+const AGENT_MEMORY = 10;
+const MEMORY_SCAN = 100;
 
 /** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
 const MAX_REMEMBERED_CHARS = 64 * 1024;
@@ -94,29 +101,36 @@ export class SpokeDO extends DurableObject<Env> {
       if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
       const { collaboration: link, modelTimeoutMs, ...agent } = call.agent;
       const hub = link && hubStub(this.env, call.tenantId, link.sessionId);
+      // Memory keeps its labels: only what this call may carry anyway is given (all of it in a control run).
+      const remembered =
+        call.remember === false || !call.memory ? [] : this.memory(AGENT_MEMORY, call.memory.mayRead);
+      const rememberedLevels = [...new Set(remembered.flatMap((r) => r.levels ?? []))];
       const outcome = await runAgent({
         app,
         ...(hub &&
           link && {
             hub: {
               find: (name) => hub.discover(name),
-              request: (fxId, request, readUntrusted) =>
-                hub.requestCollaboration({ ...link, fromApp: app.name, fxId, request, readUntrusted }),
+              request: (fxId, request, read, carried) =>
+                hub.requestCollaboration({ ...link, fromApp: app.name, fxId, request, read, carried }),
               outcome: (consentId) => hub.collaborationOutcome(consentId),
               withdraw: (consentId) => hub.withdrawCollaboration(consentId),
             },
           }),
         functionality: fn,
         request: call.request as Record<string, unknown>,
-        memory: call.remember === false ? [] : this.memory(10),
+        memory: remembered.map(({ levels: _levels, ...record }) => record),
         idempotencyKey: call.idempotencyKey,
         callId: call.callId,
         settings: { ...agent, ...(await this.model("spoke", call.tenantId, modelTimeoutMs)) },
+        carries: [...(call.memory ? [call.memory.carries] : []), ...rememberedLevels],
+        readRequest: readOfRequest(call.request, agent.trustedArgs, remembered.length > 0),
       });
       for (const event of outcome.events.filter((e) => e.type === "visor_exception")) {
         await audit("visor_exception", { tool: event.tool, exception: event.exception });
       }
-      this.remember(call, outcome.ok ? outcome.value : null, outcome.ok ? "ok" : outcome.code);
+      const held = [...rememberedLevels, ...(outcome.ok ? outcome.relayed : [])];
+      this.remember(call, outcome.ok ? outcome.value : null, outcome.ok ? "ok" : outcome.code, held);
       if (!outcome.ok) return { ...failure(outcome.code, outcome.message), events: outcome.events };
       return {
         ok: true,
@@ -124,6 +138,7 @@ export class SpokeDO extends DurableObject<Env> {
         appVersion: app.version,
         readUntrusted: outcome.readUntrusted,
         relayed: outcome.relayed,
+        remembered: rememberedLevels,
         events: outcome.events,
       };
     }
@@ -217,16 +232,41 @@ export class SpokeDO extends DurableObject<Env> {
     return { model: modelFor(role, policy.models, this.env), limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
   }
 
-  /** The app's memory of this user, newest first (for an agentic app's context; never for planners). */
-  memory(limit = 20): Array<{ functionality: string; request: unknown; response: unknown; at: string }> {
-    return this.sql<{ functionality: string; request: string; response: string; at: string }>`
-      SELECT functionality, request, response, at FROM interactions
-      WHERE outcome = 'ok' ORDER BY seq DESC LIMIT ${limit}`.map((row) => ({
-      functionality: row.functionality,
-      request: decode(Json, row.request, "a remembered request"),
-      response: decode(Json, row.response, "a remembered answer"),
-      at: row.at,
-    }));
+  /**
+   * The app's memory of this user, newest first (for an agentic app's context; never for planners):
+   * only interactions whose every level is in `mayRead` (null: all, the control), newest `limit`
+   * of the last `MEMORY_SCAN`.
+   */
+  memory(
+    limit = 20,
+    mayRead: readonly string[] | null = null,
+  ): Array<{
+    functionality: string;
+    request: unknown;
+    response: unknown;
+    at: string;
+    levels: string[] | null;
+  }> {
+    type Row = {
+      functionality: string;
+      request: string;
+      response: string;
+      at: string;
+      levels: string | null;
+    };
+    const rows = this.sql<Row>`
+      SELECT functionality, request, response, at, levels FROM interactions
+      WHERE outcome = 'ok' ORDER BY seq DESC LIMIT ${MEMORY_SCAN}`;
+    return rows
+      .map((row) => ({
+        functionality: row.functionality,
+        request: decode(Json, row.request, "a remembered request"),
+        response: decode(Json, row.response, "a remembered answer"),
+        at: row.at,
+        levels: row.levels === null ? null : decode(Levels, row.levels, "a remembered label"),
+      }))
+      .filter((r) => mayRead === null || r.levels?.every((c) => mayRead.includes(c)) === true)
+      .slice(0, limit);
   }
 
   /** A spoke serves exactly one (tenant, user, app); a call naming another is a bug, refused loudly. */
@@ -243,7 +283,8 @@ export class SpokeDO extends DurableObject<Env> {
     }
   }
 
-  private remember(call: SpokeCall, response: unknown, outcome: string): void {
+  /** Keeps an interaction with the levels it holds: the call's own, and what an agent read besides. */
+  private remember(call: SpokeCall, response: unknown, outcome: string, read: string[] = []): void {
     if (call.remember === false) return;
     const bounded = (value: unknown) => {
       const text = JSON.stringify(value);
@@ -252,12 +293,28 @@ export class SpokeDO extends DurableObject<Env> {
         : JSON.stringify({ omitted: "too large to remember" });
     };
     const answer = response === null ? null : bounded(response);
-    this.sql`INSERT INTO interactions (call_id, functionality, request, response, outcome, at)
+    // A call the hub gave no label is remembered unlabeled: never given to an agent later.
+    const levels = call.memory ? JSON.stringify([...new Set([call.memory.carries, ...read])]) : null;
+    this.sql`INSERT INTO interactions (call_id, functionality, request, response, outcome, at, levels)
              VALUES (${call.callId}, ${call.functionality}, ${bounded(call.request)}, ${answer}, ${outcome},
-                     ${new Date().toISOString()})`;
+                     ${new Date().toISOString()}, ${levels})`;
   }
 }
 
 function fail(code: SpokeErrorCode, message: string, problems?: string[]): SpokeResult {
   return problems ? { ...failure(code, message), problems } : failure(code, message);
+}
+
+/**
+ * What an agent reads besides its tools, in the user's words: its developer's instructions always
+ * (app-written text), request data the user did not write, and its memory.
+ */
+function readOfRequest(request: unknown, trusted: readonly string[], remembers: boolean): string[] {
+  const untrustedArgs =
+    request !== null && typeof request === "object" && Object.keys(request).some((k) => !trusted.includes(k));
+  return [
+    "its developer's instructions",
+    ...(untrustedArgs ? ["request data you did not write"] : []),
+    ...(remembers ? ["its memory of earlier requests"] : []),
+  ];
 }

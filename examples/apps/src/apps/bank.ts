@@ -152,6 +152,7 @@ export const bank: DemoApp<BankState> = {
       }),
     }),
     send_money: op({
+      destinations: ["recipient"],
       description: "Transfer money now from the user's account to an IBAN. Money sent cannot be recalled.",
       request: obj({
         recipient: iban("Recipient IBAN, without spaces"),
@@ -179,6 +180,7 @@ export const bank: DemoApp<BankState> = {
       },
     }),
     schedule_transfer: op({
+      destinations: ["recipient"],
       description: "Schedule a transfer for a future day. The bank executes it on that day.",
       request: obj({
         recipient: iban("Recipient IBAN, without spaces"),

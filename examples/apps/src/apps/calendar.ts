@@ -85,6 +85,7 @@ export const calendar: DemoApp<CalendarState> = {
       }),
     }),
     create_event: op({
+      destinations: ["participants[]"],
       description: "Add an event to the calendar and invite the participants.",
       request: obj(
         {

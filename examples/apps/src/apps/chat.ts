@@ -101,6 +101,7 @@ export const chat: DemoApp<ChatState> = {
       },
     }),
     send_message: op({
+      destinations: ["channel", "user"],
       description: "Post a message to a channel, or send it directly to one person (give exactly one).",
       request: {
         ...obj(
@@ -130,6 +131,7 @@ export const chat: DemoApp<ChatState> = {
       },
     }),
     invite_user: op({
+      destinations: ["email"],
       description: "Invite someone to the workspace by email. They can read every public channel once in.",
       request: obj({ email: str("Email address to invite", { format: "email" }) }),
       response: obj({ email: str("Invited address"), invited: { const: true } }),

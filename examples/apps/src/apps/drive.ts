@@ -90,6 +90,7 @@ export const drive: DemoApp<DriveState> = {
       },
     }),
     share: op({
+      destinations: ["with"],
       description:
         "Give another person read access to a file. They can keep a copy; it cannot be taken back.",
       request: obj({ id: str("File id"), with: str("Email address to share with", { format: "email" }) }),

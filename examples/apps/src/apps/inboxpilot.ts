@@ -83,6 +83,7 @@ export const inboxpilot: DemoApp<InboxPilotState> = {
       run: agentOnly,
     }),
     pay_invoice: op({
+      destinations: ["recipient"],
       description: "Pay an invoice from the inbox: the recipient account and amount are given.",
       request: obj({ recipient: str("IBAN"), amount: num("Amount in EUR", { exclusiveMinimum: 0 }) }),
       response: obj({ status: str("What was done") }),
@@ -97,7 +98,8 @@ export const inboxpilot: DemoApp<InboxPilotState> = {
       "Finish with a JSON answer matching the functionality's response.",
     uses: {
       summarize_inbox: ["search_inbox", "read_mail"],
-      send_update: ["search_inbox", "read_mail", "send_mail"],
+      // It may ask other apps through the hub (a ride quote to mail on, say): reviewed like a tool.
+      send_update: ["search_inbox", "read_mail", "send_mail", "lattice_request"],
       pay_invoice: ["read_mail", "pay"],
     },
     tools: {
@@ -131,6 +133,7 @@ export const inboxpilot: DemoApp<InboxPilotState> = {
         },
       }),
       send_mail: op({
+        destinations: ["to"],
         description: "Send a mail.",
         request: obj({ to: str("Recipient address"), subject: str("Subject"), body: str("Body") }),
         response: obj({ sent: str("Message id") }),
@@ -141,6 +144,7 @@ export const inboxpilot: DemoApp<InboxPilotState> = {
         },
       }),
       pay: op({
+        destinations: ["recipient"],
         description: "Pay an amount to an IBAN.",
         request: obj({ recipient: str("IBAN"), amount: num("Amount in EUR", { exclusiveMinimum: 0 }) }),
         response: obj({ paid: num("Amount paid") }),

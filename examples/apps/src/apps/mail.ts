@@ -142,6 +142,7 @@ export const mail: DemoApp<MailState> = {
       run: (s: MailState, { id }: { id: string }) => find(s, id),
     }),
     send: op({
+      destinations: ["to"],
       description: "Send an email from the user's address. It cannot be unsent.",
       request: obj({
         to: str("Recipient email address", { format: "email" }),

@@ -80,6 +80,7 @@ export const travel: DemoApp<TravelState> = {
       },
     }),
     book: op({
+      destinations: ["passenger"],
       description:
         "Book a seat on a flight found by search_flights. Tickets are non-refundable. Put the traveller's " +
         "personal details and anything the airline should know about them in notes.",

@@ -1,0 +1,44 @@
+/**
+ * Destinations: the request paths where data, messages or money go (recipients, accounts, URLs,
+ * phone numbers). Declared, never guessed from argument names: by the tenant's catalog entry, by a
+ * manifest's functionality and by each agent tool. A path is dotted property names with `[]` for
+ * every item of a list: `to`, `message.cc[]`, `payee.account`.
+ */
+import { isRecord } from "./json.ts";
+
+/** Does a destination path name a property the (object) JSON Schema declares? */
+export function pathResolves(schema: unknown, path: string): boolean {
+  let at: unknown = schema;
+  for (const part of path.split(".")) {
+    const list = part.endsWith("[]");
+    const name = list ? part.slice(0, -2) : part;
+    const props = isRecord(at) && isRecord(at.properties) ? at.properties : null;
+    if (!props || !Object.hasOwn(props, name)) return false;
+    at = props[name];
+    if (list) {
+      if (!isRecord(at) || !isRecord(at.items)) return false;
+      at = at.items;
+    }
+  }
+  return true;
+}
+
+/** The scalar values (strings and numbers) at a path, every list item included; a missing path has none. */
+export function valuesAt(value: unknown, path: string): Array<string | number> {
+  let at: unknown[] = [value];
+  for (const part of path.split(".")) {
+    const list = part.endsWith("[]");
+    const name = list ? part.slice(0, -2) : part;
+    at = at.flatMap((v) => (isRecord(v) && Object.hasOwn(v, name) ? [v[name]] : []));
+    if (list) at = at.flatMap((v) => (Array.isArray(v) ? v : []));
+  }
+  return at.flatMap(scalars);
+}
+
+/** Every string and number inside a value, at any depth: the fail-closed reading of "undeclared". */
+export function scalars(value: unknown): Array<string | number> {
+  if (typeof value === "string" || typeof value === "number") return [value];
+  if (Array.isArray(value)) return value.flatMap(scalars);
+  if (isRecord(value)) return Object.values(value).flatMap(scalars);
+  return [];
+}
