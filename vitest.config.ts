@@ -39,7 +39,7 @@ export default defineConfig({
       {
         test: {
           name: "runtime",
-          include: ["test/runtime/**/*.test.ts", "test/apps/**/*.test.ts"],
+          include: ["test/runtime/**/*.test.ts", "test/apps/**/*.test.ts", "test/llm/**/*.test.ts"],
           environment: "node",
         },
       },
@@ -48,7 +48,11 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { LATTICE_OPERATOR_SECRET: "test-operator-secret", LATTICE_MODE: "dev" },
+              bindings: {
+                LATTICE_OPERATOR_SECRET: "test-operator-secret",
+                LATTICE_KEY_SECRET: "test-key-secret",
+                LATTICE_MODE: "dev",
+              },
               serviceBindings: { DEMO_APPS: "demo-apps", FAKE_OPENAI: "fake-openai" },
               outboundService: "test-network",
               workers: [

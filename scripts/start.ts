@@ -15,9 +15,19 @@ const api = `http://127.0.0.1:${port}`;
 const apps = `http://127.0.0.1:${appsPort}`;
 
 // Local secrets live in .dev.vars (git-ignored), written once; wrangler dev reads it as Worker secrets.
+const hex = () => Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, "0")).join("");
 if (!existsSync(".dev.vars")) {
-  const secret = Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, "0")).join("");
-  writeFileSync(".dev.vars", `LATTICE_OPERATOR_SECRET=${secret}\nLATTICE_MODE=dev\n`, { mode: 0o600 });
+  writeFileSync(".dev.vars", `LATTICE_OPERATOR_SECRET=${hex()}\nLATTICE_MODE=dev\n`, { mode: 0o600 });
+}
+// Older files predate sealed model keys: add the sealing secret once.
+if (!parseDevVars(readFileSync(".dev.vars", "utf8")).LATTICE_KEY_SECRET) {
+  writeFileSync(
+    ".dev.vars",
+    `${readFileSync(".dev.vars", "utf8").trimEnd()}\nLATTICE_KEY_SECRET=${hex()}\n`,
+    {
+      mode: 0o600,
+    },
+  );
 }
 const operatorSecret = parseDevVars(readFileSync(".dev.vars", "utf8")).LATTICE_OPERATOR_SECRET;
 if (!operatorSecret) throw new Error(".dev.vars has no LATTICE_OPERATOR_SECRET");

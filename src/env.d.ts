@@ -15,6 +15,8 @@ declare namespace Cloudflare {
     LATTICE_MODE?: string;
     /** Deployment operator secret for creating tenants (a Worker secret; `.dev.vars` locally). Unset: operator routes refuse. */
     LATTICE_OPERATOR_SECRET?: string;
+    /** Seals tenants' model API keys at rest (a Worker secret; `.dev.vars` locally). Unset: keys cannot be stored. */
+    LATTICE_KEY_SECRET?: string;
     OPENAI_BASE_URL?: string;
     OPENAI_API_KEY?: string;
     OPENAI_MODEL?: string;

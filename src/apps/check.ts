@@ -40,6 +40,10 @@ export function manifestProblems(manifest: Manifest, ctx: CheckContext): FieldPr
     destinationProblems(fn.request, fn.destinations, `${at}.destinations`, add);
   });
 
+  if (manifest.agent?.mcp) {
+    const mcp = endpointProblem(manifest.agent.mcp, ctx.mode);
+    if (mcp) add("agent.mcp", mcp.replace(/^endpoint/, "MCP server URL"));
+  }
   if (manifest.agent) {
     const tools = new Set<string>();
     manifest.agent.tools.forEach((tool, i) => {

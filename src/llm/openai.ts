@@ -65,8 +65,15 @@ export async function completeOpenAI(
         (error instanceof APIError && [502, 503, 504].includes(error.status ?? 0));
       if (transport && attempt < limits.maxRetries) continue;
       if (error instanceof ModelError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ModelError("model_failed", `model call failed: ${message.slice(0, 300)}`, { cause: error });
+      // The provider's own words never reach the user: a hostile or misconfigured host could put
+      // anything in its error body. The status or the kind of failure says enough; `cause` keeps it.
+      const reason =
+        error instanceof APIError && error.status
+          ? `the provider answered HTTP ${error.status}`
+          : error instanceof APIConnectionError
+            ? "the provider could not be reached"
+            : "the provider's answer could not be read";
+      throw new ModelError("model_failed", `model call failed: ${reason}`, { cause: error });
     }
   }
 }

@@ -1,5 +1,5 @@
 import { StoredStateError } from "../../decode.ts";
-import { complete, DEFAULT_MODEL_LIMITS, ModelError, modelFor } from "../../llm/index.ts";
+import { complete, DEFAULT_MODEL_LIMITS, ModelError } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import {
   type Advance,
@@ -65,7 +65,7 @@ export class QueryLifecycle {
       ? []
       : await artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
     this.store.emit(query.id, "planning", {});
-    const model = modelFor("planner", policy.models, this.env);
+    const model = await tenant.modelConfig("planner");
     const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs: policy.limits.modelTimeoutMs };
     return planQuery({
       query: query.text,

@@ -18,7 +18,6 @@ import {
   ModelError,
   type ModelLimits,
   type ModelRole,
-  modelFor,
 } from "../../llm/index.ts";
 import { failure } from "../../result.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
@@ -228,8 +227,8 @@ export class SpokeDO extends DurableObject<Env> {
     tenantId: string,
     timeoutMs: number,
   ): Promise<{ model: ModelConfig; limits: ModelLimits }> {
-    const { policy } = await tenantStub(this.env, tenantId).policy();
-    return { model: modelFor(role, policy.models, this.env), limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
+    const model = await tenantStub(this.env, tenantId).modelConfig(role);
+    return { model, limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
   }
 
   /**

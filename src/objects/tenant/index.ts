@@ -1,8 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
 import type { FieldProblem } from "../../apps/check.ts";
+import { modeOf } from "../../apps/egress.ts";
 import type { Manifest } from "../../apps/manifest.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
+import { type ModelConfig, type ModelRole, modelFor } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
@@ -10,7 +12,16 @@ import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
 import { bindingProblems, CATALOG_MIGRATIONS, currentCatalog, putCatalog } from "./catalog-store.ts";
 import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole, newKeySecret } from "./keys.ts";
-import { currentPolicy, maskedPolicy, POLICY_MIGRATIONS, putPolicy } from "./policy-store.ts";
+import { dropKey, MODEL_KEY_MIGRATIONS, openKey, sealKey, storedBindings, writeKey } from "./model-keys.ts";
+import {
+  currentPolicy,
+  legacyKeys,
+  type MODEL_SETTINGS,
+  maskedPolicy,
+  POLICY_MIGRATIONS,
+  preparePolicy,
+  storePolicy,
+} from "./policy-store.ts";
 import * as registry from "./registry.ts";
 
 /** The tenant record and its keys; each module below owns its own migrations (see migrate()). */
@@ -26,6 +37,7 @@ const MIGRATIONS = {
   audit: AUDIT_MIGRATIONS,
   policy: POLICY_MIGRATIONS,
   catalog: CATALOG_MIGRATIONS,
+  model_keys: MODEL_KEY_MIGRATIONS,
 };
 /** The order the lists were spliced in before migrations were keyed. */
 const LEGACY_LAYOUT = [
@@ -51,6 +63,23 @@ export class TenantDO extends DurableObject<Env> {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
     migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
+    void ctx.blockConcurrencyWhile(() => this.sealLegacyKeys());
+  }
+
+  /** Keys written into policy documents before they were sealed move out, once (needs the secret). */
+  private async sealLegacyKeys(): Promise<void> {
+    const tenant = this.info();
+    const secret = this.env.LATTICE_KEY_SECRET;
+    if (!tenant || !secret) return;
+    const legacy = legacyKeys(this.sql);
+    if (!legacy.keys.length) return;
+    const sealed = await Promise.all(
+      legacy.keys.map(async (k) => ({ ...k, sealed: await sealKey(secret, tenant.id, k.binding, k.apiKey) })),
+    );
+    this.ctx.storage.transactionSync(() => {
+      for (const k of sealed) writeKey(this.sql, k.binding, k.sealed);
+      legacy.scrub();
+    });
   }
 
   // --- tenant and keys ---
@@ -245,18 +274,59 @@ export class TenantDO extends DurableObject<Env> {
     return currentPolicy(this.sql);
   }
 
-  /** The policy as an admin may read it: API keys masked. */
+  /** The policy as an admin may read it: a stored API key shown masked, never sent. */
   policyForAdmin() {
-    return maskedPolicy(currentPolicy(this.sql));
+    return maskedPolicy(currentPolicy(this.sql), storedBindings(this.sql));
   }
 
-  putPolicy(document: unknown) {
-    const result = putPolicy(this.sql, document);
-    this.audit(
-      result.ok ? "policy_updated" : "policy_refused",
-      result.ok ? { version: result.version } : { issues: result.issues },
+  /** A new policy version; a model key in it is sealed and stored apart, never in the document. */
+  async putPolicy(document: unknown) {
+    const tenant = this.info();
+    const secret = this.env.LATTICE_KEY_SECRET;
+    const prepared = preparePolicy(document, {
+      mode: modeOf(this.env),
+      stored: storedBindings(this.sql),
+      canSeal: Boolean(secret && tenant),
+    });
+    if (!prepared.ok) {
+      this.audit("policy_refused", { issues: prepared.issues });
+      return prepared;
+    }
+    const sealed = await Promise.all(
+      prepared.keys.map(async (k) =>
+        "seal" in k && secret && tenant
+          ? { ...k, sealed: await sealKey(secret, tenant.id, k.seal.binding, k.seal.apiKey) }
+          : k,
+      ),
     );
-    return result;
+    const version = this.ctx.storage.transactionSync(() => {
+      for (const k of sealed) {
+        if ("sealed" in k) writeKey(this.sql, k.seal.binding, k.sealed);
+        else if ("drop" in k) dropKey(this.sql, k.setting);
+      }
+      return storePolicy(this.sql, prepared);
+    });
+    this.audit("policy_updated", { version });
+    return { ok: true as const, version };
+  }
+
+  /**
+   * The model a role uses, resolved with its key opened: for the one call about to be made, never
+   * stored by the caller. The deployment's own key goes only to the deployment's endpoint.
+   */
+  async modelConfig(role: ModelRole): Promise<ModelConfig> {
+    const { policy } = currentPolicy(this.sql);
+    const setting = policy.models[role] ? role : policy.models.default ? "default" : null;
+    const chosen = setting ? policy.models[setting as (typeof MODEL_SETTINGS)[number]] : undefined;
+    const tenant = this.info();
+    const secret = this.env.LATTICE_KEY_SECRET;
+    let apiKey: string | null = null;
+    if (chosen && setting && tenant && secret) {
+      const binding = { setting, provider: chosen.provider, baseURL: chosen.baseURL ?? null };
+      apiKey = await openKey(this.sql, secret, tenant.id, binding);
+    }
+    const models = chosen && setting ? { [setting]: { ...chosen, ...(apiKey && { apiKey }) } } : {};
+    return modelFor(role, models, this.env);
   }
 
   // --- audit log (audit.ts) ---

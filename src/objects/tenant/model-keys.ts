@@ -1,0 +1,114 @@
+import type { Sql } from "../sql.ts";
+
+/**
+ * Model API keys, stored once per model setting and sealed at rest (AES-GCM, WebCrypto) under a key
+ * derived from the Worker secret `LATTICE_KEY_SECRET`. A sealed key is bound to the tenant, the
+ * setting, the provider and the base URL it was given for (the additional data): pointed at another
+ * host it no longer opens, so a key can only ever be sent where the admin sent it. Policy
+ * versions, query rows and every answer hold no key.
+ */
+
+export const MODEL_KEY_MIGRATIONS = [
+  `CREATE TABLE model_keys (
+     setting TEXT PRIMARY KEY, provider TEXT NOT NULL, base_url TEXT, sealed TEXT NOT NULL,
+     updated_at TEXT NOT NULL)`,
+];
+
+export interface KeyBinding {
+  setting: string;
+  provider: string;
+  baseURL: string | null;
+}
+
+type Row = {
+  setting: string;
+  provider: string;
+  base_url: string | null;
+  sealed: string;
+};
+
+export function storedBindings(sql: Sql): KeyBinding[] {
+  return sql<Row>`SELECT setting, provider, base_url, sealed FROM model_keys`.map((r) => ({
+    setting: r.setting,
+    provider: r.provider,
+    baseURL: r.base_url,
+  }));
+}
+
+export function writeKey(sql: Sql, binding: KeyBinding, sealed: string): void {
+  sql`INSERT INTO model_keys (setting, provider, base_url, sealed, updated_at)
+      VALUES (${binding.setting}, ${binding.provider}, ${binding.baseURL}, ${sealed}, ${new Date().toISOString()})
+      ON CONFLICT (setting) DO UPDATE SET provider = excluded.provider, base_url = excluded.base_url,
+        sealed = excluded.sealed, updated_at = excluded.updated_at`;
+}
+
+export function dropKey(sql: Sql, setting: string): void {
+  sql`DELETE FROM model_keys WHERE setting = ${setting}`;
+}
+
+/** The key stored for a setting, opened; null when none is stored or it was stored for another host. */
+export async function openKey(
+  sql: Sql,
+  secret: string,
+  tenantId: string,
+  binding: KeyBinding,
+): Promise<string | null> {
+  const row = sql<Row>`SELECT * FROM model_keys WHERE setting = ${binding.setting}`[0];
+  if (!row || row.provider !== binding.provider || row.base_url !== binding.baseURL) return null;
+  const bytes = Uint8Array.from(atob(row.sealed), (c) => c.charCodeAt(0));
+  try {
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: bytes.slice(0, 12), additionalData: aad(tenantId, binding) },
+      await sealingKey(secret),
+      bytes.slice(12),
+    );
+    return new TextDecoder().decode(plain);
+  } catch {
+    // Sealed for another binding (a tampered row) or under another secret: no key, never a guess.
+    return null;
+  }
+}
+
+export async function sealKey(
+  secret: string,
+  tenantId: string,
+  binding: KeyBinding,
+  apiKey: string,
+): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: aad(tenantId, binding) },
+      await sealingKey(secret),
+      new TextEncoder().encode(apiKey),
+    ),
+  );
+  const out = new Uint8Array(iv.length + sealed.length);
+  out.set(iv);
+  out.set(sealed, iv.length);
+  return btoa(String.fromCharCode(...out));
+}
+
+function aad(tenantId: string, b: KeyBinding): Uint8Array {
+  return new TextEncoder().encode(
+    JSON.stringify(["lattice-model-key-v1", tenantId, b.setting, b.provider, b.baseURL]),
+  );
+}
+
+async function sealingKey(secret: string): Promise<CryptoKey> {
+  const raw = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, [
+    "deriveKey",
+  ]);
+  return crypto.subtle.deriveKey(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: new TextEncoder().encode("lattice"),
+      info: new TextEncoder().encode("model-keys"),
+    },
+    raw,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+}
