@@ -3,6 +3,8 @@ import {
   allowedScopes,
   assess,
   checkCall,
+  displayRequirement,
+  flowAllowed,
   isRecord,
   type Label,
   type Lattices,
@@ -119,6 +121,15 @@ export function relayNext(
       )
     ]!;
   return { next: "relay", carries };
+}
+
+/** The request as the user may see it in a consent: withheld above the display policy's cap. */
+export function shownRequest(input: RelayInput): unknown {
+  if (!input.ifc) return input.request;
+  const label = relayLabel(input);
+  return flowAllowed(input.lattices, label, displayRequirement(input.policy, input.lattices))
+    ? input.request
+    : { withheld: true, label };
 }
 
 /** The targets of every name whose choice is this functionality (its category, or its catalog entry). */

@@ -24,6 +24,8 @@ export const ConsentRequestSchema = z.object({
   options: z.array(AppOptionSchema).optional(),
   /** A later consent of a spoke's collaboration request: the id of the `collaboration` consent it follows. */
   relay: z.object({ consent: z.string() }).optional(),
+  /** A spoke's request as its agent wrote it, for the relay; never shown (`data` applies the display policy). */
+  payload: z.unknown().optional(),
   /** A collaboration consent: what the asking agent read, in words and as confidentiality levels. */
   asker: z.object({ read: z.array(z.string()), carried: z.array(z.string()) }).optional(),
 });
@@ -141,4 +143,10 @@ function describeGrant(consent: Consent, choice: string | null): string {
 /** Whether the query stops when this consent expires: a collaboration just goes unanswered. */
 export function expiryStopsQuery(consent: Consent, queryStatus: string | null): boolean {
   return consent.kind !== "collaboration" && !consent.relay && queryStatus === "awaiting_consent";
+}
+
+/** A consent as a frontend may see it: without the relay's payload (its `data` is the shown form). */
+export function shownConsent(consent: Consent): Consent {
+  const { payload: _payload, ...shown } = consent;
+  return shown;
 }

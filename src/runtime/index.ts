@@ -10,6 +10,7 @@ export {
   type CollaborationAssessment,
   type RelayInput,
   relayNext,
+  shownRequest,
 } from "./collaboration.ts";
 export type {
   AnswerCheck,
@@ -20,7 +21,7 @@ export type {
   ConsentStatus,
   Settlement,
 } from "./consents.ts";
-export { answerRules, ConsentRequestSchema, expiryStopsQuery } from "./consents.ts";
+export { answerRules, ConsentRequestSchema, expiryStopsQuery, shownConsent } from "./consents.ts";
 export type { QueryError, RuntimeErrorCode } from "./failure.ts";
 export { queryError, StepFailure } from "./failure.ts";
 export type { GatePorts } from "./gate.ts";

@@ -9,6 +9,7 @@ import {
   type PlanningSnapshot,
   type RelayInput,
   relayNext,
+  shownRequest,
   type Target,
 } from "../../src/runtime/index.ts";
 import { entry, policy, tinyChecker } from "../policy/fixtures.ts";
@@ -158,5 +159,27 @@ describe("a request an app's agent wrote", () => {
     expect(
       assess({ ...facts, requester: { app: "evilride", read: ["its developer's instructions"] } }).reasons,
     ).toContain("the app evilride's model read its developer's instructions");
+  });
+});
+
+describe("a relayed request in its consent", () => {
+  const capped = (cap?: string) => {
+    const p = policy({ planning: { mode: "catalog" }, ...(cap && { display: { maxConfidentiality: cap } }) });
+    return input({
+      policy: p,
+      lattices: policyLattices(p),
+      asker: { app: "pilot", read: [], carried: ["confidential"] },
+    });
+  };
+
+  it("is withheld from the frontend above the display cap (the relay still has it)", () => {
+    expect(shownRequest(capped("internal"))).toEqual({
+      withheld: true,
+      label: { confidentiality: "confidential", integrity: "untrusted" },
+    });
+  });
+
+  it("control: without a cap the user sees the values", () => {
+    expect(shownRequest(capped())).toEqual({ to: "ATTACKER-IBAN", amount: 950 });
   });
 });

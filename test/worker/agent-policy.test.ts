@@ -131,6 +131,8 @@ describe("an agent's lattice_request to an irreversible bank transfer", () => {
     expect(await transfers(w)).toEqual([]);
     const trapped = q.trace.find((e) => e.type === "visor_exception");
     expect(trapped?.data).toMatchObject({ tool: "lattice_request", exception: { type: "T" } });
+    // The trace names the rule, not the values: the call's arguments stay in the spoke.
+    expect(JSON.stringify(q.trace)).not.toContain(ATTACKER.iban);
     expect((await pendingConsents(w, sid)).filter((c) => c.kind === "collaboration")).toEqual([]);
     // Its control is the run above with T off: the request reaches the user.
   });

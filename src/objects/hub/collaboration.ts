@@ -7,6 +7,7 @@ import {
   type LoadedQuery,
   type RelayInput,
   relayNext,
+  shownRequest,
   type Target,
   targetId,
 } from "../../runtime/index.ts";
@@ -82,7 +83,8 @@ export async function requestCollaboration(
   }
   const query = safeLoad(c, req.queryId);
   if (!query) return failure("failed", "no running query");
-  const assessed = assessCollaboration(relayInput(query, ref.functionality, req));
+  const input = relayInput(query, ref.functionality, req);
+  const assessed = assessCollaboration(input);
   if (!assessed) return failure("failed", `${ref.functionality} is not available`);
   if ("refused" in assessed) {
     // The same rule as a plan step's: above a target's clearance, or below its floors under reject.
@@ -104,7 +106,8 @@ export async function requestCollaboration(
       request: {
         from: [req.fromApp],
         functionality: ref.functionality,
-        data: req.request,
+        data: shownRequest(input),
+        payload: req.request,
         assessment,
         scopes,
         options,
@@ -141,7 +144,7 @@ export async function collaborationOutcome(
   if (!query || !target || !root.asker) return failure("failed", "no app serves this functionality");
   const input = relayInput(query, root.functionality, {
     fromApp: root.from?.[0] ?? "",
-    request: root.data,
+    request: root.payload,
     ...root.asker,
   });
   const given = new Set<"endorse" | "irreversible">();
@@ -167,6 +170,7 @@ export async function collaborationOutcome(
             to: target.app,
             functionality: targetId(target),
             data: root.data,
+            payload: root.payload,
             assessment: next.assessment,
             scopes: next.scopes,
             relay: { consent: root.id },
@@ -235,7 +239,7 @@ async function relay(
   c.store.journalStarted(consent.queryId, mark, "collaboration", {});
   const tool = targetId(target);
   // The request an agent wrote meets the entry's schema, as a plan step's does (the app's own is the spoke's).
-  const wrong = valueProblems(target.entry.requestSchema, consent.data);
+  const wrong = valueProblems(target.entry.requestSchema, consent.payload);
   if (wrong.length) {
     c.audit("collaboration_refused", { consentId: consent.id, tool, problems: wrong.slice(0, 5) });
     return failure("failed", `the request does not match ${target.tool}: ${wrong[0]}`);
@@ -247,7 +251,7 @@ async function relay(
     functionality: target.functionality,
     // The version the query was verified against, as for a plan step.
     appVersion: target.version,
-    request: consent.data,
+    request: consent.payload,
     callId: randomId("call"),
     idempotencyKey: await sha256Hex(`${c.session.id}:${consent.id}`),
     remember: !c.session.private,

@@ -11,6 +11,7 @@ import {
   type HubEvent,
   type QueryOptions,
   QueryOptionsSchema,
+  shownConsent,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
@@ -117,7 +118,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   consents(filter: { status?: ConsentStatus; queryId?: string } = {}): Consent[] {
-    return this.consentStore.list(filter);
+    return this.consentStore.list(filter).map(shownConsent);
   }
 
   /** The user's answer, checked by the runtime's rules; errors are returned so the route maps each. */
@@ -148,7 +149,7 @@ export class HubDO extends DurableObject<Env> {
     });
     this.audit("consent_answered", { queryId: consent.queryId, consentId, kind: consent.kind, ...answer });
     await this.schedule();
-    return { ok: true, consent: this.consentStore.get(consentId)! };
+    return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
 
   // --- the alarm loop ---

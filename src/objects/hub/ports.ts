@@ -57,8 +57,14 @@ export function queryPorts(input: {
         },
       });
       for (const event of result.events ?? []) {
+        // Which rule stopped which tool; the call's arguments and the rule's wording (which quotes
+        // them) stay in the spoke: a trace reaches the frontend whatever the display policy.
         if (event.type === "visor_exception")
-          store.emit(queryId, "visor_exception", { key: call.key, ...event });
+          store.emit(queryId, "visor_exception", {
+            key: call.key,
+            tool: event.tool,
+            exception: { type: event.exception?.type },
+          });
       }
       if (!result.ok) {
         throw new StepFailure(result.code, `${call.tool}: ${result.message}`, { details: result.problems });

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { decode } from "../../decode.ts";
-import type { Consent, DisplayItem, HubEvent, QueryStatus } from "../../runtime/index.ts";
+import { type Consent, type DisplayItem, type HubEvent, type QueryStatus, shownConsent } from "../../runtime/index.ts";
 import type { ConsentStore } from "./consents.ts";
 import type { HubStore, QueryRecord, StoredError } from "./store.ts";
 
@@ -32,7 +32,7 @@ export function viewQuery(store: HubStore, consents: ConsentStore, row: QueryRec
     plan: row.plan === null ? null : decode(Shown, row.plan, "a query's plan"),
     verdict: row.verdict === null ? null : decode(Shown, row.verdict, "a query's verdict"),
     trace: store.events(0, row.id),
-    consents: consents.list({ queryId: row.id }),
+    consents: consents.list({ queryId: row.id }).map(shownConsent),
     error: row.error,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

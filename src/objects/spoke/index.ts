@@ -126,7 +126,8 @@ export class SpokeDO extends DurableObject<Env> {
         readRequest: readOfRequest(call.request, agent.trustedArgs, remembered.length > 0),
       });
       for (const event of outcome.events.filter((e) => e.type === "visor_exception")) {
-        await audit("visor_exception", { tool: event.tool, exception: event.exception });
+        // The rule that fired, not the values: the log outlives the session (private ones too).
+        await audit("visor_exception", { tool: event.tool, exception: { type: event.exception?.type } });
       }
       const held = [...rememberedLevels, ...(outcome.ok ? outcome.relayed : [])];
       this.remember(call, outcome.ok ? outcome.value : null, outcome.ok ? "ok" : outcome.code, held);

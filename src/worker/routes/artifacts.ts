@@ -2,11 +2,13 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ArtifactsDO } from "../../objects/artifacts/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import { artifactsStub } from "../../objects/stubs.ts";
+import { displayRequirement, flowAllowed, policyLattices } from "../../policy/index.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
+import { tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 const LabelSchema = z.object({ confidentiality: z.string(), integrity: z.string() }).openapi("Label");
@@ -28,7 +30,15 @@ const ArtifactMetadataSchema = z
     createdAt: z.string(),
   })
   .openapi("ArtifactMetadata");
-const ArtifactSchema = z.object({ metadata: ArtifactMetadataSchema, value: z.unknown() }).openapi("Artifact");
+const ArtifactSchema = z
+  .object({
+    metadata: ArtifactMetadataSchema,
+    value: z.unknown().optional(),
+    withheld: z.literal(true).optional().openapi({
+      description: "Set instead of `value` when the artifact's label is above the display policy's cap",
+    }),
+  })
+  .openapi("Artifact");
 
 const UserParam = z.object({ userId: UserIdSchema });
 const ArtifactParam = UserParam.extend({ aid: z.string().min(1).max(64) });
@@ -96,6 +106,11 @@ export const artifactRoutes = base
     const { userId, aid } = c.req.valid("param");
     const artifact = await artifactsOf(c, userId).get(aid);
     if (!artifact) throw notFound("artifact");
+    // The display policy is the one boundary to the frontend: a saved value above it stays saved, unread.
+    const { policy } = await tenantOf(c).policy();
+    const l = policyLattices(policy);
+    if (!flowAllowed(l, artifact.metadata.label, displayRequirement(policy, l)))
+      return c.json({ metadata: artifact.metadata, withheld: true as const }, 200);
     return c.json(artifact, 200);
   })
   .openapi(erase, async (c) => {
