@@ -74,6 +74,15 @@ export const PolicySchema = z
     tools: z.record(ToolKey, ToolPolicySchema).prefault({}),
     /** Display accepts everything (top confidentiality) unless capped here. */
     display: z.strictObject({ maxConfidentiality: Level.optional() }).prefault({}),
+    /** Browser origins that may read answers to user-token requests (CORS); API keys never get CORS. */
+    cors: z
+      .strictObject({
+        origins: z
+          .array(z.url())
+          .max(32)
+          .default(() => []),
+      })
+      .prefault({}),
     onViolation: z.enum(["reject", "ask"]).default("reject"),
     selfCorrection: z.union([z.literal(0), z.literal(1)]).default(0),
     consent: z

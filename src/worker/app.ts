@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env.ts";
 import { ApiError, codeForStatus } from "./errors.ts";
+import { cors } from "./middleware/cors/index.ts";
 import { adminAppRoutes } from "./routes/admin-apps.ts";
 import { appRoutes } from "./routes/apps.ts";
 import { artifactRoutes } from "./routes/artifacts.ts";
@@ -17,11 +18,14 @@ import { keyRoutes } from "./routes/keys.ts";
 import { policyRoutes } from "./routes/policy.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
 
 /** Largest request body the API accepts (manifests with schemas are the biggest legitimate bodies). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const app = new OpenAPIHono<AppEnv>();
+
+app.use("/v1/*", cors);
 
 app.use(
   "/v1/*",
@@ -44,6 +48,7 @@ const routes = app
   .route("/v1/apps", appRoutes)
   .route("/v1/sessions", sessionRoutes)
   .route("/v1/sessions", consentRoutes)
+  .route("/v1/users", tokenRoutes)
   .route("/v1/users", artifactRoutes)
   .route("/v1/users", grantRoutes);
 

@@ -5,6 +5,8 @@ export interface Principal {
   tenantId: string;
   keyId: string;
   role: KeyRole;
+  /** Set for a user token: the one user it acts for, and the session roles it allows (null: any). */
+  user?: { userId: string; roles: string[] | null };
 }
 
 /** Hono environment shared by every route file; `Env` is the ambient bindings type (src/env.d.ts). */

@@ -19,6 +19,7 @@ describe("parsePolicy: defaults", () => {
       },
       tools: {},
       display: {},
+      cors: { origins: [] },
       onViolation: "reject",
       selfCorrection: 0,
       consent: { dataShare: true, timeoutSeconds: 600, trustedApps: [] },

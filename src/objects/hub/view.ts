@@ -1,6 +1,12 @@
 import * as z from "zod";
 import { decode } from "../../decode.ts";
-import { type Consent, type DisplayItem, type HubEvent, type QueryStatus, shownConsent } from "../../runtime/index.ts";
+import {
+  type Consent,
+  type DisplayItem,
+  type HubEvent,
+  type QueryStatus,
+  shownConsent,
+} from "../../runtime/index.ts";
 import type { ConsentStore } from "./consents.ts";
 import type { HubStore, QueryRecord, StoredError } from "./store.ts";
 

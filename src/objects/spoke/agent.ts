@@ -213,8 +213,6 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         continue;
       }
       if (run.hub && collaborates && (call.name === FIND_TOOL || call.name === COLLABORATION_TOOL)) {
-        if (call.name === COLLABORATION_TOOL && found.get(String(args?.fxId))?.irreversible)
-          irreversibleDone = true;
         const carried = [...new Set([...run.carries, ...relayed])];
         const { reply, confidentiality } = await collaborate(
           run.hub,
@@ -231,7 +229,12 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         });
         messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(reply) });
         if (call.name === COLLABORATION_TOOL) readUntrusted = true; // another app's answer is content too
-        if (confidentiality) relayed.push(confidentiality);
+        if (confidentiality) {
+          relayed.push(confidentiality);
+          // Relayed and answered: that was this request's one irreversible action. A refused or
+          // denied request did nothing, so the agent's own task may still make its one.
+          if (found.get(String(args?.fxId))?.irreversible) irreversibleDone = true;
+        }
         continue;
       }
       const tool = agent.tools.find((t) => t.name === call.name);

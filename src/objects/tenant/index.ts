@@ -4,6 +4,7 @@ import type { FieldProblem } from "../../apps/check.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest } from "../../apps/manifest.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
+import { newApiKey } from "../../credentials.ts";
 import { type ModelConfig, type ModelRole, modelFor } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
@@ -11,7 +12,7 @@ import { randomId, sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
 import { bindingProblems, CATALOG_MIGRATIONS, currentCatalog, putCatalog } from "./catalog-store.ts";
-import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole, newKeySecret } from "./keys.ts";
+import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole } from "./keys.ts";
 import { dropKey, MODEL_KEY_MIGRATIONS, openKey, sealKey, storedBindings, writeKey } from "./model-keys.ts";
 import {
   currentPolicy,
@@ -103,7 +104,7 @@ export class TenantDO extends DurableObject<Env> {
   async issueKey(role: KeyRole, label: string): Promise<IssuedKey> {
     const tenant = this.info();
     if (!tenant) throw new Error("tenant does not exist");
-    const secret = newKeySecret(tenant.id);
+    const secret = await newApiKey(this.env.LATTICE_KEY_SECRET, tenant.id);
     const id = randomId("key");
     const createdAt = now();
     this.sql`INSERT INTO keys (id, role, label, hash, created_at)

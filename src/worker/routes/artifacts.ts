@@ -5,7 +5,7 @@ import { artifactsStub } from "../../objects/stubs.ts";
 import { displayRequirement, flowAllowed, policyLattices } from "../../policy/index.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
-import { requireRole } from "../middleware/auth/index.ts";
+import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 import { tenantOf } from "../tenant.ts";
@@ -123,5 +123,7 @@ export function artifactsOf(
   c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
   userId: string,
 ): Rpc<ArtifactsDO> {
+  // A user token reaches only its own user's artifacts and grants; another user's do not exist for it.
+  if (!ownUser(c, userId)) throw notFound("user");
   return artifactsStub(c.env, c.var.principal.tenantId, userId);
 }

@@ -4,9 +4,9 @@ import { randomId } from "../../objects/crypto.ts";
 import type { HubDO } from "../../objects/hub/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
-import { conflict, invalid, notFound } from "../errors.ts";
+import { ApiError, conflict, invalid, notFound } from "../errors.ts";
 import { hubOf, openHub } from "../hub.ts";
-import { requireRole } from "../middleware/auth/index.ts";
+import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 import { QuerySchema, SessionSchema } from "../schemas/sessions.ts";
@@ -87,7 +87,14 @@ base.use(requireRole("frontend"));
 
 export const sessionRoutes = base
   .openapi(create, async (c) => {
-    const { userId, private: isPrivate, roles } = c.req.valid("json");
+    const { userId, private: isPrivate, roles: asked } = c.req.valid("json");
+    const user = c.var.principal.user;
+    if (!ownUser(c, userId)) throw notFound("user");
+    // A user token's roles bound the session's: none asked, the token's; more asked, refused.
+    const roles = asked?.length || !user?.roles ? asked : user.roles;
+    if (user?.roles && roles?.some((r) => !user.roles!.includes(r))) {
+      throw new ApiError(403, "forbidden", "the user token does not grant these roles");
+    }
     if (roles?.length) {
       const { policy } = await tenantOf(c).policy();
       const unknown = roles.filter((r) => !Object.hasOwn(policy.roles, r));

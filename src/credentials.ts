@@ -1,0 +1,136 @@
+/**
+ * What the Worker can check before it asks any Durable Object, so junk never reaches one:
+ *
+ * - An API key reads `lk.<tenantId>.<secret>`, the secret 24 random bytes and an 8-byte tag,
+ *   HMAC-SHA256 over the tenant id and those bytes under the deployment's key. A key whose tag does
+ *   not verify (made up, or for a tenant id nobody issued) is refused at the edge; the TenantDO then
+ *   confirms the key itself (not revoked) by its stored hash.
+ * - A user token reads `lu.<tenantId>.<payload>.<tag>`: a frontend key's grant to one user of its
+ *   tenant, until `exp`, signed under the same deployment key (another purpose). Stateless and
+ *   short-lived (at most an hour): the browser may hold it, never the frontend key.
+ *
+ * The deployment key is derived (HKDF) from the Worker secret `LATTICE_KEY_SECRET`. Without it,
+ * keys are checked by the TenantDO alone and no user token can be issued.
+ */
+import * as z from "zod";
+
+const KEY = /^lk\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = /^lu\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,2000})\.([A-Za-z0-9_-]{43})$/;
+export const MAX_TOKEN_SECONDS = 3600;
+
+const Payload = z.object({
+  /** The user it acts for. */
+  u: z.string().min(1).max(128),
+  /** Expiry, unix seconds. */
+  exp: z.number().int(),
+  /** The frontend key that issued it (recorded in the audit log). */
+  kid: z.string().min(1).max(64),
+  /** The session roles it may open sessions with; absent: any the tenant has. */
+  roles: z.array(z.string().max(64)).max(32).optional(),
+});
+export type UserToken = z.infer<typeof Payload> & { tenantId: string };
+
+export function tenantOfCredential(credential: string): string | null {
+  return KEY.exec(credential)?.[1] ?? TOKEN.exec(credential)?.[1] ?? null;
+}
+
+export const isUserToken = (credential: string) => credential.startsWith("lu.");
+
+/** A new API key secret for a tenant, tagged so the edge can refuse forgeries without storage. */
+export async function newApiKey(secret: string | undefined, tenantId: string): Promise<string> {
+  const body = crypto.getRandomValues(new Uint8Array(32));
+  if (secret) body.set(await tag(secret, "api-keys", `${tenantId}.${base64url(body.slice(0, 24))}`, 8), 24);
+  return `lk.${tenantId}.${base64url(body)}`;
+}
+
+/** Whether an API key's tag verifies; true when the deployment has no key to check with. */
+export async function apiKeyTagValid(secret: string | undefined, key: string): Promise<boolean> {
+  const match = KEY.exec(key);
+  if (!match) return false;
+  if (!secret) return true;
+  const body = fromBase64url(match[2]!);
+  if (body.length !== 32) return false;
+  const expected = await tag(secret, "api-keys", `${match[1]}.${base64url(body.slice(0, 24))}`, 8);
+  return crypto.subtle.timingSafeEqual(expected, body.slice(24));
+}
+
+export async function mintUserToken(
+  secret: string,
+  token: Omit<UserToken, "tenantId">,
+  tenantId: string,
+): Promise<string> {
+  const payload = base64url(new TextEncoder().encode(JSON.stringify(token)));
+  const mac = await tag(secret, "user-tokens", `${tenantId}.${payload}`, 32);
+  return `lu.${tenantId}.${payload}.${base64url(mac)}`;
+}
+
+/** The token's grant if its tag verifies and it has not expired; null otherwise. */
+export async function verifyUserToken(
+  secret: string | undefined,
+  credential: string,
+  now = Date.now(),
+): Promise<UserToken | null> {
+  const match = TOKEN.exec(credential);
+  if (!match || !secret) return null;
+  const [, tenantId, payload, mac] = match as unknown as [string, string, string, string];
+  const expected = await tag(secret, "user-tokens", `${tenantId}.${payload}`, 32);
+  const given = fromBase64url(mac);
+  if (given.length !== 32 || !crypto.subtle.timingSafeEqual(expected, given)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(fromBase64url(payload)));
+  } catch {
+    return null;
+  }
+  const grant = Payload.safeParse(parsed);
+  if (!grant.success || grant.data.exp * 1000 <= now) return null;
+  return { ...grant.data, tenantId };
+}
+
+/** Derived once per isolate and purpose: every request checks a tag, so the derivation must not repeat. */
+const derived = new Map<string, Promise<CryptoKey>>();
+
+async function tag(secret: string, purpose: string, message: string, bytes: number): Promise<Uint8Array> {
+  const id = `${purpose}\u0000${secret}`;
+  let key = derived.get(id);
+  if (!key) {
+    key = macKey(secret, purpose);
+    derived.set(id, key);
+  }
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await key, new TextEncoder().encode(message)));
+  return mac.slice(0, bytes);
+}
+
+async function macKey(secret: string, purpose: string): Promise<CryptoKey> {
+  const raw = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, [
+    "deriveKey",
+  ]);
+  return crypto.subtle.deriveKey(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: new TextEncoder().encode("lattice"),
+      info: new TextEncoder().encode(purpose),
+    },
+    raw,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign"],
+  );
+}
+
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+function fromBase64url(text: string): Uint8Array {
+  try {
+    const b64 = text.replaceAll("-", "+").replaceAll("_", "/");
+    return Uint8Array.from(atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+  } catch {
+    return new Uint8Array();
+  }
+}

@@ -1,0 +1,32 @@
+import { createMiddleware } from "hono/factory";
+import { tenantStub } from "../../../objects/stubs.ts";
+import type { AppEnv } from "../../env.ts";
+
+const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID";
+
+/**
+ * CORS for browsers holding a user token, from the origins the tenant's policy lists. A preflight
+ * is answered for any origin (it carries no credential, so it cannot say which tenant asks): it
+ * lets the browser send the request, not read the answer. The answer is readable only by a listed
+ * origin and only for a user token: a response to an API key never gets CORS headers.
+ */
+export const cors = createMiddleware<AppEnv>(async (c, next) => {
+  const origin = c.req.header("Origin");
+  if (origin && c.req.method === "OPTIONS") {
+    return c.body(null, 204, {
+      "Access-Control-Allow-Origin": origin,
+      "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE",
+      "Access-Control-Allow-Headers": ALLOWED_HEADERS,
+      "Access-Control-Max-Age": "600",
+      Vary: "Origin",
+    });
+  }
+  await next();
+  const principal = c.get("principal");
+  if (!origin || !principal?.user) return;
+  const { policy } = await tenantStub(c.env, principal.tenantId).policy();
+  if (!policy.cors.origins.some((o) => new URL(o).origin === origin)) return;
+  c.res.headers.set("Access-Control-Allow-Origin", origin);
+  c.res.headers.set("Access-Control-Expose-Headers", "Retry-After");
+  c.res.headers.append("Vary", "Origin");
+});

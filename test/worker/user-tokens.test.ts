@@ -1,0 +1,174 @@
+/**
+ * The tenant boundary at the edge: user tokens reach one user's resources only; forged API keys
+ * reach no Durable Object at all; CORS answers only user tokens from listed origins.
+ */
+import { listDurableObjectIds } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { tenantObjectName } from "../../src/objects/names.ts";
+import { api, createTenant, expectError, issueKey } from "./helpers.ts";
+
+async function world() {
+  const tenant = await createTenant();
+  const frontend = (await issueKey(tenant, "frontend")).secret;
+  const session = async (userId: string, key = frontend) => {
+    const res = await api("POST", "/v1/sessions", { key, body: { userId } });
+    return res;
+  };
+  const bobSession = ((await session("bob")).body as { id: string }).id;
+  const token = async (userId: string, body: unknown = {}) => {
+    const res = await api("POST", `/v1/users/${userId}/tokens`, { key: frontend, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return (res.body as { token: string }).token;
+  };
+  return { tenant, frontend, session, bobSession, token };
+}
+
+/** Every route a user's resources are reachable by, for one session and one user. */
+const routes = (sid: string, userId: string) => [
+  ["GET", `/v1/sessions/${sid}/consents`],
+  ["GET", `/v1/sessions/${sid}/queries/q_0123456789abcdef01234567`],
+  ["POST", `/v1/sessions/${sid}/queries`],
+  ["GET", `/v1/users/${userId}/artifacts`],
+  ["GET", `/v1/users/${userId}/artifacts/a_x`],
+  ["DELETE", `/v1/users/${userId}/artifacts/a_x`],
+  ["GET", `/v1/users/${userId}/grants`],
+  ["DELETE", `/v1/users/${userId}/grants/g_x`],
+];
+
+describe("a user token", () => {
+  it("reaches none of another user's session, queries, consents, artifacts or grants (404)", async () => {
+    const w = await world();
+    const alice = await w.token("alice");
+    for (const [method, path] of routes(w.bobSession, "bob")) {
+      const res = await api(method!, path!, {
+        key: alice,
+        ...(method === "POST" && { body: { text: "hi" } }),
+      });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await w.session("bob", alice)).status).toBe(404);
+  });
+
+  it("control: the frontend key (server-side, tenant-wide) reaches both users", async () => {
+    const w = await world();
+    expect((await api("GET", `/v1/sessions/${w.bobSession}/consents`, { key: w.frontend })).status).toBe(200);
+    expect((await api("GET", "/v1/users/bob/grants", { key: w.frontend })).status).toBe(200);
+    expect((await api("GET", "/v1/users/alice/grants", { key: w.frontend })).status).toBe(200);
+  });
+
+  it("works for its own user: a session, its consents, its artifacts", async () => {
+    const w = await world();
+    const alice = await w.token("alice");
+    const created = await w.session("alice", alice);
+    expect(created.status).toBe(201);
+    const sid = (created.body as { id: string }).id;
+    expect((await api("GET", `/v1/sessions/${sid}/consents`, { key: alice })).status).toBe(200);
+    expect((await api("GET", "/v1/users/alice/artifacts", { key: alice })).status).toBe(200);
+  });
+
+  it("is refused expired or tampered (401), and cannot issue tokens or reach admin routes (403)", async () => {
+    const w = await world();
+    const alice = await w.token("alice");
+    const [lu, tenant, payload, mac] = alice.split(".") as [string, string, string, string];
+    const claims = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))) as Record<
+      string,
+      unknown
+    >;
+    const forged = btoa(JSON.stringify({ ...claims, u: "bob" }))
+      .replaceAll("+", "-")
+      .replaceAll("/", "_")
+      .replace(/=+$/, "");
+    expectError(await api("GET", "/v1/users/bob/grants", { key: `${lu}.${tenant}.${forged}.${mac}` }), 401);
+    const expired = await w.token("alice", { ttlSeconds: 60 });
+    const late = Date.now() + 61_000;
+    const realNow = Date.now;
+    Date.now = () => late;
+    try {
+      expectError(await api("GET", "/v1/users/alice/grants", { key: expired }), 401);
+    } finally {
+      Date.now = realNow;
+    }
+    expectError(await api("POST", "/v1/users/alice/tokens", { key: alice, body: {} }), 403, "forbidden");
+    expectError(await api("GET", "/v1/admin/policy", { key: alice }), 403, "forbidden");
+  });
+
+  it("bounds a session's roles to the token's", async () => {
+    const w = await world();
+    const put = await api("PUT", "/v1/admin/policy", {
+      key: w.tenant.adminKey,
+      body: {
+        roles: { staff: { entries: ["a.b"] }, finance: { entries: ["c.d"] } },
+        defaultRoles: ["staff"],
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const staff = await w.token("alice", { roles: ["staff"] });
+    const asked = await api("POST", "/v1/sessions", {
+      key: staff,
+      body: { userId: "alice", roles: ["finance"] },
+    });
+    expectError(asked, 403, "forbidden");
+    const given = await api("POST", "/v1/sessions", { key: staff, body: { userId: "alice" } });
+    expect(given.body).toMatchObject({ roles: ["staff"] });
+  });
+});
+
+describe("a forged API key", () => {
+  const junk = (i: number) => `lk.t_${i.toString(16).padStart(24, "0")}.${"A".repeat(43)}`;
+
+  it("for random tenant ids reaches no Durable Object: 10,000 requests create none", async () => {
+    const before = (await listDurableObjectIds(env.TENANT)).length;
+    for (let batch = 0; batch < 100; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => api("GET", "/v1/admin/keys", { key: junk(batch * 100 + i) })),
+      );
+      expect(answers.every((a) => a.status === 401)).toBe(true);
+    }
+    expect((await listDurableObjectIds(env.TENANT)).length).toBe(before);
+  }, 60_000);
+
+  it("control: the same keys checked by the TenantDO (as before the edge tag) create an object each", async () => {
+    const before = (await listDurableObjectIds(env.TENANT)).length;
+    for (let i = 0; i < 5; i++) {
+      const key = junk(1_000_000 + i);
+      const tenantId = key.split(".")[1]!;
+      await env.TENANT.getByName(tenantObjectName(tenantId)).authenticate(key);
+    }
+    expect((await listDurableObjectIds(env.TENANT)).length).toBe(before + 5);
+  });
+});
+
+describe("CORS", () => {
+  async function corsWorld() {
+    const w = await world();
+    await api("PUT", "/v1/admin/policy", {
+      key: w.tenant.adminKey,
+      body: { cors: { origins: ["https://chat.acme.test"] } },
+    });
+    return { ...w, alice: await w.token("alice") };
+  }
+  const from = (origin: string, key: string) =>
+    api("GET", "/v1/users/alice/grants", { key, headers: { Origin: origin } });
+
+  it("lets a listed origin read a user token's answers, and no one else", async () => {
+    const w = await corsWorld();
+    const ok = await from("https://chat.acme.test", w.alice);
+    expect(ok.response.headers.get("Access-Control-Allow-Origin")).toBe("https://chat.acme.test");
+    expect(
+      (await from("https://evil.test", w.alice)).response.headers.get("Access-Control-Allow-Origin"),
+    ).toBeNull();
+    // An API key never gets CORS, from any origin: it must not live in a browser.
+    expect(
+      (await from("https://chat.acme.test", w.frontend)).response.headers.get("Access-Control-Allow-Origin"),
+    ).toBeNull();
+  });
+
+  it("answers a preflight", async () => {
+    const res = await api("OPTIONS", "/v1/users/alice/grants", {
+      headers: { Origin: "https://chat.acme.test" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.response.headers.get("Access-Control-Allow-Headers")).toContain("Authorization");
+  });
+});
