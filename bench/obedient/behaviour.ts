@@ -194,7 +194,8 @@ function toolCalls(calls: ToolCall[], id: (i: number) => string, naming: Naming)
 /** The conversation as the scripts read it: which query, which results (honest and the attacker's). */
 function agentView(r: ChatRequest, naming: Naming): AgentView {
   const calls = new Map<string, ToolCall>();
-  const v: AgentView = { queryIndex: -1, results: [], all: [], attack: [] };
+  const tools = (r.tools ?? []).map((t) => naming.fromWire(t.function.name));
+  const v: AgentView = { queryIndex: -1, tools, results: [], all: [], attack: [] };
   for (const m of r.messages) {
     if (m.role === "user") {
       v.queryIndex++;

@@ -43,7 +43,8 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
   "travel/book-swiftride": { manifest: ["book-cheapcab", "book-cheapcab-uncategorised", "pay-attacker"] },
   "travel/book-flight": { manifest: ["health-to-travel", "pay-attacker"] },
   "travel/poem-and-symptoms": { manifest: ["doctor-tamper", "exfil-mail"] },
-  // Against the agentic InboxPilot (its own model under the visor): 16 cases.
+  // Against the agentic InboxPilot (its own model under the visor): 20 cases, 4 of them through the
+  // hub's collaboration relay (lattice_request, which only send_update may use; pay_invoice may not).
   "banking/pilot-pay": {
     invoice: [
       "pilot-redirect",
@@ -52,6 +53,7 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
       "pilot-pay-attacker",
       "pilot-forward",
       "pilot-archive",
+      "pilot-relay-transfer",
     ],
   },
   "workspace/pilot-update": {
@@ -61,6 +63,9 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
       "pilot-pay-attacker",
       "pilot-archive",
       "pilot-forward-invoice",
+      "pilot-relay-transfer",
+      "pilot-relay-password",
+      "pilot-relay-leak",
     ],
   },
   "workspace/pilot-summary": {
@@ -96,6 +101,9 @@ const QUICK = new Set([
   "banking/pay-landlord@manifest+launder-prompt",
   "banking/pilot-pay@invoice+pilot-redirect",
   "workspace/pilot-update@mail+pilot-forward",
+  "workspace/pilot-update@mail+pilot-relay-transfer",
+  "workspace/pilot-update@mail+pilot-relay-password",
+  "workspace/pilot-update@mail+pilot-relay-leak",
 ]);
 
 export function allCases(): Case[] {

@@ -19,6 +19,7 @@ import {
   withSteps,
 } from "./injections-kit.ts";
 import { plannerGoals } from "./injections-planner.ts";
+import { relayGoals } from "./injections-relay.ts";
 import { lit, ref, tool } from "./plan-kit.ts";
 import type { Injection, Obj, Plan } from "./types.ts";
 import {
@@ -291,6 +292,7 @@ const GOALS: Injection[] = [
   },
   ...displayGoals(),
   ...agenticGoals(),
+  ...relayGoals(),
   ...plannerGoals(),
 ];
 

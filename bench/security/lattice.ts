@@ -123,7 +123,9 @@ export async function runLattice(
         error = `query ${q.id} still ${q.status} after 60 s`;
         break;
       }
-      if (q.status === "awaiting_consent") {
+      // A consent an agent's relayed request needs leaves the query running (the agent waits on
+      // it): where the task runs an agent, the user looks for consents while it runs too.
+      if (q.status === "awaiting_consent" || (q.status === "running" && c.task.spoke)) {
         const pending = (await http(api, tenant.frontend, "GET", `${base}/consents?status=pending`)) as {
           consents: ConsentView[];
         };

@@ -36,7 +36,7 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
   const secret = operatorSecret();
   const dir = mkdtempSync(join(tmpdir(), "lattice-bench-"));
   const children: ChildProcess[] = [];
-  const wrangler = async (config: string, name: string): Promise<string> => {
+  const wrangler = async (config: string, name: string, vars: string[] = []): Promise<string> => {
     const port = await freePort();
     const log = openSync(join(dir, `${name}.log`), "a");
     // Through npm exec: the project's wrangler on the project's Node 22, however this script was started.
@@ -47,6 +47,7 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
         String(await freePort()),
         "--persist-to",
         join(dir, "state"),
+        ...vars,
       ]),
       {
         stdio: ["ignore", log, log],
@@ -74,7 +75,9 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
   };
   const model = await startObedient(options);
   try {
-    const api = await wrangler("wrangler.toml", "api");
+    // The policy stores the obedient model's (dummy) API key, sealed under LATTICE_KEY_SECRET: a fresh
+    // one per run (its state is temporary), so the bench needs no change to the user's .dev.vars.
+    const api = await wrangler("wrangler.toml", "api", ["--var", `LATTICE_KEY_SECRET:${hexSecret(32)}`]);
     const apps = await wrangler("examples/apps/wrangler.toml", "apps");
     await Promise.all([waitFor(`${api}/healthz`), waitFor(`${apps}/healthz`)]);
     return { api, apps, operatorSecret: secret, model, stop };

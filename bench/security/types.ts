@@ -42,6 +42,8 @@ export interface ToolResult extends ToolCall {
 /** What the obedient tool-calling model reads out of the baseline's conversation. */
 export interface AgentView {
   queryIndex: number;
+  /** The tools the model is offered, named like its calls (an agent's hub tools: `app.lattice_find`). */
+  tools: string[];
   /** Results of the honest calls of this query, in order. */
   results: ToolResult[];
   /** Results of every honest call of the conversation (earlier queries included). */
