@@ -104,6 +104,8 @@ export const PolicySchema = z
         maxLoopIterations: z.int().min(1).max(10_000).default(100),
         /** Tool and q-llm calls one query may make in all. */
         maxCalls: z.int().min(1).max(10_000).default(200),
+        /** Step runs one query may take (each loop pass counts, displays too): bounds one alarm's work. */
+        maxWork: z.int().min(1).max(100_000).default(10_000),
       })
       .prefault({}),
     models: z

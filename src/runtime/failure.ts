@@ -18,6 +18,7 @@ export type RuntimeErrorCode =
   | "unbound_name"
   | "projection_failed"
   | "too_many_calls"
+  | "work_limit"
   | "corrupt_state"
   | "internal_error"
   | SpokeErrorCode

@@ -143,6 +143,7 @@ class Run {
   readonly vars: Vars = new Map();
   readonly results: Annotated[] = [];
   private spent = 0;
+  private visited = 0;
   /** Tool and q-llm calls made by earlier advances: what `maxCalls` bounds (retrieves and displays are free). */
   private readonly made: number;
   private readonly ctx: RunContext;
@@ -157,7 +158,10 @@ class Run {
   }
 
   async steps(steps: readonly Step[], path: string, pc: Pc, annotate: boolean): Promise<void> {
-    for (const [i, step] of steps.entries()) await this.step(step, `${path}[${i}]`, pc, annotate);
+    for (const [i, step] of steps.entries()) {
+      this.visit();
+      await this.step(step, `${path}[${i}]`, pc, annotate);
+    }
   }
 
   private async step(step: Step, key: string, pc: Pc, annotate: boolean): Promise<void> {
@@ -370,6 +374,22 @@ class Run {
   private bind(name: string, step: Step, result: Labeled, annotate: boolean): void {
     this.vars.set(name, result);
     if (annotate) this.results.push({ name, step, result });
+  }
+
+  /**
+   * Every step visited, in a loop body each time, replays included: one advance does at most
+   * `maxWork` of them, so nested loops over literal arrays (10⁸ display rows from four loops of 100)
+   * end with a clear error instead of holding the object. A plan that fits runs whole, since a
+   * replay visits no more than the run it repeats.
+   */
+  private visit(): void {
+    const { maxWork } = this.ctx.policy.limits;
+    if (++this.visited > maxWork) {
+      throw new StepFailure(
+        "work_limit",
+        `the plan needs more than ${maxWork} step runs (loops count each pass)`,
+      );
+    }
   }
 
   private spend(): void {

@@ -30,6 +30,7 @@ describe("parsePolicy: defaults", () => {
         appTimeoutMs: 10_000,
         maxLoopIterations: 100,
         maxCalls: 200,
+        maxWork: 10_000,
       },
       models: {},
       planning: { mode: "catalog", earlierQueries: 10 },

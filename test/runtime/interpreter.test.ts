@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StepFailure } from "../../src/runtime/index.ts";
-import { cond, display, eq, lit, loop, plan, qllm, ref, tool } from "../policy/builders.ts";
+import { cond, display, eq, type Json, lit, loop, plan, qllm, ref, tool } from "../policy/builders.ts";
 import { policy } from "../policy/fixtures.ts";
 import { fakeEffects, MemoryJournal, runToEnd } from "./kit.ts";
 
@@ -229,5 +229,26 @@ describe("interpreter: labels at run time", () => {
     });
     const read = await runToEnd(p, reading, { policy: trusting });
     expect(read.journal.shown[0]?.label.integrity).toBe("untrusted");
+  });
+});
+
+describe("interpreter: the work bound", () => {
+  const items = (n: number) => lit(Array.from({ length: n }, (_, i) => i));
+  const nested = (depth: number, n: number): Json =>
+    depth === 0 ? display(ref("x0")) : loop(items(n), `x${depth - 1}`, [nested(depth - 1, n)]);
+
+  it("stops four nested loops of 100 over literals (10⁸ display rows) at the bound, with a clear error", async () => {
+    const journal = new MemoryJournal();
+    const failure = await failureOf(runToEnd(plan(nested(4, 100)), fakeEffects(answers), { journal }));
+    expect(failure.code).toBe("work_limit");
+    expect(journal.shown.length).toBeLessThan(10_000);
+  });
+
+  it("control: with the bound raised, a plan of 3 nested loops of 40 (64,000 rows) that the default stops runs whole", async () => {
+    const p = plan(nested(3, 40));
+    expect((await failureOf(runToEnd(p, fakeEffects(answers)))).code).toBe("work_limit");
+    const raised = policy({ limits: { maxWork: 100_000 } });
+    const { journal } = await runToEnd(p, fakeEffects(answers), { policy: raised });
+    expect(journal.shown.length).toBe(64_000);
   });
 });
