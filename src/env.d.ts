@@ -17,6 +17,10 @@ declare namespace Cloudflare {
     LATTICE_OPERATOR_SECRET?: string;
     /** Seals tenants' model API keys at rest (a Worker secret; `.dev.vars` locally). Unset: keys cannot be stored. */
     LATTICE_KEY_SECRET?: string;
+    /** Per-credential request rate (wrangler.toml `[[ratelimits]]`). */
+    CREDENTIAL_LIMITER?: RateLimit;
+    /** "off" skips the rate limit (benchmarks measure the hub alone). */
+    LATTICE_RATE_LIMIT?: string;
     OPENAI_BASE_URL?: string;
     OPENAI_API_KEY?: string;
     OPENAI_MODEL?: string;

@@ -50,7 +50,12 @@ async function startOnce(last: boolean): Promise<Workerd> {
     await Promise.all(children.map(stopChild));
     rmSync(root, { recursive: true, force: true });
   };
-  const vars = ["--var", `LATTICE_OPERATOR_SECRET:${operatorSecret}`, "--var", "LATTICE_MODE:dev"];
+  // A fresh sealing secret (the state is temporary), and no rate limit: the bench measures the hub.
+  const keySecret = Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, "0")).join("");
+  const vars = [
+    ...["--var", `LATTICE_OPERATOR_SECRET:${operatorSecret}`, "--var", "LATTICE_MODE:dev"],
+    ...["--var", `LATTICE_KEY_SECRET:${keySecret}`, "--var", "LATTICE_RATE_LIMIT:off"],
+  ];
   try {
     const apiConfig = snapshot(root, "api", "wrangler.toml", "src/worker/index.ts");
     const appsConfig = snapshot(root, "apps", "examples/apps/wrangler.toml", "examples/apps/src/index.ts");

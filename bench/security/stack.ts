@@ -77,7 +77,11 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
   try {
     // The policy stores the obedient model's (dummy) API key, sealed under LATTICE_KEY_SECRET: a fresh
     // one per run (its state is temporary), so the bench needs no change to the user's .dev.vars.
-    const api = await wrangler("wrangler.toml", "api", ["--var", `LATTICE_KEY_SECRET:${hexSecret(32)}`]);
+    const api = await wrangler("wrangler.toml", "api", [
+      ...["--var", `LATTICE_KEY_SECRET:${hexSecret(32)}`],
+      // The simulated users' polling is not what a rate limit is for; the bench measures the hub.
+      ...["--var", "LATTICE_RATE_LIMIT:off"],
+    ]);
     const apps = await wrangler("examples/apps/wrangler.toml", "apps");
     await Promise.all([waitFor(`${api}/healthz`), waitFor(`${apps}/healthz`)]);
     return { api, apps, operatorSecret: secret, model, stop };

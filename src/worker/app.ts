@@ -78,7 +78,7 @@ app.notFound(() => {
 
 // The single place where anything thrown becomes a response; unknown errors never show their stack.
 app.onError((err, c) => {
-  if (err instanceof ApiError) return c.json(err.toBody(), err.status);
+  if (err instanceof ApiError) return c.json(err.toBody(), err.status, err.headers);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
     const apiError = new ApiError(

@@ -5,6 +5,8 @@ export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
   readonly code: string;
   readonly details: unknown;
+  /** Response headers the error needs (a 429's `Retry-After`). */
+  readonly headers: Record<string, string>;
 
   constructor(
     status: ContentfulStatusCode,
@@ -12,11 +14,13 @@ export class ApiError extends Error {
     message: string,
     details?: unknown,
     cause?: unknown,
+    headers: Record<string, string> = {},
   ) {
     super(message, cause === undefined ? undefined : { cause });
     this.status = status;
     this.code = code;
     this.details = details;
+    this.headers = headers;
   }
 
   toBody(): ErrorBody {

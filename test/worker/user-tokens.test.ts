@@ -172,3 +172,21 @@ describe("CORS", () => {
     expect(res.response.headers.get("Access-Control-Allow-Headers")).toContain("Authorization");
   });
 });
+
+describe("the per-credential rate limit", () => {
+  it("answers 429 with Retry-After under a burst, for that credential only", async () => {
+    const w = await world();
+    let limited: Awaited<ReturnType<typeof api>> | undefined;
+    for (let i = 0; i < 700 && !limited; i++) {
+      const res = await api("GET", "/v1/users/alice/grants", { key: w.frontend });
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(200);
+    }
+    expect(limited, "no 429 within 700 requests").toBeDefined();
+    expectError(limited!, 429, "rate_limited");
+    expect(Number(limited!.response.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // Control: another key of the same tenant is not limited by this one's burst.
+    const other = (await issueKey(w.tenant, "frontend", "other")).secret;
+    expect((await api("GET", "/v1/users/alice/grants", { key: other })).status).toBe(200);
+  }, 60_000);
+});
