@@ -21,9 +21,9 @@ export interface ServingAppInfo {
   bindings: Record<string, string>;
 }
 
-/** What a spoke needs to call the app: the serving version and the signing secret. */
+/** What a spoke needs to call the app: the serving version and the signing secrets (the current one first; the previous one too while a rotation overlaps). */
 export interface ServingApp extends ServingAppInfo {
-  secret: string;
+  secrets: string[];
 }
 
 // --- hub → spoke ---

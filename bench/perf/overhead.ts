@@ -161,10 +161,13 @@ async function timeRequest(send: () => Promise<Response>): Promise<number> {
 /** The same call a tool step makes (contacts.lookup), signed with the app's secret, straight from Node. */
 async function appDirect(t: Tenant, round: number): Promise<number> {
   const body = JSON.stringify({ name: "accountant" });
+  const key = `bench-direct-${Date.now()}-${round}`;
+  const path = `/w/${t.world}/contacts/lookup`;
+  const signed = { method: "POST", path, idempotencyKey: key, callId: null, body };
   const headers = {
     "Content-Type": "application/json",
-    "X-Lattice-Signature": await signLatticeRequest(t.secrets.contacts!, body),
-    "X-Lattice-Idempotency-Key": `bench-direct-${Date.now()}-${round}`,
+    "X-Lattice-Signature": await signLatticeRequest(t.secrets.contacts!, signed),
+    "X-Lattice-Idempotency-Key": key,
   };
   return timeRequest(() =>
     fetch(`${t.apps}/w/${t.world}/contacts/lookup`, { method: "POST", headers, body }),

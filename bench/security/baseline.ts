@@ -61,13 +61,17 @@ export async function runBaseline(stack: Stack, c: Case, world: string, runKey: 
     const fn = dotted.slice(dotted.indexOf(".") + 1);
     if (!endpoints[app]) return JSON.stringify({ error: { code: "unknown_tool", message: name } });
     const body = rawArgs || "{}";
-    const res = await fetch(`${endpoints[app]}/${fn}`, {
+    const url = `${endpoints[app]}/${fn}`;
+    const idempotencyKey = `${runKey}-${calls++}`;
+    const callId = `baseline-${calls}`;
+    const signed = { method: "POST", path: new URL(url).pathname, idempotencyKey, callId, body };
+    const res = await fetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
-        "X-Lattice-Signature": await signLatticeRequest(secrets[app]!, body),
-        "X-Lattice-Idempotency-Key": `${runKey}-${calls++}`,
-        "X-Lattice-Call": `baseline-${calls}`,
+        "X-Lattice-Signature": await signLatticeRequest(secrets[app]!, signed),
+        "X-Lattice-Idempotency-Key": idempotencyKey,
+        "X-Lattice-Call": callId,
       },
       body,
     });

@@ -38,7 +38,17 @@ async function call(world: string, app: string, fn: string, body: unknown, o: Ca
   const raw = o.raw ?? JSON.stringify(body);
   const headers: Record<string, string> = { "content-type": "application/json", "X-Lattice-Call": "fx_test" };
   if (o.secret !== null)
-    headers["X-Lattice-Signature"] = await signLatticeRequest(o.secret ?? SECRET, raw, o.t);
+    headers["X-Lattice-Signature"] = await signLatticeRequest(
+      o.secret ?? SECRET,
+      {
+        method: "POST",
+        path: `/w/${world}/${app}/${fn}`,
+        idempotencyKey: o.key ?? null,
+        callId: "fx_test",
+        body: raw,
+      },
+      o.t,
+    );
   if (o.key) headers["X-Lattice-Idempotency-Key"] = o.key;
   return apps.fetch(`http://apps/w/${world}/${app}/${fn}`, {
     method: "POST",
@@ -88,6 +98,33 @@ describe("demo apps: routes and signatures", () => {
       [false, 401],
       [false, 401],
     ]);
+  });
+
+  it("refuses a captured ride quote replayed to /book (the path is signed); nothing is booked", async () => {
+    const world = await newWorld();
+    const route = { from: "Home", to: "Airport" };
+    const raw = JSON.stringify(route);
+    const signed = { method: "POST", idempotencyKey: "k-1", callId: "fx_test", body: raw };
+    const quote = await signLatticeRequest(SECRET, { ...signed, path: `/w/${world}/swiftride/quote` });
+    const replay = (signature: string) =>
+      apps.fetch(`http://apps/w/${world}/swiftride/book`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "X-Lattice-Signature": signature,
+          "X-Lattice-Idempotency-Key": "k-1",
+          "X-Lattice-Call": "fx_test",
+        },
+        body: raw,
+      });
+    const refused = await replay(quote);
+    expect(refused.status).toBe(401);
+    expect(((await state(world)).apps.swiftride as { bookings: unknown[] }).bookings).toEqual([]);
+    // Control: the same body signed for /book is a real booking: the refusal was the path binding.
+    const booked = await replay(
+      await signLatticeRequest(SECRET, { ...signed, path: `/w/${world}/swiftride/book` }),
+    );
+    expect(booked.status).toBe(200);
   });
 
   it("rejects signed calls to an app whose secret this world was never given", async () => {

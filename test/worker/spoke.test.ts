@@ -7,7 +7,7 @@ import { hubObjectName, spokeObjectName, tenantObjectName } from "../../src/obje
 import { rpc } from "../../src/objects/rpc.ts";
 import type { SpokeDO } from "../../src/objects/spoke/index.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
-import { registerDemoApp, uniqueWorld, worldState } from "./demo.ts";
+import { demoApps, registerDemoApp, uniqueWorld, worldState } from "./demo.ts";
 import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
 
 async function setup(): Promise<{ tenant: TestTenant; dev: string; world: string }> {
@@ -157,5 +157,44 @@ describe("ephemeral functionality ids", () => {
     expect(b1).not.toBe(a1);
     expect(await hub("ses_b").resolveEphemeral(a1)).toBeNull();
     expect(await hub("ses_a").resolveEphemeral("fx_forged")).toBeNull();
+  });
+});
+
+describe("signing secret rotation", () => {
+  it("keeps calls working through the overlap, audited; the old secret stops after it", async () => {
+    const { tenant, dev, world } = await setup();
+    const contacts = await registerDemoApp(tenant, dev, "contacts", world);
+    const rotated = await api("POST", `/v1/apps/${contacts.id}/secret`, { key: dev });
+    expect(rotated.status).toBe(200);
+    const { secret } = rotated.body as { secret: string; previousValidUntil: string };
+    expect(secret).not.toBe(contacts.secret);
+    // The app still holds the old secret: Lattice signs with both during the overlap.
+    expect(await spokeCall(tenant, contacts.id, "lookup", { name: "landlord" })).toMatchObject({ ok: true });
+    // The app moves to the new one at its own pace.
+    const setSecret = (s: string) =>
+      demoApps().fetch(`http://apps/w/${world}/_demo/secrets`, {
+        method: "PUT",
+        body: JSON.stringify({ contacts: s }),
+      });
+    await setSecret(secret);
+    expect(await spokeCall(tenant, contacts.id, "lookup", { name: "landlord" })).toMatchObject({ ok: true });
+    expect(await auditTypes(tenant)).toContain("app_secret_rotated");
+    // Control: past the overlap, an app still on the old secret is refused (401 from its verifier).
+    const { runInDurableObject } = await import("cloudflare:test");
+    await runInDurableObject(env.TENANT.getByName(tenantObjectName(tenant.tenantId)), async (_i, state) => {
+      state.storage.sql.exec("UPDATE apps SET previous_until = '2000-01-01T00:00:00.000Z'");
+    });
+    await setSecret(contacts.secret);
+    expect(await spokeCall(tenant, contacts.id, "lookup", { name: "landlord" })).toMatchObject({
+      ok: false,
+      code: "app_error",
+    });
+  });
+
+  it("is only for the app's own developer", async () => {
+    const { tenant, dev, world } = await setup();
+    const contacts = await registerDemoApp(tenant, dev, "contacts", world);
+    const other = (await issueKey(tenant, "developer", "other")).secret;
+    expect((await api("POST", `/v1/apps/${contacts.id}/secret`, { key: other })).status).toBe(404);
   });
 });

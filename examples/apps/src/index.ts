@@ -79,6 +79,8 @@ app.post("/w/:world/:app/:functionality", async (c) => {
     app: c.req.param("app"),
     functionality: c.req.param("functionality"),
     rawBody: await c.req.text(),
+    method: c.req.method,
+    path: new URL(c.req.url).pathname,
     signature: c.req.header("X-Lattice-Signature") ?? null,
     idempotencyKey: c.req.header("X-Lattice-Idempotency-Key") ?? null,
     callId: c.req.header("X-Lattice-Call") ?? null,

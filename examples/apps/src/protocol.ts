@@ -10,6 +10,9 @@ export interface CallRequest {
   app: string;
   functionality: string;
   rawBody: string;
+  /** The method and URL path as received: the signature covers them. */
+  method: string;
+  path: string;
   signature: string | null;
   idempotencyKey: string | null;
   callId: string | null;

@@ -115,7 +115,13 @@ export class DemoWorld extends DurableObject {
       .exec<{ secret: string }>("SELECT secret FROM secrets WHERE app = ?", req.app)
       .toArray()[0]?.secret;
     const check = secret
-      ? await verifyLatticeSignature(secret, req.signature, req.rawBody)
+      ? await verifyLatticeSignature(secret, req.signature, {
+          method: req.method,
+          path: req.path,
+          idempotencyKey: req.idempotencyKey,
+          callId: req.callId,
+          body: req.rawBody,
+        })
       : { ok: false as const, reason: `no signing secret is configured for ${req.app} in this world` };
     if (!check.ok) {
       this.log(req, at, false, check.reason, false, 401);

@@ -16,7 +16,7 @@ import {
   type ModelLimits,
 } from "../../llm/index.ts";
 import { type VisorTool, visorAudit } from "../../policy/index.ts";
-import { DEFAULT_LIMITS, postToApp, signatureHeader } from "./endpoint.ts";
+import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 
 /**
  * An agentic app's loop, run inside its SpokeDO: the app's own model (role `spoke`) sees only its
@@ -68,7 +68,7 @@ const COLLABORATION_TOOLS = [
 ];
 
 export interface AgentRun {
-  app: { name: string; secret: string; manifest: Manifest };
+  app: { name: string; secrets: string[]; manifest: Manifest };
   hub?: HubLink;
   functionality: Functionality;
   request: Record<string, unknown>;
@@ -255,17 +255,16 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       }
       events.push({ type: "tool_call", tool: call.name, args });
       if (tool.irreversible) irreversibleDone = true;
-      const body = JSON.stringify(args);
-      const result = await postToApp(
+      const result = await postSigned(
         `${run.app.manifest.endpoint.replace(/\/+$/, "")}/${call.name}`,
-        body,
+        JSON.stringify(args),
         {
-          "X-Lattice-Signature": await signatureHeader(run.app.secret, body, Math.floor(Date.now() / 1000)),
+          secrets: run.app.secrets,
           // The one irreversible action keeps the hub's key: a replayed step cannot repeat it.
-          "X-Lattice-Idempotency-Key": tool.irreversible
+          idempotencyKey: tool.irreversible
             ? `${run.idempotencyKey}:irreversible`
             : `${run.idempotencyKey}:${turn}:${i}`,
-          "X-Lattice-Call": run.callId,
+          callId: run.callId,
         },
         DEFAULT_LIMITS,
       );

@@ -17,17 +17,69 @@ export type EndpointResult =
       message: string;
     };
 
-/** `t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (API.md, "Apps receive"). */
-export async function signatureHeader(secret: string, body: string, unixSeconds: number): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
+/** What a call to an app is signed over (API.md, "What apps receive"): everything that decides what it does. */
+export interface SignedCall {
+  method: string;
+  path: string;
+  idempotencyKey: string;
+  callId: string;
+  body: string;
+}
+
+/**
+ * `t=<unix>,v2=<hex HMAC-SHA256(secret, canonical)>`, one `v2` per valid secret (two while a
+ * rotation overlaps), where canonical is `lattice-v2`, t, method, path, idempotency key, call id
+ * and body, joined by newlines. A captured call cannot be replayed to another path, or with
+ * another key or call id, within the window.
+ */
+export async function signatureHeader(
+  secrets: readonly string[],
+  call: SignedCall,
+  unixSeconds: number,
+): Promise<string> {
+  const canonical = [
+    "lattice-v2",
+    unixSeconds,
+    call.method.toUpperCase(),
+    call.path,
+    call.idempotencyKey,
+    call.callId,
+    call.body,
+  ].join("\n");
+  const macs = await Promise.all(
+    secrets.map(async (secret) => {
+      const key = await crypto.subtle.importKey(
+        "raw",
+        new TextEncoder().encode(secret),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
+      return `v2=${hex(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(canonical))))}`;
+    }),
   );
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${unixSeconds}.${body}`));
-  return `t=${unixSeconds},v1=${hex(new Uint8Array(mac))}`;
+  return [`t=${unixSeconds}`, ...macs].join(",");
+}
+
+/** A signed POST of `body` to `url`: the signature, idempotency key and call id as headers. */
+export async function postSigned(
+  url: string,
+  body: string,
+  call: { secrets: readonly string[]; idempotencyKey: string; callId: string },
+  limits: EndpointLimits,
+): Promise<EndpointResult> {
+  const path = new URL(url).pathname;
+  const signed = { method: "POST", path, idempotencyKey: call.idempotencyKey, callId: call.callId, body };
+  return postToApp(
+    url,
+    body,
+    {
+      "X-Lattice-Signature": await signatureHeader(call.secrets, signed, Math.floor(Date.now() / 1000)),
+      "X-Lattice-Idempotency-Key": call.idempotencyKey,
+      "X-Lattice-Call": call.callId,
+    },
+    limits,
+  );
 }
 
 export async function postToApp(

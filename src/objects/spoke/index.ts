@@ -23,7 +23,7 @@ import { failure } from "../../result.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { hubStub, tenantStub } from "../stubs.ts";
 import { runAgent } from "./agent.ts";
-import { DEFAULT_LIMITS, postToApp, signatureHeader } from "./endpoint.ts";
+import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 
 const MIGRATIONS = {
   spoke: [
@@ -143,16 +143,10 @@ export class SpokeDO extends DurableObject<Env> {
       };
     }
 
-    const body = JSON.stringify(call.request);
-    const t = Math.floor(Date.now() / 1000);
-    const result = await postToApp(
+    const result = await postSigned(
       `${app.manifest.endpoint.replace(/\/+$/, "")}/${fn.name}`,
-      body,
-      {
-        "X-Lattice-Signature": await signatureHeader(app.secret, body, t),
-        "X-Lattice-Idempotency-Key": call.idempotencyKey,
-        "X-Lattice-Call": call.callId,
-      },
+      JSON.stringify(call.request),
+      { secrets: app.secrets, idempotencyKey: call.idempotencyKey, callId: call.callId },
       { ...DEFAULT_LIMITS, ...call.limits },
     );
     if (!result.ok) {

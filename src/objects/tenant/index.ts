@@ -146,6 +146,18 @@ export class TenantDO extends DurableObject<Env> {
     return registry.submitVersion(this.sql, ownerKeyId, appId, manifest);
   }
 
+  /** The owner's new signing secret (shown once); audited with the key that asked. */
+  rotateSecret(ownerKeyId: string, appId: string) {
+    const rotated = registry.rotateSecret(this.sql, ownerKeyId, appId);
+    if (rotated)
+      this.audit("app_secret_rotated", {
+        appId,
+        keyId: ownerKeyId,
+        previousValidUntil: rotated.previousValidUntil,
+      });
+    return rotated;
+  }
+
   ownedApp(ownerKeyId: string, appId: string) {
     return registry.ownedApp(this.sql, ownerKeyId, appId);
   }

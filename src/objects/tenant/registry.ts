@@ -18,7 +18,13 @@ export const REGISTRY_MIGRATIONS = [
      PRIMARY KEY (app_id, version))`,
   // Functionality name → catalog entry, set when the version is approved.
   `ALTER TABLE app_versions ADD COLUMN bindings TEXT`,
+  // A rotated-out secret stays valid (Lattice signs with both) until previous_until.
+  `ALTER TABLE apps ADD COLUMN previous_secret TEXT`,
+  `ALTER TABLE apps ADD COLUMN previous_until TEXT`,
 ];
+
+/** How long a rotated-out signing secret stays valid beside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 /** Functionality name → the catalog entry it serves (unbound functionalities are absent). */
 export type Bindings = Record<string, string>;
@@ -142,7 +148,8 @@ export function setEnabled(sql: Sql, appId: string, enabled: boolean): AppView |
 }
 
 export function servingApp(sql: Sql, appId: string): ServingApp | null {
-  const app = sql<AppRow & { secret: string }>`SELECT * FROM apps WHERE id = ${appId} AND enabled = 1`[0];
+  type Secrets = { secret: string; previous_secret: string | null; previous_until: string | null };
+  const app = sql<AppRow & Secrets>`SELECT * FROM apps WHERE id = ${appId} AND enabled = 1`[0];
   if (!app) return null;
   const v = sql<VersionRow>`SELECT * FROM app_versions WHERE app_id = ${appId} AND status = 'approved'
                             ORDER BY version DESC LIMIT 1`[0];
@@ -155,8 +162,29 @@ export function servingApp(sql: Sql, appId: string): ServingApp | null {
     clearance: v.clearance!,
     manifest,
     bindings: bindingsOf(v),
-    secret: app.secret,
+    secrets: [
+      app.secret,
+      ...(app.previous_secret && app.previous_until && app.previous_until > now()
+        ? [app.previous_secret]
+        : []),
+    ],
   };
+}
+
+/** A new signing secret for the owner's app; the old one stays valid for `ROTATION_OVERLAP_MS`. */
+export function rotateSecret(
+  sql: Sql,
+  ownerKeyId: string,
+  appId: string,
+): { secret: string; previousValidUntil: string } | null {
+  const app = sql<{
+    secret: string;
+  }>`SELECT secret FROM apps WHERE id = ${appId} AND owner_key_id = ${ownerKeyId}`[0];
+  if (!app) return null;
+  const secret = `whsec_${randomToken(32)}`;
+  const until = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
+  sql`UPDATE apps SET secret = ${secret}, previous_secret = ${app.secret}, previous_until = ${until} WHERE id = ${appId}`;
+  return { secret, previousValidUntil: until };
 }
 
 /** Every app a planner may use: approved, enabled, at its serving version. */
@@ -164,7 +192,7 @@ export function servingApps(sql: Sql): ServingAppInfo[] {
   return sql<{ id: string }>`SELECT id FROM apps WHERE enabled = 1 ORDER BY name`
     .map(({ id }) => servingApp(sql, id))
     .filter((app): app is ServingApp => app !== null)
-    .map(({ secret: _secret, ...app }) => app);
+    .map(({ secrets: _secrets, ...app }) => app);
 }
 
 function bindingsOf(v: VersionRow): Bindings {

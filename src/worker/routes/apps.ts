@@ -47,6 +47,23 @@ const read = createRoute({
   responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError },
 });
 
+const rotate = createRoute({
+  method: "post",
+  path: "/{appId}/secret",
+  tags: ["developer"],
+  summary: "Rotate the signing secret: the new one is returned once; the old one stays valid for 24 hours",
+  security,
+  request: { params: AppIdParam },
+  responses: {
+    200: jsonResponse(
+      z.object({ secret: z.string(), previousValidUntil: z.string() }).openapi("RotatedSecret"),
+      "The new secret; Lattice signs with both until previousValidUntil",
+    ),
+    ...authErrors,
+    ...notFoundError,
+  },
+});
+
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.use(requireRole("developer"));
 
@@ -72,6 +89,11 @@ export const appRoutes = base
       ]);
     }
     return c.json(result.app, 200);
+  })
+  .openapi(rotate, async (c) => {
+    const rotated = await tenantOf(c).rotateSecret(c.var.principal.keyId, c.req.valid("param").appId);
+    if (!rotated) throw notFound("app");
+    return c.json(rotated, 200);
   })
   .openapi(read, async (c) => {
     // Only the registering developer key sees the app: other developers get 404, not a hint.
