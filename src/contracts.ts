@@ -87,6 +87,7 @@ export const SPOKE_ERROR_CODES = [
   "model_timeout",
   "model_failed",
   "model_not_configured",
+  "quota_exceeded",
 ] as const;
 export type SpokeErrorCode = (typeof SPOKE_ERROR_CODES)[number];
 
@@ -129,7 +130,7 @@ export interface QllmCall {
 }
 
 /** Why a model call failed (the model layer's `ModelError` carries one of these). */
-export type ModelErrorCode = "model_timeout" | "model_failed" | "model_not_configured";
+export type ModelErrorCode = "model_timeout" | "model_failed" | "model_not_configured" | "quota_exceeded";
 export type QllmErrorCode = "invalid_model_output" | ModelErrorCode;
 export type QllmResult = Result<{ value: unknown; tokens: number }, QllmErrorCode>;
 

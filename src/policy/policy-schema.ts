@@ -108,6 +108,14 @@ export const PolicySchema = z
         maxWork: z.int().min(1).max(100_000).default(10_000),
       })
       .prefault({}),
+    /** Daily quotas (UTC days), counted exactly by the tenant's object. */
+    quotas: z
+      .strictObject({
+        queriesPerDay: z.int().min(0).max(10_000_000).default(10_000),
+        modelTokensPerDay: z.int().min(0).max(10_000_000_000).default(5_000_000),
+        appCallsPerDay: z.int().min(0).max(100_000_000).default(100_000),
+      })
+      .prefault({}),
     models: z
       .strictObject({
         default: ModelRoleSchema.optional(),

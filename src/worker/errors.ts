@@ -57,3 +57,14 @@ export function codeForStatus(status: number): string {
   };
   return codes[status] ?? (status >= 500 ? "internal_error" : "invalid_request");
 }
+
+/** A daily quota of the tenant's is used up: 429 naming the quota, retry at the next UTC day. */
+export const quotaExceeded = (q: { quota: string; limit: number; retryAfterSeconds: number }) =>
+  new ApiError(
+    429,
+    "quota_exceeded",
+    `the tenant's daily ${q.quota} quota (${q.limit}) is used up`,
+    { quota: q.quota, limit: q.limit },
+    undefined,
+    { "Retry-After": String(q.retryAfterSeconds) },
+  );

@@ -65,6 +65,16 @@ export class QueryLifecycle {
       ? []
       : await artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
     this.store.emit(query.id, "planning", {});
+    const budget = await tenant.tokensLeft();
+    if (!budget.ok) {
+      return {
+        state: "invalid",
+        error: {
+          code: "quota_exceeded",
+          message: `the tenant's daily model_tokens quota (${budget.limit}) is used up`,
+        },
+      };
+    }
     const model = await tenant.modelConfig("planner");
     const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs: policy.limits.modelTimeoutMs };
     return planQuery({
@@ -82,7 +92,9 @@ export class QueryLifecycle {
           { role: "planner", messages, schema: { name: "plan", schema } },
           limits,
         );
-        return { text: answer.text, tokens: answer.usage.inputTokens + answer.usage.outputTokens };
+        const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
+        await tenant.recordTokens(tokens); // exact: every planner call, retries included
+        return { text: answer.text, tokens };
       },
     });
   }

@@ -80,6 +80,9 @@ export class SpokeDO extends DurableObject<Env> {
     }
     const fn = app.manifest.functionalities.find((f) => f.name === call.functionality);
     if (!fn) return fail("unknown_functionality", `no functionality ${call.functionality}`);
+    const quota = await tenant.spend("app_calls");
+    if (!quota.ok)
+      return fail("quota_exceeded", `the tenant's daily app_calls quota (${quota.limit}) is used up`);
 
     const requestProblems = valueProblems(fn.request, call.request);
     if (requestProblems.length) {
@@ -99,6 +102,13 @@ export class SpokeDO extends DurableObject<Env> {
     if (app.manifest.agent && Object.hasOwn(app.manifest.agent.functionalities, fn.name)) {
       if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
       const { collaboration: link, modelTimeoutMs, ...agent } = call.agent;
+      let model: Awaited<ReturnType<SpokeDO["model"]>>;
+      try {
+        model = await this.model("spoke", call.tenantId, modelTimeoutMs);
+      } catch (error) {
+        if (error instanceof ModelError) return fail(error.code, error.message);
+        throw error;
+      }
       const hub = link && hubStub(this.env, call.tenantId, link.sessionId);
       // Memory keeps its labels: only what this call may carry anyway is given (all of it in a control run).
       const remembered =
@@ -121,10 +131,11 @@ export class SpokeDO extends DurableObject<Env> {
         memory: remembered.map(({ levels: _levels, ...record }) => record),
         idempotencyKey: call.idempotencyKey,
         callId: call.callId,
-        settings: { ...agent, ...(await this.model("spoke", call.tenantId, modelTimeoutMs)) },
+        settings: { ...agent, ...model },
         carries: [...(call.memory ? [call.memory.carries] : []), ...rememberedLevels],
         readRequest: readOfRequest(call.request, agent.trustedArgs, remembered.length > 0),
       });
+      await tenant.recordTokens(outcome.tokens);
       for (const event of outcome.events.filter((e) => e.type === "visor_exception")) {
         // The rule that fired, not the values: the log outlives the session (private ones too).
         await audit("visor_exception", { tool: event.tool, exception: { type: event.exception?.type } });
@@ -206,7 +217,9 @@ export class SpokeDO extends DurableObject<Env> {
       if (problems.length) {
         return failure("invalid_model_output", `the q-llm answer breaks its schema: ${problems[0]}`);
       }
-      return { ok: true, value, tokens: answer.usage.inputTokens + answer.usage.outputTokens };
+      const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
+      await tenantStub(this.env, request.tenantId).recordTokens(tokens);
+      return { ok: true, value, tokens };
     } catch (error) {
       if (error instanceof ModelError) return failure(error.code, error.message);
       throw error;
@@ -222,8 +235,15 @@ export class SpokeDO extends DurableObject<Env> {
     tenantId: string,
     timeoutMs: number,
   ): Promise<{ model: ModelConfig; limits: ModelLimits }> {
-    const model = await tenantStub(this.env, tenantId).modelConfig(role);
-    return { model, limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
+    const tenant = tenantStub(this.env, tenantId);
+    const budget = await tenant.tokensLeft();
+    if (!budget.ok) {
+      throw new ModelError(
+        "quota_exceeded",
+        `the tenant's daily model_tokens quota (${budget.limit}) is used up`,
+      );
+    }
+    return { model: await tenant.modelConfig(role), limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
   }
 
   /**

@@ -24,6 +24,8 @@ import {
   storePolicy,
 } from "./policy-store.ts";
 import * as registry from "./registry.ts";
+import * as usage from "./usage.ts";
+import { type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
 
 /** The tenant record and its keys; each module below owns its own migrations (see migrate()). */
 const TENANT_MIGRATIONS = [
@@ -39,6 +41,7 @@ const MIGRATIONS = {
   policy: POLICY_MIGRATIONS,
   catalog: CATALOG_MIGRATIONS,
   model_keys: MODEL_KEY_MIGRATIONS,
+  usage: USAGE_MIGRATIONS,
 };
 /** The order the lists were spliced in before migrations were keyed. */
 const LEGACY_LAYOUT = [
@@ -321,6 +324,26 @@ export class TenantDO extends DurableObject<Env> {
     });
     this.audit("policy_updated", { version });
     return { ok: true as const, version };
+  }
+
+  // --- quotas (usage.ts) ---
+
+  /** Counts one of today's queries or app calls, or refuses it past the tenant's quota. */
+  spend(kind: "queries" | "app_calls"): QuotaCheck {
+    const { quotas } = currentPolicy(this.sql).policy;
+    const limit = kind === "queries" ? quotas.queriesPerDay : quotas.appCallsPerDay;
+    const check = usage.spend(this.sql, kind, 1, limit);
+    if (!check.ok) this.audit("quota_exceeded", { quota: kind, limit });
+    return check;
+  }
+
+  /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
+  tokensLeft(): QuotaCheck {
+    return usage.left(this.sql, "model_tokens", currentPolicy(this.sql).policy.quotas.modelTokensPerDay);
+  }
+
+  recordTokens(tokens: number): void {
+    usage.record(this.sql, "model_tokens", tokens);
   }
 
   /**

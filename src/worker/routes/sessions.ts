@@ -4,7 +4,7 @@ import { randomId } from "../../objects/crypto.ts";
 import type { HubDO } from "../../objects/hub/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError, conflict, invalid, notFound } from "../errors.ts";
+import { ApiError, conflict, invalid, notFound, quotaExceeded } from "../errors.ts";
 import { hubOf, openHub } from "../hub.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
@@ -118,6 +118,8 @@ export const sessionRoutes = base
   .openapi(ask, async (c) => {
     const { sid } = c.req.valid("param");
     const hub = await openHub(c, sid);
+    const quota = await tenantOf(c).spend("queries");
+    if (!quota.ok) throw quotaExceeded(quota);
     const started = await hub.startQuery(
       c.req.valid("json").text,
       c.req.valid("header")["idempotency-key"] ?? null,
