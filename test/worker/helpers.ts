@@ -12,7 +12,14 @@ export const OPERATOR_SECRET = "test-operator-secret";
 export async function api(
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: {
+    key?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    /** Leave the body unread (an event stream): `body` is then null. */
+    stream?: boolean;
+  } = {},
 ): Promise<{ status: number; body: unknown; response: Response }> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
@@ -23,6 +30,8 @@ export async function api(
     new Request(`http://lattice.test${path}`, { method, headers, body }),
     env,
   );
+  if (options.stream)
+    return { status: response.status, body: response.ok ? null : await response.json(), response };
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -53,3 +53,26 @@ describe("tenant quotas", () => {
     expect(q).toMatchObject({ status: "failed", error: { code: "quota_exceeded" } });
   });
 });
+
+describe("open event streams", () => {
+  it("are bounded per session: the fifth answers 429, and a closed one frees its place", async () => {
+    const w = await hubWorld(["contacts"]);
+    const sid = await openSession(w);
+    const open = () => api("GET", `/v1/sessions/${sid}/events`, { key: w.frontend, stream: true });
+    const streams = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await open();
+      expect(res.status).toBe(200);
+      streams.push(res);
+    }
+    expectError(await open(), 429, "too_many_streams");
+    await streams[0]!.response.body?.cancel();
+    let again = await open();
+    for (let i = 0; i < 20 && again.status === 429; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      again = await open();
+    }
+    expect(again.status).toBe(200);
+    for (const s of [...streams.slice(1), again]) await s.response.body?.cancel();
+  });
+});

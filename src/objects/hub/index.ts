@@ -51,6 +51,8 @@ export class HubDO extends DurableObject<Env> {
   private readonly consentStore: ConsentStore;
   /** Identifies this in-memory instance: a new one after every eviction or restart. */
   private readonly instance = randomId("inst", 6);
+  /** Open event streams: lease id → when it lapses. */
+  private readonly streams = new Map<string, number>();
   private readonly lifecycle: QueryLifecycle;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -111,6 +113,24 @@ export class HubDO extends DurableObject<Env> {
   query(queryId: string): QueryView | null {
     const row = this.store.query(queryId);
     return row ? this.view(row) : null;
+  }
+
+  /**
+   * A lease for one open event stream, or null at `max`: streams poll this object, so their number
+   * is bounded. Leases live in memory and expire on their own (an evicted hub forgets them, and the
+   * streams end within their time bound anyway).
+   */
+  openStream(max: number, ttlMs: number): string | null {
+    const now = Date.now();
+    for (const [id, until] of this.streams) if (until <= now) this.streams.delete(id);
+    if (this.streams.size >= max) return null;
+    const id = randomId("st", 8);
+    this.streams.set(id, now + ttlMs);
+    return id;
+  }
+
+  closeStream(lease: string): void {
+    this.streams.delete(lease);
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {

@@ -130,7 +130,7 @@ export const sessionRoutes = base
       throw conflict("this Idempotency-Key was used for a different query");
     }
     if (c.req.header("Accept")?.includes("text/event-stream")) {
-      return streamEvents(c, hub, 0, started.query.id) as never;
+      return (await streamEvents(c, hub, 0, started.query.id)) as never;
     }
     return c.json(started.query, 202);
   })
@@ -143,7 +143,7 @@ export const sessionRoutes = base
   .openapi(events, async (c) => {
     const hub = await openHub(c, c.req.valid("param").sid);
     const after = Number(c.req.header("Last-Event-ID") ?? "0");
-    return streamEvents(c, hub, Number.isFinite(after) ? after : 0) as never;
+    return (await streamEvents(c, hub, Number.isFinite(after) ? after : 0)) as never;
   });
 
 const POLL_MS = 150;
@@ -155,17 +155,42 @@ const STOP_TYPES = new Set(["query_finished", "consent_requested"]);
  * (the log is durable); a client resumes with Last-Event-ID. A query stream ends when the query
  * finishes or waits for the user.
  */
-function streamEvents(c: Parameters<typeof streamSSE>[0], hub: Rpc<HubDO>, after: number, queryId?: string) {
+/** Open event streams a session may hold at once (each polls its hub): more answer 429. */
+export const MAX_STREAMS_PER_SESSION = 4;
+
+async function streamEvents(
+  c: Parameters<typeof streamSSE>[0],
+  hub: Rpc<HubDO>,
+  after: number,
+  queryId?: string,
+) {
+  const lease = await hub.openStream(MAX_STREAMS_PER_SESSION, MAX_STREAM_MS + 10_000);
+  if (!lease) {
+    throw new ApiError(
+      429,
+      "too_many_streams",
+      `at most ${MAX_STREAMS_PER_SESSION} open event streams per session`,
+      undefined,
+      undefined,
+      {
+        "Retry-After": "5",
+      },
+    );
+  }
   return streamSSE(c, async (stream) => {
-    let seq = after;
-    const deadline = Date.now() + MAX_STREAM_MS;
-    while (!stream.aborted && Date.now() < deadline) {
-      for (const event of await hub.events(seq, queryId)) {
-        seq = event.seq;
-        await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
-        if (queryId && STOP_TYPES.has(event.type)) return;
+    try {
+      let seq = after;
+      const deadline = Date.now() + MAX_STREAM_MS;
+      while (!stream.aborted && Date.now() < deadline) {
+        for (const event of await hub.events(seq, queryId)) {
+          seq = event.seq;
+          await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
+          if (queryId && STOP_TYPES.has(event.type)) return;
+        }
+        await stream.sleep(POLL_MS);
       }
-      await stream.sleep(POLL_MS);
+    } finally {
+      await hub.closeStream(lease);
     }
   });
 }
