@@ -108,6 +108,13 @@ export const PolicySchema = z
         maxWork: z.int().min(1).max(100_000).default(10_000),
       })
       .prefault({}),
+    /** How long records are kept: the audit log, and a session's finished queries (their events, journal, display, consents). */
+    retention: z
+      .strictObject({
+        auditDays: z.int().min(1).max(3650).default(90),
+        queryDays: z.int().min(1).max(3650).default(30),
+      })
+      .prefault({}),
     /** Daily quotas (UTC days), counted exactly by the tenant's object. */
     quotas: z
       .strictObject({

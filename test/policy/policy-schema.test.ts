@@ -32,6 +32,7 @@ describe("parsePolicy: defaults", () => {
         maxCalls: 200,
         maxWork: 10_000,
       },
+      retention: { auditDays: 90, queryDays: 30 },
       quotas: { queriesPerDay: 10_000, modelTokensPerDay: 5_000_000, appCallsPerDay: 100_000 },
       models: {},
       planning: { mode: "catalog", earlierQueries: 10 },

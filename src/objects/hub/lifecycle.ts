@@ -61,6 +61,8 @@ export class QueryLifecycle {
   private async plan(query: QueryRecord, session: Session): Promise<Planned> {
     const tenant = tenantStub(this.env, session.tenantId);
     const { policy, catalog, apps } = await tenant.planningView();
+    // Retention: each new query first forgets the session's finished ones past the tenant's limit.
+    this.store.prune(policy.retention.queryDays);
     const artifacts = session.private
       ? []
       : await artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);

@@ -155,6 +155,21 @@ export class HubStore {
     );
   }
 
+  /** Forgets finished queries last touched more than `keepDays` ago, with everything they left here. */
+  prune(keepDays: number, now = Date.now()): number {
+    const cutoff = new Date(now - keepDays * 86_400_000).toISOString();
+    const old = this.sql<{ id: string }>`SELECT id FROM queries
+      WHERE status IN ('completed', 'failed', 'rejected') AND updated_at < ${cutoff}`.map((r) => r.id);
+    for (const id of old) {
+      this.sql`DELETE FROM events WHERE query_id = ${id}`;
+      this.sql`DELETE FROM journal WHERE query_id = ${id}`;
+      this.sql`DELETE FROM display WHERE query_id = ${id}`;
+      this.sql`DELETE FROM consents WHERE query_id = ${id}`;
+      this.sql`DELETE FROM queries WHERE id = ${id}`;
+    }
+    return old.length;
+  }
+
   insertQuery(id: string, text: string, idempotencyKey: string | null, options: QueryOptions): QueryRecord {
     const seq = (this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM queries`[0]?.n ?? 0) + 1;
     const at = now();

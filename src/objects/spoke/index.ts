@@ -43,6 +43,8 @@ const Levels = z.array(z.string());
 /** How many remembered interactions an agent is given, of how many recent ones looked at. */
 const AGENT_MEMORY = 10;
 const MEMORY_SCAN = 100;
+/** Interactions a spoke keeps per (user, app): memory is bounded, whatever the app is asked. */
+const KEPT_INTERACTIONS = 500;
 
 /** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
 const MAX_REMEMBERED_CHARS = 64 * 1024;
@@ -312,6 +314,9 @@ export class SpokeDO extends DurableObject<Env> {
     this.sql`INSERT INTO interactions (call_id, functionality, request, response, outcome, at, levels)
              VALUES (${call.callId}, ${call.functionality}, ${bounded(call.request)}, ${answer}, ${outcome},
                      ${new Date().toISOString()}, ${levels})`;
+    // Retention: the newest interactions only (an agent reads ten of the last hundred).
+    this
+      .sql`DELETE FROM interactions WHERE seq <= (SELECT MAX(seq) FROM interactions) - ${KEPT_INTERACTIONS}`;
   }
 }
 

@@ -21,10 +21,24 @@ export interface AuditEvent {
 /** Details are capped so a hostile app cannot grow the log without bound through one event. */
 const MAX_DETAIL_CHARS = 8_000;
 
-export function appendAudit(sql: Sql, type: string, detail: Record<string, unknown>): void {
+/** Appends an event; every `PRUNE_EVERY`th append, events older than `keepDays()` go. */
+export function appendAudit(
+  sql: Sql,
+  type: string,
+  detail: Record<string, unknown>,
+  keepDays: () => number,
+): void {
   let text = JSON.stringify(detail);
   if (text.length > MAX_DETAIL_CHARS) text = JSON.stringify({ truncated: text.slice(0, MAX_DETAIL_CHARS) });
-  sql`INSERT INTO audit (at, type, detail) VALUES (${new Date().toISOString()}, ${type}, ${text})`;
+  const row = sql<{ seq: number }>`INSERT INTO audit (at, type, detail)
+    VALUES (${new Date().toISOString()}, ${type}, ${text}) RETURNING seq`[0];
+  if (row && row.seq % PRUNE_EVERY === 0) pruneAudit(sql, keepDays());
+}
+
+const PRUNE_EVERY = 100;
+
+export function pruneAudit(sql: Sql, keepDays: number, now = Date.now()): void {
+  sql`DELETE FROM audit WHERE at < ${new Date(now - keepDays * 86_400_000).toISOString()}`;
 }
 
 /** Events after a cursor: a sequence number (the last `seq` seen) or an ISO time. */

@@ -368,7 +368,7 @@ export class TenantDO extends DurableObject<Env> {
   // --- audit log (audit.ts) ---
 
   audit(type: string, detail: Record<string, unknown>): void {
-    appendAudit(this.sql, type, detail);
+    appendAudit(this.sql, type, detail, () => currentPolicy(this.sql).policy.retention.auditDays);
   }
 
   readAudit(since: { seq: number } | { at: string }, limit = 200) {
