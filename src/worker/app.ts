@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env.ts";
 import { ApiError, codeForStatus } from "./errors.ts";
+import { accessLog } from "./middleware/access-log/index.ts";
 import { cors } from "./middleware/cors/index.ts";
 import { adminAppRoutes } from "./routes/admin-apps.ts";
 import { appRoutes } from "./routes/apps.ts";
@@ -26,6 +27,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const app = new OpenAPIHono<AppEnv>();
 
 app.use("/v1/*", cors);
+app.use("/v1/*", accessLog);
 
 app.use(
   "/v1/*",

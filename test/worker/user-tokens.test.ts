@@ -190,3 +190,29 @@ describe("the per-credential rate limit", () => {
     expect((await api("GET", "/v1/users/alice/grants", { key: other })).status).toBe(200);
   }, 60_000);
 });
+
+describe("the audit log", () => {
+  it("names the key (and a user token's user) behind every write", async () => {
+    const w = await world();
+    const alice = await w.token("alice");
+    await w.session("alice", alice);
+    await api("PUT", "/v1/admin/policy", { key: w.tenant.adminKey, body: {} });
+    const audit = await api("GET", "/v1/admin/audit", { key: w.tenant.adminKey });
+    const writes = (
+      audit.body as { events: Array<{ type: string; detail: Record<string, unknown> }> }
+    ).events.filter((e) => e.type === "api_write");
+    expect(writes.map((e) => e.detail)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          method: "POST",
+          path: "/v1/sessions",
+          viaUserToken: true,
+          userId: "alice",
+          status: 201,
+        }),
+        expect.objectContaining({ method: "PUT", path: "/v1/admin/policy", role: "admin", status: 200 }),
+      ]),
+    );
+    expect(writes.every((e) => typeof e.detail.keyId === "string")).toBe(true);
+  });
+});

@@ -1,0 +1,24 @@
+import { createMiddleware } from "hono/factory";
+import { tenantStub } from "../../../objects/stubs.ts";
+import type { AppEnv } from "../../env.ts";
+
+/**
+ * Every write a credential makes (POST, PUT, DELETE) leaves an `api_write` audit event naming the
+ * key that acted (and, for a user token, its user), the route and the status: the objects' own
+ * events say what changed, this one says who asked. Reads are not logged (they change nothing).
+ */
+export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const principal = c.get("principal");
+  if (!principal || c.req.method === "GET" || c.req.method === "OPTIONS") return;
+  await tenantStub(c.env, principal.tenantId)
+    .audit("api_write", {
+      keyId: principal.keyId,
+      role: principal.role,
+      ...(principal.user && { viaUserToken: true, userId: principal.user.userId }),
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+    })
+    .catch(() => {}); // the log never fails the request it records
+});
