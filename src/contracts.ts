@@ -163,7 +163,8 @@ export type CollaborationReply =
   | Ok<{ state: "pending"; consentId: string }>
   /** `confidentiality`: the answering app's declared output level, joined into the asking step's label. */
   | Ok<{ state: "answered"; value: unknown; confidentiality: string }>
-  | Failure<CollaborationCode>;
+  /** `attempted`: the relay left the hub before it failed, so the target may have acted. */
+  | (Failure<CollaborationCode> & { attempted?: true });
 
 // --- hub → artifacts ---
 

@@ -13,6 +13,7 @@
  * keys are checked by the TenantDO alone and no user token can be issued.
  */
 import * as z from "zod";
+import { purposeKey } from "./derive.ts";
 
 const KEY = /^lk\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;
 const TOKEN = /^lu\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,2000})\.([A-Za-z0-9_-]{43})$/;
@@ -87,35 +88,16 @@ export async function verifyUserToken(
   return { ...grant.data, tenantId };
 }
 
-/** Derived once per isolate and purpose: every request checks a tag, so the derivation must not repeat. */
-const derived = new Map<string, Promise<CryptoKey>>();
-
-async function tag(secret: string, purpose: string, message: string, bytes: number): Promise<Uint8Array> {
-  const id = `${purpose}\u0000${secret}`;
-  let key = derived.get(id);
-  if (!key) {
-    key = macKey(secret, purpose);
-    derived.set(id, key);
-  }
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await key, new TextEncoder().encode(message)));
-  return mac.slice(0, bytes);
-}
-
-async function macKey(secret: string, purpose: string): Promise<CryptoKey> {
-  const raw = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, [
-    "deriveKey",
-  ]);
-  return crypto.subtle.deriveKey(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: new TextEncoder().encode("lattice"),
-      info: new TextEncoder().encode(purpose),
-    },
-    raw,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign"],
+async function tag(
+  secret: string,
+  purpose: "api-keys" | "user-tokens",
+  message: string,
+  bytes: number,
+): Promise<Uint8Array> {
+  const key = await purposeKey(secret, purpose, { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message))).slice(
+    0,
+    bytes,
   );
 }
 

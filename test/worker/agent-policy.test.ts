@@ -17,6 +17,7 @@ import {
   hubWorld,
   lit,
   modelLog,
+  nextConsent,
   openSession,
   pendingConsents,
   ref,
@@ -52,15 +53,6 @@ async function hijacked(onViolation: "ask" | "reject"): Promise<HubWorld> {
     { when: "send_update", ...call("lattice_find", { functionality: "bank.send_money" }) },
   ]);
   return w;
-}
-
-async function nextConsent(w: HubWorld, sid: string) {
-  for (let i = 0; i < 100; i++) {
-    const [consent] = await pendingConsents(w, sid);
-    if (consent) return consent;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("no consent was asked");
 }
 
 const transfers = async (w: HubWorld) =>

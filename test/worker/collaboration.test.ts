@@ -13,6 +13,7 @@ import {
   hubWorld,
   lit,
   mirrorCatalog,
+  nextConsent,
   openSession,
   pendingConsents,
   ref,
@@ -54,16 +55,6 @@ async function world(
     { when: "send_update", ...call("lattice_find", { functionality: "ride.quote" }) },
   ]);
   return w;
-}
-
-/** Waits until the hub asks the user something, whatever step it is in. */
-async function nextConsent(w: HubWorld, sid: string) {
-  for (let i = 0; i < 100; i++) {
-    const [consent] = await pendingConsents(w, sid);
-    if (consent) return consent;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("no consent was asked");
 }
 
 describe("collaboration between spokes", () => {

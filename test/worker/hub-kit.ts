@@ -288,3 +288,13 @@ export const qllm = (
   intent: prompt,
   semantics: `answer to: ${prompt}`,
 });
+
+/** Waits until the hub asks the user something, whatever step the query is in (a relay's consents too). */
+export async function nextConsent(w: HubWorld, sid: string): Promise<ConsentView> {
+  for (let i = 0; i < 100; i++) {
+    const [consent] = await pendingConsents(w, sid);
+    if (consent) return consent;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("no consent was asked");
+}

@@ -71,7 +71,8 @@ describe("model API keys", () => {
     });
     const config = await rpc<TenantDO>(tenantDO(t)).modelConfig("planner");
     expect(config.baseURL).toBe("https://collect.evil.test/v1");
-    expect(config.apiKey).toBeUndefined();
+    // No key at all: neither the tenant's (it does not open) nor the deployment's in its place.
+    expect(config.apiKey ?? "").toBe("");
   });
 
   it("moves a key stored in an old policy document into a sealed row, and scrubs every version", async () => {
@@ -87,6 +88,23 @@ describe("model API keys", () => {
     });
     expect(await storage(t)).not.toContain(KEY);
     expect(await rpc<TenantDO>(tenantDO(t)).modelConfig("planner")).toMatchObject({ apiKey: KEY });
+  });
+});
+
+describe("a key in an old policy version", () => {
+  it("is not brought back when the version in force has none", async () => {
+    const t = await createTenant();
+    await runInDurableObject(tenantDO(t), async (instance, state) => {
+      const withKey = JSON.stringify(planner("https://llm.acme.test/v1", KEY));
+      const without = JSON.stringify(planner("https://llm.acme.test/v1"));
+      const insert =
+        "INSERT INTO policies (version, document, created_at) VALUES (?, ?, '2026-01-01T00:00:00Z')";
+      state.storage.sql.exec(insert, 3, withKey);
+      state.storage.sql.exec(insert, 4, without); // the admin removed the key in v4
+      await (instance as unknown as { sealLegacyKeys(): Promise<void> }).sealLegacyKeys();
+    });
+    expect(await storage(t)).not.toContain(KEY);
+    expect((await rpc<TenantDO>(tenantDO(t)).modelConfig("planner")).apiKey).toBeUndefined();
   });
 });
 

@@ -6,7 +6,7 @@ import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { tenantObjectName } from "../../src/objects/names.ts";
-import { api, createTenant, expectError, issueKey } from "./helpers.ts";
+import { api, createTenant, expectError, issueKey, OPERATOR_SECRET } from "./helpers.ts";
 
 async function world() {
   const tenant = await createTenant();
@@ -214,5 +214,49 @@ describe("the audit log", () => {
       ]),
     );
     expect(writes.every((e) => typeof e.detail.keyId === "string")).toBe(true);
+  });
+});
+
+describe("recovering a tenant's access", () => {
+  it("lets the operator issue a new admin key for an existing tenant, and only with its secret", async () => {
+    const w = await world();
+    const res = await api("POST", `/v1/operator/tenants/${w.tenant.tenantId}/keys`, {
+      key: OPERATOR_SECRET,
+      body: {},
+    });
+    expect(res.status).toBe(201);
+    const key = (res.body as { secret: string }).secret;
+    expect((await api("GET", "/v1/admin/keys", { key })).status).toBe(200);
+    expectError(
+      await api("POST", `/v1/operator/tenants/${w.tenant.tenantId}/keys`, { key: w.tenant.adminKey }),
+      401,
+    );
+    expectError(
+      await api("POST", "/v1/operator/tenants/tn_nosuchtenant/keys", { key: OPERATOR_SECRET }),
+      404,
+    );
+  });
+});
+
+describe("a user token issued without roles", () => {
+  it("opens sessions with the policy's default roles only, and refuses any asked for", async () => {
+    const w = await world();
+    const put = await api("PUT", "/v1/admin/policy", {
+      key: w.tenant.adminKey,
+      body: { roles: { staff: { entries: ["a.b"] }, treasury: { entries: "*" } }, defaultRoles: ["staff"] },
+    });
+    expect(put.status).toBe(200);
+    const plain = await w.token("alice");
+    const asked = await api("POST", "/v1/sessions", {
+      key: plain,
+      body: { userId: "alice", roles: ["treasury"] },
+    });
+    expectError(asked, 403, "forbidden");
+    // Control: the frontend key (the product's server) may open a treasury session for alice.
+    const server = await api("POST", "/v1/sessions", {
+      key: w.frontend,
+      body: { userId: "alice", roles: ["treasury"] },
+    });
+    expect(server.status).toBe(201);
   });
 });

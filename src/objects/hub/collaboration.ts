@@ -260,12 +260,12 @@ async function relay(
   c.store.emit(consent.queryId, "collaboration_relayed", { consentId: consent.id, tool, ok: result.ok });
   if (!result.ok) {
     c.audit("collaboration_failed", { consentId: consent.id, tool, code: result.code });
-    return failure("failed", result.message);
+    return { ...failure("failed", result.message), attempted: true };
   }
   const answerProblems = target.response ? valueProblems(target.response, result.value) : [];
   if (answerProblems.length) {
     c.audit("collaboration_failed", { consentId: consent.id, tool, problems: answerProblems.slice(0, 5) });
-    return failure("failed", `${target.app}'s answer does not match ${target.tool}`);
+    return { ...failure("failed", `${target.app}'s answer does not match ${target.tool}`), attempted: true };
   }
   const confidentiality = target.entry.output.confidentiality;
   return { ok: true, state: "answered", value: result.value, confidentiality };

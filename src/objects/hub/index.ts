@@ -38,7 +38,8 @@ export const HUB_LEGACY_LAYOUT = [
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
 export type StartResult =
   | Ok<{ query: QueryView }>
-  | Failure<"idempotency_conflict" | "no_session" | "invalid_options">;
+  | Failure<"idempotency_conflict" | "no_session" | "invalid_options">
+  | (Failure<"quota_exceeded"> & { quota: { quota: string; limit: number; retryAfterSeconds: number } });
 
 /**
  * One per (tenant, session), recording its user: the deterministic hub. It stores, schedules and
@@ -91,7 +92,8 @@ export class HubDO extends DurableObject<Env> {
     idempotencyKey: string | null,
     given: QueryOptions = {},
   ): Promise<StartResult> {
-    if (!this.store.session()) return failure("no_session", "no such session");
+    const session = this.store.session();
+    if (!session) return failure("no_session", "no such session");
     // Controls arrive over RPC only; a malformed one is refused here, so every stored row reads back.
     const parsed = QueryOptionsSchema.safeParse(given);
     if (!parsed.success) return failure("invalid_options", "unknown query options");
@@ -104,6 +106,9 @@ export class HubDO extends DurableObject<Env> {
           : failure("idempotency_conflict", "this Idempotency-Key was used for a different query");
       }
     }
+    // Only a new query counts against the tenant's daily quota (a retry above returned already).
+    const quota = await tenantStub(this.env, session.tenantId).spend("queries");
+    if (!quota.ok) return { ...failure("quota_exceeded", "the daily query quota is used up"), quota };
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options);
     this.store.emit(query.id, "query_started", { text });
     if (options.stepping !== "manual") await this.ctx.storage.setAlarm(Date.now());

@@ -171,7 +171,8 @@ export class HubStore {
   }
 
   insertQuery(id: string, text: string, idempotencyKey: string | null, options: QueryOptions): QueryRecord {
-    const seq = (this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM queries`[0]?.n ?? 0) + 1;
+    // MAX, not COUNT: retention deletes old queries, and a reused seq would reorder the session.
+    const seq = (this.sql<{ n: number | null }>`SELECT MAX(seq) AS n FROM queries`[0]?.n ?? 0) + 1;
     const at = now();
     this.sql`INSERT INTO queries (id, seq, text, status, idempotency_key, options, created_at, updated_at)
              VALUES (${id}, ${seq}, ${text}, 'planning', ${idempotencyKey}, ${JSON.stringify(options)}, ${at}, ${at})`;

@@ -214,7 +214,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       }
       if (run.hub && collaborates && (call.name === FIND_TOOL || call.name === COLLABORATION_TOOL)) {
         const carried = [...new Set([...run.carries, ...relayed])];
-        const { reply, confidentiality } = await collaborate(
+        const { reply, confidentiality, attempted } = await collaborate(
           run.hub,
           call.name,
           args ?? {},
@@ -229,12 +229,12 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         });
         messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(reply) });
         if (call.name === COLLABORATION_TOOL) readUntrusted = true; // another app's answer is content too
-        if (confidentiality) {
-          relayed.push(confidentiality);
-          // Relayed and answered: that was this request's one irreversible action. A refused or
-          // denied request did nothing, so the agent's own task may still make its one.
-          if (found.get(String(args?.fxId))?.irreversible) irreversibleDone = true;
-        }
+        if (confidentiality) relayed.push(confidentiality);
+        // Relayed (answered, or failed once it left the hub): that was this request's one
+        // irreversible action. A refused or denied request did nothing, so the agent's own task
+        // may still make its one. An id it never found counts as irreversible, as for the visor.
+        if ((confidentiality || attempted) && (found.get(String(args?.fxId))?.irreversible ?? true))
+          irreversibleDone = true;
         continue;
       }
       const tool = agent.tools.find((t) => t.name === call.name);
@@ -298,7 +298,7 @@ async function collaborate(
   args: Record<string, unknown>,
   asker: { read: string[]; carried: string[]; found: Map<string, Discovery> },
   deadline: number,
-): Promise<{ reply: unknown; confidentiality?: string }> {
+): Promise<{ reply: unknown; confidentiality?: string; attempted?: boolean }> {
   if (tool === FIND_TOOL) {
     const discovery = await hub.find(String(args.functionality ?? ""));
     if (!discovery) return { reply: { error: "unknown functionality" } };
@@ -310,7 +310,7 @@ async function collaborate(
     await new Promise((resolve) => setTimeout(resolve, 200));
     reply = await hub.outcome(reply.consentId);
   }
-  if (!reply.ok) return { reply: { error: reply.message } };
+  if (!reply.ok) return { reply: { error: reply.message }, attempted: reply.attempted === true };
   if (reply.state === "pending") {
     await hub.withdraw(reply.consentId);
     return { reply: { error: "no answer in time" } };

@@ -229,8 +229,8 @@ export class SpokeDO extends DurableObject<Env> {
   }
 
   /**
-   * The tenant's model for a role, read when needed: credentials stay in the tenant's policy and
-   * never travel in a hub's call or a query row.
+   * The tenant's model for a role, resolved by the tenant when needed: keys stay sealed in the
+   * TenantDO and never travel in a hub's call or a query row.
    */
   private async model(
     role: ModelRole,

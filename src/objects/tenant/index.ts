@@ -67,7 +67,14 @@ export class TenantDO extends DurableObject<Env> {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
     migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
-    void ctx.blockConcurrencyWhile(() => this.sealLegacyKeys());
+    void ctx.blockConcurrencyWhile(() =>
+      // A document that no longer decodes must not take the object down; the key stays unused.
+      this.sealLegacyKeys().catch((error: unknown) =>
+        this.audit("model_key_migration_failed", {
+          reason: error instanceof Error ? error.message : String(error),
+        }),
+      ),
+    );
   }
 
   /** Keys written into policy documents before they were sealed move out, once (needs the secret). */
@@ -76,7 +83,7 @@ export class TenantDO extends DurableObject<Env> {
     const secret = this.env.LATTICE_KEY_SECRET;
     if (!tenant || !secret) return;
     const legacy = legacyKeys(this.sql);
-    if (!legacy.keys.length) return;
+    if (!legacy.found) return;
     const sealed = await Promise.all(
       legacy.keys.map(async (k) => ({ ...k, sealed: await sealKey(secret, tenant.id, k.binding, k.apiKey) })),
     );
@@ -150,8 +157,8 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /** The owner's new signing secret (shown once); audited with the key that asked. */
-  rotateSecret(ownerKeyId: string, appId: string) {
-    const rotated = registry.rotateSecret(this.sql, ownerKeyId, appId);
+  rotateSecret(ownerKeyId: string, appId: string, immediate = false) {
+    const rotated = registry.rotateSecret(this.sql, ownerKeyId, appId, immediate);
     if (rotated)
       this.audit("app_secret_rotated", {
         appId,
@@ -356,12 +363,16 @@ export class TenantDO extends DurableObject<Env> {
     const chosen = setting ? policy.models[setting as (typeof MODEL_SETTINGS)[number]] : undefined;
     const tenant = this.info();
     const secret = this.env.LATTICE_KEY_SECRET;
-    let apiKey: string | null = null;
-    if (chosen && setting && tenant && secret) {
+    let apiKey: string | undefined;
+    if (chosen && setting && storedBindings(this.sql).some((k) => k.setting === setting)) {
       const binding = { setting, provider: chosen.provider, baseURL: chosen.baseURL ?? null };
-      apiKey = await openKey(this.sql, secret, tenant.id, binding);
+      const opened = tenant && secret ? await openKey(this.sql, secret, tenant.id, binding) : null;
+      if (opened === null) this.audit("model_key_unreadable", { setting });
+      // A stored key that does not open sends none, never the deployment's own in its place.
+      apiKey = opened ?? "";
     }
-    const models = chosen && setting ? { [setting]: { ...chosen, ...(apiKey && { apiKey }) } } : {};
+    const models =
+      chosen && setting ? { [setting]: { ...chosen, ...(apiKey !== undefined && { apiKey }) } } : {};
     return modelFor(role, models, this.env);
   }
 

@@ -1,3 +1,4 @@
+import { purposeKey } from "../../derive.ts";
 import type { Sql } from "../sql.ts";
 
 /**
@@ -95,20 +96,5 @@ function aad(tenantId: string, b: KeyBinding): Uint8Array {
   );
 }
 
-async function sealingKey(secret: string): Promise<CryptoKey> {
-  const raw = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, [
-    "deriveKey",
-  ]);
-  return crypto.subtle.deriveKey(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: new TextEncoder().encode("lattice"),
-      info: new TextEncoder().encode("model-keys"),
-    },
-    raw,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
-}
+const sealingKey = (secret: string) =>
+  purposeKey(secret, "model-keys", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);

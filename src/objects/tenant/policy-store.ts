@@ -148,12 +148,17 @@ function withoutKeys(document: unknown, policy: Policy): Record<string, unknown>
  * and every document scrubbed. Runs once per tenant object, before it serves.
  */
 export function legacyKeys(sql: Sql): {
+  /** Whether any stored document still holds a key (to scrub, even if none is to be sealed). */
+  found: boolean;
   keys: Array<{ binding: KeyBinding; apiKey: string }>;
   scrub(): void;
 } {
   const rows = sql<{ version: number; document: string }>`
     SELECT version, document FROM policies WHERE document LIKE '%"apiKey"%' ORDER BY version DESC`;
-  const newest = rows[0] && decode(Document, rows[0].document, `stored policy v${rows[0].version}`);
+  // Only the version in force: a key an admin since removed must not come back from an older one.
+  const current = sql<{ v: number | null }>`SELECT MAX(version) AS v FROM policies`[0]?.v ?? null;
+  const row = rows[0]?.version === current ? rows[0] : undefined;
+  const newest = row && decode(Document, row.document, `stored policy v${row.version}`);
   const keys: Array<{ binding: KeyBinding; apiKey: string }> = [];
   const models = newest && isRecord(newest.models) ? newest.models : {};
   for (const setting of MODEL_SETTINGS) {
@@ -164,6 +169,7 @@ export function legacyKeys(sql: Sql): {
     }
   }
   return {
+    found: rows.length > 0,
     keys,
     scrub() {
       for (const row of rows) {

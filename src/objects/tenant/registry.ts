@@ -171,18 +171,22 @@ export function servingApp(sql: Sql, appId: string): ServingApp | null {
   };
 }
 
-/** A new signing secret for the owner's app; the old one stays valid for `ROTATION_OVERLAP_MS`. */
+/**
+ * A new signing secret for the owner's app; the old one stays valid for `ROTATION_OVERLAP_MS`, or
+ * not at all when `immediate` (a leaked secret).
+ */
 export function rotateSecret(
   sql: Sql,
   ownerKeyId: string,
   appId: string,
+  immediate = false,
 ): { secret: string; previousValidUntil: string } | null {
   const app = sql<{
     secret: string;
   }>`SELECT secret FROM apps WHERE id = ${appId} AND owner_key_id = ${ownerKeyId}`[0];
   if (!app) return null;
   const secret = `whsec_${randomToken(32)}`;
-  const until = new Date(Date.now() + ROTATION_OVERLAP_MS).toISOString();
+  const until = new Date(Date.now() + (immediate ? 0 : ROTATION_OVERLAP_MS)).toISOString();
   sql`UPDATE apps SET secret = ${secret}, previous_secret = ${app.secret}, previous_until = ${until} WHERE id = ${appId}`;
   return { secret, previousValidUntil: until };
 }

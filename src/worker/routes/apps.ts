@@ -51,9 +51,19 @@ const rotate = createRoute({
   method: "post",
   path: "/{appId}/secret",
   tags: ["developer"],
-  summary: "Rotate the signing secret: the new one is returned once; the old one stays valid for 24 hours",
+  summary:
+    "Rotate the signing secret: the new one is returned once; the old one stays valid for 24 hours (none with immediate)",
   security,
-  request: { params: AppIdParam },
+  request: {
+    params: AppIdParam,
+    ...jsonBody(
+      z
+        .object({ immediate: z.boolean().default(false) })
+        .strict()
+        .openapi("RotateSecret"),
+      false,
+    ),
+  },
   responses: {
     200: jsonResponse(
       z.object({ secret: z.string(), previousValidUntil: z.string() }).openapi("RotatedSecret"),
@@ -91,7 +101,14 @@ export const appRoutes = base
     return c.json(result.app, 200);
   })
   .openapi(rotate, async (c) => {
-    const rotated = await tenantOf(c).rotateSecret(c.var.principal.keyId, c.req.valid("param").appId);
+    const { immediate } = z
+      .object({ immediate: z.boolean().default(false) })
+      .parse(c.req.valid("json") ?? {});
+    const rotated = await tenantOf(c).rotateSecret(
+      c.var.principal.keyId,
+      c.req.valid("param").appId,
+      immediate,
+    );
     if (!rotated) throw notFound("app");
     return c.json(rotated, 200);
   })

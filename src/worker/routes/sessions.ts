@@ -90,9 +90,11 @@ export const sessionRoutes = base
     const { userId, private: isPrivate, roles: asked } = c.req.valid("json");
     const user = c.var.principal.user;
     if (!ownUser(c, userId)) throw notFound("user");
-    // A user token's roles bound the session's: none asked, the token's; more asked, refused.
-    const roles = asked?.length || !user?.roles ? asked : user.roles;
-    if (user?.roles && roles?.some((r) => !user.roles!.includes(r))) {
+    // A user token's roles bound the session's: none asked, the token's; others asked, refused. A
+    // token issued without roles grants none: its sessions get the policy's default roles only.
+    const granted = user ? (user.roles ?? []) : null;
+    const roles = asked?.length || !granted?.length ? asked : granted;
+    if (granted && roles?.some((r) => !granted.includes(r))) {
       throw new ApiError(403, "forbidden", "the user token does not grant these roles");
     }
     if (roles?.length) {
@@ -118,20 +120,20 @@ export const sessionRoutes = base
   .openapi(ask, async (c) => {
     const { sid } = c.req.valid("param");
     const hub = await openHub(c, sid);
-    const quota = await tenantOf(c).spend("queries");
-    if (!quota.ok) throw quotaExceeded(quota);
+    // A stream's place is taken before the query starts: a refused stream must not leave a query behind.
+    const lease = c.req.header("Accept")?.includes("text/event-stream") ? await leaseStream(hub) : null;
     const started = await hub.startQuery(
       c.req.valid("json").text,
       c.req.valid("header")["idempotency-key"] ?? null,
     );
     if (!started.ok) {
+      if (lease) await hub.closeStream(lease);
       if (started.code === "no_session") throw notFound("session");
       if (started.code === "invalid_options") throw invalid(started.message);
+      if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
       throw conflict("this Idempotency-Key was used for a different query");
     }
-    if (c.req.header("Accept")?.includes("text/event-stream")) {
-      return (await streamEvents(c, hub, 0, started.query.id)) as never;
-    }
+    if (lease) return streamEvents(c, hub, lease, 0, started.query.id) as never;
     return c.json(started.query, 202);
   })
   .openapi(read, async (c) => {
@@ -143,40 +145,36 @@ export const sessionRoutes = base
   .openapi(events, async (c) => {
     const hub = await openHub(c, c.req.valid("param").sid);
     const after = Number(c.req.header("Last-Event-ID") ?? "0");
-    return (await streamEvents(c, hub, Number.isFinite(after) ? after : 0)) as never;
+    return streamEvents(c, hub, await leaseStream(hub), Number.isFinite(after) ? after : 0) as never;
   });
 
 const POLL_MS = 150;
 const MAX_STREAM_MS = 5 * 60_000;
 const STOP_TYPES = new Set(["query_finished", "consent_requested"]);
 
-/**
- * Relays the hub's event log as SSE. Polling the hub keeps the stream correct across evictions
- * (the log is durable); a client resumes with Last-Event-ID. A query stream ends when the query
- * finishes or waits for the user.
- */
 /** Open event streams a session may hold at once (each polls its hub): more answer 429. */
 export const MAX_STREAMS_PER_SESSION = 4;
 
-async function streamEvents(
+/** One of the session's open-stream places, or 429 when all are taken. */
+async function leaseStream(hub: Rpc<HubDO>): Promise<string> {
+  const lease = await hub.openStream(MAX_STREAMS_PER_SESSION, MAX_STREAM_MS + 10_000);
+  if (lease) return lease;
+  const message = `at most ${MAX_STREAMS_PER_SESSION} open event streams per session`;
+  throw new ApiError(429, "too_many_streams", message, undefined, undefined, { "Retry-After": "5" });
+}
+
+/**
+ * Relays the hub's event log as SSE, on a lease taken before (freed when the stream ends). Polling
+ * the hub keeps the stream correct across evictions (the log is durable); a client resumes with
+ * Last-Event-ID. A query stream ends when the query finishes or waits for the user.
+ */
+function streamEvents(
   c: Parameters<typeof streamSSE>[0],
   hub: Rpc<HubDO>,
+  lease: string,
   after: number,
   queryId?: string,
 ) {
-  const lease = await hub.openStream(MAX_STREAMS_PER_SESSION, MAX_STREAM_MS + 10_000);
-  if (!lease) {
-    throw new ApiError(
-      429,
-      "too_many_streams",
-      `at most ${MAX_STREAMS_PER_SESSION} open event streams per session`,
-      undefined,
-      undefined,
-      {
-        "Retry-After": "5",
-      },
-    );
-  }
   return streamSSE(c, async (stream) => {
     try {
       let seq = after;

@@ -17,7 +17,8 @@ const TokenRequest = z
   .object({
     ttlSeconds: z.number().int().min(60).max(MAX_TOKEN_SECONDS).default(900),
     roles: z.array(z.string().min(1).max(64)).max(32).optional().openapi({
-      description: "The session roles the token may open sessions with (default: any the tenant has)",
+      description:
+        "The session roles the token may open sessions with (default: none, so the policy's defaultRoles)",
     }),
   })
   .strict()

@@ -3,14 +3,15 @@ import { tenantStub } from "../../../objects/stubs.ts";
 import type { AppEnv } from "../../env.ts";
 
 /**
- * Every write a credential makes (POST, PUT, DELETE) leaves an `api_write` audit event naming the
- * key that acted (and, for a user token, its user), the route and the status: the objects' own
- * events say what changed, this one says who asked. Reads are not logged (they change nothing).
+ * Every write a credential made (POST, PUT, DELETE that succeeded) leaves an `api_write` audit event
+ * naming the key that acted (and, for a user token, its user), the path and the status: the
+ * objects' own events say what changed, this one says who asked. Reads and refused requests change
+ * nothing and are not logged here (the objects audit the refusals that matter, e.g. policy_refused).
  */
 export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const principal = c.get("principal");
-  if (!principal || c.req.method === "GET" || c.req.method === "OPTIONS") return;
+  if (!principal || c.req.method === "GET" || c.req.method === "OPTIONS" || c.res.status >= 400) return;
   await tenantStub(c.env, principal.tenantId)
     .audit("api_write", {
       keyId: principal.keyId,

@@ -26,13 +26,14 @@ export function requireRole(...roles: KeyRole[]) {
       const grant = await verifyUserToken(secret, credential);
       if (!grant) throw unauthorized("invalid or expired user token");
       if (!roles.includes("frontend")) throw forbidden(roles);
-      await withinRate(c.env, credential);
       c.set("principal", {
         tenantId: grant.tenantId,
         keyId: grant.kid,
         role: "frontend",
         user: { userId: grant.u, roles: grant.roles ?? null },
       });
+      // After the principal is known: a 429 to a browser still carries its CORS headers.
+      await withinRate(c.env, credential);
       return next();
     }
     const tenantId = tenantOfCredential(credential);

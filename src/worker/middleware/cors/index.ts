@@ -24,9 +24,22 @@ export const cors = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const principal = c.get("principal");
   if (!origin || !principal?.user) return;
-  const { policy } = await tenantStub(c.env, principal.tenantId).policy();
-  if (!policy.cors.origins.some((o) => new URL(o).origin === origin)) return;
+  if (!(await allowedOrigins(c.env, principal.tenantId)).has(origin)) return;
   c.res.headers.set("Access-Control-Allow-Origin", origin);
   c.res.headers.set("Access-Control-Expose-Headers", "Retry-After");
   c.res.headers.append("Vary", "Origin");
 });
+
+/** Each tenant's listed origins, read from its policy at most once a minute per isolate. */
+const ORIGINS_TTL_MS = 60_000;
+const origins = new Map<string, { until: number; set: Promise<Set<string>> }>();
+
+function allowedOrigins(env: Env, tenantId: string): Promise<Set<string>> {
+  const cached = origins.get(tenantId);
+  if (cached && cached.until > Date.now()) return cached.set;
+  const set = tenantStub(env, tenantId)
+    .policy()
+    .then(({ policy }) => new Set(policy.cors.origins.map((o) => new URL(o).origin)));
+  origins.set(tenantId, { until: Date.now() + ORIGINS_TTL_MS, set });
+  return set;
+}
