@@ -1,11 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
 import type { FieldProblem } from "../../apps/check.ts";
-import { modeOf } from "../../apps/egress.ts";
 import type { Manifest } from "../../apps/manifest.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
-import { type ModelConfig, type ModelRole, modelFor } from "../../llm/index.ts";
+import type { ModelConfig, ModelRole } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
@@ -13,16 +12,9 @@ import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
 import { bindingProblems, CATALOG_MIGRATIONS, currentCatalog, putCatalog } from "./catalog-store.ts";
 import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole } from "./keys.ts";
-import { dropKey, MODEL_KEY_MIGRATIONS, openKey, sealKey, storedBindings, writeKey } from "./model-keys.ts";
-import {
-  currentPolicy,
-  legacyKeys,
-  type MODEL_SETTINGS,
-  maskedPolicy,
-  POLICY_MIGRATIONS,
-  preparePolicy,
-  storePolicy,
-} from "./policy-store.ts";
+import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
+import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
+import { currentPolicy, maskedPolicy, POLICY_MIGRATIONS } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 import * as usage from "./usage.ts";
 import { type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
@@ -75,22 +67,6 @@ export class TenantDO extends DurableObject<Env> {
         }),
       ),
     );
-  }
-
-  /** Keys written into policy documents before they were sealed move out, once (needs the secret). */
-  private async sealLegacyKeys(): Promise<void> {
-    const tenant = this.info();
-    const secret = this.env.LATTICE_KEY_SECRET;
-    if (!tenant || !secret) return;
-    const legacy = legacyKeys(this.sql);
-    if (!legacy.found) return;
-    const sealed = await Promise.all(
-      legacy.keys.map(async (k) => ({ ...k, sealed: await sealKey(secret, tenant.id, k.binding, k.apiKey) })),
-    );
-    this.ctx.storage.transactionSync(() => {
-      for (const k of sealed) writeKey(this.sql, k.binding, k.sealed);
-      legacy.scrub();
-    });
   }
 
   // --- tenant and keys ---
@@ -304,33 +280,12 @@ export class TenantDO extends DurableObject<Env> {
 
   /** A new policy version; a model key in it is sealed and stored apart, never in the document. */
   async putPolicy(document: unknown) {
-    const tenant = this.info();
-    const secret = this.env.LATTICE_KEY_SECRET;
-    const prepared = preparePolicy(document, {
-      mode: modeOf(this.env),
-      stored: storedBindings(this.sql),
-      canSeal: Boolean(secret && tenant),
-    });
-    if (!prepared.ok) {
-      this.audit("policy_refused", { issues: prepared.issues });
-      return prepared;
-    }
-    const sealed = await Promise.all(
-      prepared.keys.map(async (k) =>
-        "seal" in k && secret && tenant
-          ? { ...k, sealed: await sealKey(secret, tenant.id, k.seal.binding, k.seal.apiKey) }
-          : k,
-      ),
+    const result = await writePolicy(this.settings(), document);
+    this.audit(
+      result.ok ? "policy_updated" : "policy_refused",
+      result.ok ? { version: result.version } : { issues: result.issues },
     );
-    const version = this.ctx.storage.transactionSync(() => {
-      for (const k of sealed) {
-        if ("sealed" in k) writeKey(this.sql, k.seal.binding, k.sealed);
-        else if ("drop" in k) dropKey(this.sql, k.setting);
-      }
-      return storePolicy(this.sql, prepared);
-    });
-    this.audit("policy_updated", { version });
-    return { ok: true as const, version };
+    return result;
   }
 
   // --- quotas (usage.ts) ---
@@ -358,22 +313,23 @@ export class TenantDO extends DurableObject<Env> {
    * stored by the caller. The deployment's own key goes only to the deployment's endpoint.
    */
   async modelConfig(role: ModelRole): Promise<ModelConfig> {
-    const { policy } = currentPolicy(this.sql);
-    const setting = policy.models[role] ? role : policy.models.default ? "default" : null;
-    const chosen = setting ? policy.models[setting as (typeof MODEL_SETTINGS)[number]] : undefined;
-    const tenant = this.info();
-    const secret = this.env.LATTICE_KEY_SECRET;
-    let apiKey: string | undefined;
-    if (chosen && setting && storedBindings(this.sql).some((k) => k.setting === setting)) {
-      const binding = { setting, provider: chosen.provider, baseURL: chosen.baseURL ?? null };
-      const opened = tenant && secret ? await openKey(this.sql, secret, tenant.id, binding) : null;
-      if (opened === null) this.audit("model_key_unreadable", { setting });
-      // A stored key that does not open sends none, never the deployment's own in its place.
-      apiKey = opened ?? "";
-    }
-    const models =
-      chosen && setting ? { [setting]: { ...chosen, ...(apiKey !== undefined && { apiKey }) } } : {};
-    return modelFor(role, models, this.env);
+    return resolveModel(this.settings(), role);
+  }
+
+  /** Keys written into policy documents before they were sealed move out, once (at start-up). */
+  private sealLegacyKeys(): Promise<void> {
+    return sealLegacyKeys(this.settings());
+  }
+
+  /** What the model-settings functions need of this object. */
+  private settings(): SettingsContext {
+    return {
+      storage: this.ctx.storage,
+      sql: this.sql,
+      env: this.env,
+      tenantId: this.info()?.id ?? null,
+      audit: (type, detail) => this.audit(type, detail),
+    };
   }
 
   // --- audit log (audit.ts) ---
