@@ -60,18 +60,12 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
     return `http://127.0.0.1:${port}`;
   };
   const stop = async () => {
-    for (const child of children) {
-      // The whole process group: wrangler and the workerd it started, and nothing else.
-      if (child.pid && child.exitCode === null) {
-        try {
-          process.kill(-child.pid, "SIGTERM");
-        } catch {}
-      }
-    }
+    await Promise.all(children.map(stopGroup));
     await model.close();
     // BENCH_KEEP_LOGS=1 keeps the wrangler logs and local state for a look after the run.
     if (process.env.BENCH_KEEP_LOGS) console.log(`wrangler logs and state kept in ${dir}`);
-    else rmSync(dir, { recursive: true, force: true });
+    // Retries: a workerd that just exited may still be closing its storage files.
+    else rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   const model = await startObedient(options);
   try {
@@ -97,4 +91,22 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
 
 async function waitFor(url: string, seconds = 120): Promise<void> {
   if (!(await waitUntilUp(url, seconds))) throw new Error(`${url} did not come up within ${seconds} s`);
+}
+
+/**
+ * Stops the whole process group (wrangler and the workerd it started, nothing else) and waits for
+ * it to exit, so its state directory is no longer written when it is removed; SIGKILL after 5 s.
+ */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {}
+  };
+  signal("SIGTERM");
+  const timer = setTimeout(() => signal("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
 }
