@@ -79,7 +79,7 @@ function overheadSection(o: OverheadResult): string {
     `app time = steps x ${ms(app)} ms: the same contacts.lookup called directly from Node, signed, no Lattice (p50 ${ms(o.appDirect.p50)}, p99 ${ms(o.appDirect.p99)} ms, n ${o.appDirect.n}).`,
     `fixed cost (no steps): p50 ${ms(zero?.e2e.p50 ?? Number.NaN)} ms, p99 ${ms(zero?.e2e.p99 ?? Number.NaN)} ms.`,
     `each tool step adds ${ms(o.fits.tool.slopeMs)} ms (least squares over the p50s), of which ${ms(app)} ms is the app: ${ratio(o.fits.tool.slopeMs, app)} the app's own time.`,
-    `each q-LLM step (no app, no model time) adds ${ms(o.fits.qllm.slopeMs)} ms: hub + spoke + one alarm hop.`,
+    `each q-LLM step (no app, no model time) adds ${ms(o.fits.qllm.slopeMs)} ms: the hub and the vanilla spoke (steps run back to back within one invocation).`,
     `for scale: an API request that reads p50 ${ms(o.readRequest.p50)} ms; one that writes a row (waits for its commit) p50 ${ms(o.writeRequest.p50)} ms.`,
   ];
   return lines.join("\n");

@@ -27,6 +27,9 @@ import type { HubStore, QueryRecord, Session } from "./store.ts";
  * and writes what they decide (a plan, a consent to ask, artifacts, the end). The HubDO schedules;
  * this holds no state but the cache of loaded (re-verified) queries.
  */
+/** How long one invocation runs a query's steps back to back before yielding to other queries. */
+export const RUN_BUDGET_MS = 250;
+
 export class QueryLifecycle {
   private readonly env: Env;
   private readonly store: HubStore;
@@ -136,25 +139,36 @@ export class QueryLifecycle {
     });
   }
 
+  /**
+   * Advances the query step after step in this one invocation, until it waits for the user, ends,
+   * or has run for RUN_BUDGET_MS: no alarm hop between steps. Each advance journals its effect
+   * before the next starts, so an eviction anywhere resumes exactly as between alarms. A query
+   * stepped by hand (`stepping: "manual"`, the tests' eviction points) advances once per call.
+   */
   private async execute(query: QueryRecord, session: Session): Promise<void> {
-    const loaded = this.load(query);
-    const { policy, defences } = loaded.context;
-    const advance = await advanceQuery({
-      queryId: query.id,
-      query: loaded,
-      journal: this.store.journal(query.id),
-      ports: queryPorts({
-        env: this.env,
-        session,
+    const deadline = Date.now() + RUN_BUDGET_MS;
+    for (;;) {
+      const loaded = this.load(query);
+      const { policy, defences } = loaded.context;
+      const advance = await advanceQuery({
         queryId: query.id,
-        policy,
-        defences,
-        store: this.store,
-        consents: this.consents,
-        audit: (type, detail) => this.audit(type, detail),
-      }),
-    });
-    await this.apply(query, session, policy, advance);
+        query: loaded,
+        journal: this.store.journal(query.id),
+        ports: queryPorts({
+          env: this.env,
+          session,
+          queryId: query.id,
+          policy,
+          defences,
+          store: this.store,
+          consents: this.consents,
+          audit: (type, detail) => this.audit(type, detail),
+        }),
+      });
+      await this.apply(query, session, policy, advance);
+      if (advance.next !== "continue" || query.options.stepping === "manual" || Date.now() >= deadline)
+        return;
+    }
   }
 
   /** Writes what the runtime decided. */
