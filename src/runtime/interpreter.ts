@@ -8,23 +8,20 @@ import {
   join,
   joinAll,
   type Label,
-  type Lattices,
   type LoopStep,
   loopOutLabel,
   loopVarLabel,
   outputBaseline,
-  type Policy,
   type QllmStep,
-  type QueryIndex,
   qllmInstructionLabel,
   qllmOutputLabel,
   type Step,
   type ToolStep,
   toolOutputLabel,
-  type ValidPlan,
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
-import type { DisplayItem, JournalEntry } from "./records.ts";
+import type { JournalEntry } from "./records.ts";
+import type { Annotated, Pc, RunContext, RunOutcome } from "./run-context.ts";
 import type { Target } from "./snapshot.ts";
 import {
   evaluate,
@@ -36,92 +33,14 @@ import {
   type Vars,
 } from "./values.ts";
 
+export type { Annotated, CallLabels, Effects, Pc, Recorder, RunContext, RunOutcome } from "./run-context.ts";
+
 /**
  * The deterministic interpreter. It cannot reorder or change steps; it replays the plan from the
  * start on every advance, taking each effect's result from the journal where one is recorded, and
  * performs at most `budget` new tool or q-llm calls before yielding. So every step boundary is a
  * durable point: evict the object there and the next advance picks up exactly where this one left.
  */
-
-export interface Effects {
-  /** Which app serves this step: its only target, or the user's pick among several (null: ask first). */
-  route(step: ToolStep, key: string): Promise<Target | null>;
-  /**
-   * Whether the call may go now: runtime labels are checked and consents asked here. `pc` carries
-   * the guards' origins: a call inside a condition on another app's data shares that data.
-   */
-  gate(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<"go" | "pause">;
-  /**
-   * `readUntrusted`: an agentic app read content on the way, so its answer is no more than untrusted;
-   * `relayed` and `remembered`: the confidentiality of other apps' answers and of the memory it read.
-   */
-  tool(
-    target: Target,
-    key: string,
-    args: Record<string, unknown>,
-    call: CallLabels,
-  ): Promise<{ value: unknown; readUntrusted?: boolean; relayed?: string[]; remembered?: string[] }>;
-  qllm(step: QllmStep, key: string, inputs: Record<string, unknown>): Promise<unknown>;
-  retrieve(artifactId: string): Promise<Labeled>;
-}
-
-/** What the hub tells an app's spoke about a call's labels. */
-export interface CallLabels {
-  /** Which arguments carry the user's own words (an agentic app's visor takes destinations only from them). */
-  trusted: string[];
-  /** The confidentiality the call's answer carries before the app runs: its memory of this call keeps it. */
-  carries: string;
-  /** The levels a remembered interaction may hold to be given to an agent; null: unfiltered (control). */
-  mayRead: string[] | null;
-}
-
-/** The program counter: the label of the guards around a step, and the apps their data came from. */
-export interface Pc {
-  label: Label;
-  origins: readonly string[];
-}
-
-export interface Recorder {
-  started(key: string, kind: string, info: Record<string, unknown>): void;
-  done(key: string, kind: string, value: unknown, label: Label, info: Record<string, unknown>): void;
-  display(item: DisplayItem): void;
-  event(type: string, data: Record<string, unknown>): void;
-}
-
-export interface RunContext {
-  plan: ValidPlan;
-  policy: Policy;
-  lattices: Lattices;
-  /** Who may serve each name the plan calls (a replay finds the journaled one here). */
-  targets: Readonly<Record<string, readonly Target[]>>;
-  query: QueryIndex;
-  journal: ReadonlyMap<string, JournalEntry>;
-  budget: number;
-  /** False only in control runs: a q-llm step then sees every value so far, like a monolithic agent. */
-  isolation: boolean;
-  /** False only in control runs: an agent is then given all its memory, and its labels are ignored. */
-  ifc?: boolean;
-  effects: Effects;
-  record: Recorder;
-}
-
-/**
- * A result worth keeping as an artifact: a named tool, q-llm or loop result of a top-level step.
- * Outputs inside a condition or a loop body are never kept, so which artifacts a query leaves is a
- * function of its plan alone, not of the data a guard read (a later planner reads their metadata).
- */
-export interface Annotated {
-  name: string;
-  step: Step;
-  result: Labeled;
-}
-
-export type RunOutcome =
-  | { state: "done"; results: Annotated[] }
-  | { state: "yield" }
-  | { state: "pause" }
-  /** The query ends; `results` are the top-level outputs produced before the failure. */
-  | { state: "failed"; failure: StepFailure; results: Annotated[] };
 
 class Yield {}
 class Pause {}
