@@ -70,6 +70,7 @@ export {
   DEFAULT_CONFIDENTIALITY,
   DEFAULT_INTEGRITY,
   DEFAULT_LATTICES,
+  highest,
   makeLattice,
   makeLattices,
   totalOrderProblem,

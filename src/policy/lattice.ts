@@ -76,3 +76,18 @@ export function makeLattices(confidentiality: readonly string[], integrity: read
 }
 
 export const DEFAULT_LATTICES: Lattices = makeLattices(DEFAULT_CONFIDENTIALITY, DEFAULT_INTEGRITY);
+
+/**
+ * The highest of some levels of a lattice; a name that is not one of its levels counts as the top
+ * (a level reported by another component that this policy does not know is never read as low).
+ * `fallback` when there are none.
+ */
+export function highest(lattice: Lattice, levels: readonly string[], fallback: string): string {
+  if (levels.length === 0) return fallback;
+  let rank = 0;
+  for (const level of levels) {
+    const r = lattice.rank(level);
+    rank = Math.max(rank, r < 0 ? lattice.levels.length - 1 : r);
+  }
+  return lattice.levels[rank]!;
+}

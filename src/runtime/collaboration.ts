@@ -5,6 +5,7 @@ import {
   checkCall,
   displayRequirement,
   flowAllowed,
+  highest,
   isRecord,
   type Label,
   type Lattices,
@@ -112,14 +113,12 @@ export function relayNext(
       scopes: allowedScopes("irreversible"),
     };
   }
-  const l = input.lattices;
-  const carries =
-    l.confidentiality.levels[
-      Math.max(
-        l.confidentiality.rank(relayLabel(input).confidentiality),
-        l.confidentiality.rank(target.entry.output.confidentiality),
-      )
-    ]!;
+  const conf = input.lattices.confidentiality;
+  const carries = highest(
+    conf,
+    [relayLabel(input).confidentiality, target.entry.output.confidentiality],
+    conf.top,
+  );
   return { next: "relay", carries };
 }
 
@@ -150,9 +149,8 @@ function relayLabel(input: RelayInput): Label {
   const fromEntry = Object.values(input.snapshot.targets)
     .flat()
     .find((t) => t.app === input.asker.app)?.entry;
-  const levels = input.asker.carried.length ? input.asker.carried : [fromEntry?.clearance ?? conf.top];
-  const rank = Math.max(...levels.map((c) => (conf.levels.includes(c) ? conf.rank(c) : conf.rank(conf.top))));
-  return { confidentiality: conf.levels[rank]!, integrity: input.lattices.integrity.bottom };
+  const confidentiality = highest(conf, input.asker.carried, fromEntry?.clearance ?? conf.top);
+  return { confidentiality, integrity: input.lattices.integrity.bottom };
 }
 
 /** The flow check of one target: what refuses it outright, and what the user would have to endorse. */

@@ -4,6 +4,7 @@ import {
   displayRequirement,
   flowAllowed,
   guardedPc,
+  highest,
   initialPc,
   join,
   joinAll,
@@ -164,11 +165,8 @@ class Run {
     // An agent that read content is no more than untrusted; one that read other apps' answers
     // (collaboration) or its memory carries their confidentiality too.
     let final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
-    for (const confidentiality of [...(result.relayed ?? []), ...(ifc ? (result.remembered ?? []) : [])]) {
-      if (conf.levels.includes(confidentiality))
-        final = join(l, final, { confidentiality, integrity: l.integrity.top });
-      else final = { ...final, confidentiality: conf.top }; // a level this policy does not know: the most secret
-    }
+    const read = [...(result.relayed ?? []), ...(ifc ? (result.remembered ?? []) : [])];
+    final = join(l, final, { confidentiality: highest(conf, read, conf.bottom), integrity: l.integrity.top });
     this.ctx.record.done(key, "tool", result.value, final, info);
     this.ctx.record.event("step_finished", { key, kind: "tool", ...info, label: final });
     this.bind(step.out, step, answer(result.value, final), annotate);

@@ -4,6 +4,7 @@ import {
   flowAllowed,
   flowsTo,
   flowViolations,
+  highest,
   join,
   joinAll,
   DEFAULT_LATTICES as L,
@@ -97,5 +98,14 @@ describe("flow check: L.conf ≤ E.maxConfidentiality and L.integ ≥ E.minInteg
     expect(flowsTo(L, lab("public", "user"), lab("internal", "app"))).toBe(true);
     expect(flowsTo(L, lab("internal", "app"), lab("public", "user"))).toBe(false);
     expect(flowsTo(L, lab("public", "app"), lab("public", "user"))).toBe(false);
+  });
+});
+
+describe("highest", () => {
+  const conf = makeLattice(["public", "internal", "secret"]);
+  it("is the highest level named; an unknown name counts as the top; none gives the fallback", () => {
+    expect(highest(conf, ["internal", "public"], "public")).toBe("internal");
+    expect(highest(conf, ["public", "no-such-level"], "public")).toBe("secret");
+    expect(highest(conf, [], "internal")).toBe("internal");
   });
 });

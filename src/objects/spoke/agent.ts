@@ -15,7 +15,7 @@ import {
   ModelError,
   type ModelLimits,
 } from "../../llm/index.ts";
-import { type VisorTool, visorAudit } from "../../policy/index.ts";
+import { isRecord, type VisorTool, visorAudit } from "../../policy/index.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 
 /**
@@ -191,7 +191,8 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         // A request to another app is judged by what it asks of that app, like an internal tool's call.
         call: {
           tool: call.name,
-          args: call.name === COLLABORATION_TOOL ? asRecord(args?.request) : (args ?? {}),
+          args:
+            call.name === COLLABORATION_TOOL ? (isRecord(args?.request) ? args.request : {}) : (args ?? {}),
         },
         checks: settings.checks,
         irreversibleDone,
@@ -336,12 +337,6 @@ function collaborationTools(
   ];
 }
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
 function pick(request: Record<string, unknown>, names: string[]): Record<string, unknown> {
   return Object.fromEntries(names.filter((n) => Object.hasOwn(request, n)).map((n) => [n, request[n]]));
 }
@@ -349,9 +344,7 @@ function pick(request: Record<string, unknown>, names: string[]): Record<string,
 function parseArgs(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
+    return isRecord(value) ? value : null;
   } catch {
     return null;
   }

@@ -47,6 +47,12 @@ const read = createRoute({
   responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError },
 });
 
+/** The body is optional: without one, the defaults (an overlapping rotation). */
+const RotateSecret = z
+  .object({ immediate: z.boolean().default(false) })
+  .strict()
+  .openapi("RotateSecret");
+
 const rotate = createRoute({
   method: "post",
   path: "/{appId}/secret",
@@ -56,13 +62,7 @@ const rotate = createRoute({
   security,
   request: {
     params: AppIdParam,
-    ...jsonBody(
-      z
-        .object({ immediate: z.boolean().default(false) })
-        .strict()
-        .openapi("RotateSecret"),
-      false,
-    ),
+    ...jsonBody(RotateSecret, false),
   },
   responses: {
     200: jsonResponse(
@@ -101,9 +101,7 @@ export const appRoutes = base
     return c.json(result.app, 200);
   })
   .openapi(rotate, async (c) => {
-    const { immediate } = z
-      .object({ immediate: z.boolean().default(false) })
-      .parse(c.req.valid("json") ?? {});
+    const { immediate } = RotateSecret.parse(c.req.valid("json") ?? {});
     const rotated = await tenantOf(c).rotateSecret(
       c.var.principal.keyId,
       c.req.valid("param").appId,

@@ -10,7 +10,7 @@ import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 import { QuerySchema, SessionSchema } from "../schemas/sessions.ts";
-import { tenantOf } from "../tenant.ts";
+import { requireKnownRoles } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 const security = [{ bearer: [] }];
@@ -97,16 +97,7 @@ export const sessionRoutes = base
     if (granted && roles?.some((r) => !granted.includes(r))) {
       throw new ApiError(403, "forbidden", "the user token does not grant these roles");
     }
-    if (roles?.length) {
-      const { policy } = await tenantOf(c).policy();
-      const unknown = roles.filter((r) => !Object.hasOwn(policy.roles, r));
-      if (unknown.length) {
-        throw invalid(
-          "unknown role",
-          unknown.map((r) => ({ field: "body.roles", message: `no role "${r}" in the tenant policy` })),
-        );
-      }
-    }
+    await requireKnownRoles(c, roles);
     const id = randomId("ses", 16);
     const session = await hubOf(c, id).open({
       id,

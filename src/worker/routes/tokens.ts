@@ -1,11 +1,11 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { MAX_TOKEN_SECONDS, mintUserToken } from "../../credentials.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError, invalid } from "../errors.ts";
+import { ApiError } from "../errors.ts";
 import { requireApiKey, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonBody, jsonResponse } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
-import { tenantOf } from "../tenant.ts";
+import { requireKnownRoles, tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 /**
@@ -50,16 +50,7 @@ export const tokenRoutes = base.openapi(issue, async (c) => {
   // The body is optional: without one, the defaults (checked already when one was sent).
   const { ttlSeconds, roles } = TokenRequest.parse(c.req.valid("json") ?? {});
   const tenant = tenantOf(c);
-  if (roles?.length) {
-    const { policy } = await tenant.policy();
-    const unknown = roles.filter((r) => !Object.hasOwn(policy.roles, r));
-    if (unknown.length) {
-      throw invalid(
-        "unknown role",
-        unknown.map((r) => ({ field: "body.roles", message: `no role "${r}" in the tenant policy` })),
-      );
-    }
-  }
+  await requireKnownRoles(c, roles);
   const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
   const { tenantId, keyId } = c.var.principal;
   const token = await mintUserToken(
