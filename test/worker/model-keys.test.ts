@@ -65,8 +65,11 @@ describe("model API keys", () => {
     // Tampering with the row's host: the sealed key's additional data names the old one.
     await runInDurableObject(tenantDO(t), async (_i, state) => {
       state.storage.sql.exec("UPDATE model_keys SET base_url = 'https://collect.evil.test/v1'");
+      // A policy version pointing at the attacker's host, written behind the API's back.
       state.storage.sql.exec(
-        `UPDATE policies SET document = replace(document, 'llm.acme.test', 'collect.evil.test')`,
+        `INSERT INTO policies (version, document, created_at)
+         SELECT version + 1, replace(document, 'llm.acme.test', 'collect.evil.test'), created_at
+         FROM policies ORDER BY version DESC LIMIT 1`,
       );
     });
     const config = await rpc<TenantDO>(tenantDO(t)).modelConfig("planner");

@@ -14,7 +14,7 @@ import { bindingProblems, CATALOG_MIGRATIONS, currentCatalog, putCatalog } from 
 import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole } from "./keys.ts";
 import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
 import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
-import { currentPolicy, maskedPolicy, POLICY_MIGRATIONS } from "./policy-store.ts";
+import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 import * as usage from "./usage.ts";
 import { type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
@@ -54,6 +54,7 @@ type KeyRow = {
 /** One per tenant: the tenant record, its API keys (hashed), the app registry and the audit log. */
 export class TenantDO extends DurableObject<Env> {
   private readonly sql: Sql;
+  private readonly policies = new PolicyCache();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -223,7 +224,7 @@ export class TenantDO extends DurableObject<Env> {
   ):
     | Ok<{ version: number; broken: Array<{ app: string; functionality: string; entry: string }> }>
     | Failure<"invalid_catalog"> {
-    const { policy } = currentPolicy(this.sql);
+    const { policy } = this.policies.get(this.sql);
     const problems = catalogProblems(doc, policy.lattices);
     if (problems.length) return failure("invalid_catalog", "catalog refused", problems);
     const version = putCatalog(this.sql, doc);
@@ -239,7 +240,7 @@ export class TenantDO extends DurableObject<Env> {
 
   /** What planning reads in one call: the policy, the catalog, and serving apps with their live bindings. */
   planningView(): { policy: Policy; catalog: CatalogEntry[]; apps: ServingAppInfo[] } {
-    const { policy } = currentPolicy(this.sql);
+    const { policy } = this.policies.get(this.sql);
     const catalog = currentCatalog(this.sql).entries;
     const entries = new Map(catalog.map((e) => [e.name, e]));
     const apps = registry.servingApps(this.sql).map((app) => ({
@@ -270,12 +271,12 @@ export class TenantDO extends DurableObject<Env> {
 
   /** The policy in force, parsed, defaults filled in (for the hub and spokes; carries API keys). */
   policy() {
-    return currentPolicy(this.sql);
+    return this.policies.get(this.sql);
   }
 
   /** The policy as an admin may read it: a stored API key shown masked, never sent. */
   policyForAdmin() {
-    return maskedPolicy(currentPolicy(this.sql), storedBindings(this.sql));
+    return maskedPolicy(this.policies.get(this.sql), storedBindings(this.sql));
   }
 
   /** A new policy version; a model key in it is sealed and stored apart, never in the document. */
@@ -292,7 +293,7 @@ export class TenantDO extends DurableObject<Env> {
 
   /** Counts one of today's queries or app calls, or refuses it past the tenant's quota. */
   spend(kind: "queries" | "app_calls"): QuotaCheck {
-    const { quotas } = currentPolicy(this.sql).policy;
+    const { quotas } = this.policies.get(this.sql).policy;
     const limit = kind === "queries" ? quotas.queriesPerDay : quotas.appCallsPerDay;
     const check = usage.spend(this.sql, kind, 1, limit);
     if (!check.ok) this.audit("quota_exceeded", { quota: kind, limit });
@@ -301,7 +302,7 @@ export class TenantDO extends DurableObject<Env> {
 
   /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
   tokensLeft(): QuotaCheck {
-    return usage.left(this.sql, "model_tokens", currentPolicy(this.sql).policy.quotas.modelTokensPerDay);
+    return usage.left(this.sql, "model_tokens", this.policies.get(this.sql).policy.quotas.modelTokensPerDay);
   }
 
   recordTokens(tokens: number): void {
@@ -328,6 +329,7 @@ export class TenantDO extends DurableObject<Env> {
       sql: this.sql,
       env: this.env,
       tenantId: this.info()?.id ?? null,
+      policy: () => this.policies.get(this.sql).policy,
       audit: (type, detail) => this.audit(type, detail),
     };
   }
@@ -335,7 +337,7 @@ export class TenantDO extends DurableObject<Env> {
   // --- audit log (audit.ts) ---
 
   audit(type: string, detail: Record<string, unknown>): void {
-    appendAudit(this.sql, type, detail, () => currentPolicy(this.sql).policy.retention.auditDays);
+    appendAudit(this.sql, type, detail, () => this.policies.get(this.sql).policy.retention.auditDays);
   }
 
   readAudit(since: { seq: number } | { at: string }, limit = 200) {

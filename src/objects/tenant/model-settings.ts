@@ -1,14 +1,9 @@
 import { modeOf } from "../../apps/egress.ts";
 import { type ModelConfig, type ModelRole, modelFor } from "../../llm/index.ts";
+import type { Policy } from "../../policy/index.ts";
 import type { Sql } from "../sql.ts";
 import { dropKey, openKey, sealKey, storedBindings, writeKey } from "./model-keys.ts";
-import {
-  currentPolicy,
-  legacyKeys,
-  type MODEL_SETTINGS,
-  preparePolicy,
-  storePolicy,
-} from "./policy-store.ts";
+import { legacyKeys, type MODEL_SETTINGS, preparePolicy, storePolicy } from "./policy-store.ts";
 
 /**
  * The tenant's model settings over its storage: writing a policy (its keys sealed apart), resolving
@@ -21,6 +16,8 @@ export interface SettingsContext {
   env: Env;
   /** Null before the tenant exists: nothing can be sealed for it. */
   tenantId: string | null;
+  /** The policy in force (the object's parsed-once copy). */
+  policy(): Policy;
   audit(type: string, detail: Record<string, unknown>): void;
 }
 
@@ -57,7 +54,7 @@ export async function writePolicy(c: SettingsContext, document: unknown) {
  * its place; the deployment's key goes only to the deployment's endpoint.
  */
 export async function resolveModel(c: SettingsContext, role: ModelRole): Promise<ModelConfig> {
-  const { policy } = currentPolicy(c.sql);
+  const policy = c.policy();
   const setting = policy.models[role] ? role : policy.models.default ? "default" : null;
   const chosen = setting ? policy.models[setting as (typeof MODEL_SETTINGS)[number]] : undefined;
   const secret = c.env.LATTICE_KEY_SECRET;

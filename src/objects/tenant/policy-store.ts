@@ -51,6 +51,20 @@ export function currentPolicy(sql: Sql): StoredPolicy {
   return { version: row.version, policy: parsed.policy };
 }
 
+/**
+ * The policy in force, parsed once per version: spokes, planners and quotas ask for it on every
+ * call, and versions never change once written, so a version number read is all a repeat costs.
+ */
+export class PolicyCache {
+  private cached: StoredPolicy | null = null;
+
+  get(sql: Sql): StoredPolicy {
+    const version = sql<{ v: number | null }>`SELECT MAX(version) AS v FROM policies`[0]?.v ?? 0;
+    if (this.cached?.version !== version) this.cached = currentPolicy(sql);
+    return this.cached;
+  }
+}
+
 /** The policy as an admin reads it back: every default filled in, a stored key shown masked. */
 export function maskedPolicy(
   stored: StoredPolicy,

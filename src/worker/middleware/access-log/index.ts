@@ -12,7 +12,7 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const principal = c.get("principal");
   if (!principal || c.req.method === "GET" || c.req.method === "OPTIONS" || c.res.status >= 400) return;
-  await tenantStub(c.env, principal.tenantId)
+  const written = tenantStub(c.env, principal.tenantId)
     .audit("api_write", {
       keyId: principal.keyId,
       role: principal.role,
@@ -22,4 +22,10 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
       status: c.res.status,
     })
     .catch(() => {}); // the log never fails the request it records
+  // Off the response's path where the runtime lets it finish after the answer (Workers' waitUntil).
+  try {
+    c.executionCtx.waitUntil(written);
+  } catch {
+    await written; // no execution context (a direct call of the handler): wait here
+  }
 });
