@@ -15,13 +15,26 @@ function bundle(entry: string, name: string): string {
     target: "es2023",
     outfile,
     external: ["cloudflare:*"],
+    // As wrangler bundles for workerd: packages with a workerd build (the MCP SDK's shims) use it.
+    conditions: ["workerd", "worker", "browser"],
     logLevel: "warning",
   });
   return outfile;
 }
 const FAKE_OPENAI_HOST = "fake-openai.test";
-const testNetwork = `export default { fetch(request, env) {
-  return new URL(request.url).hostname === "${FAKE_OPENAI_HOST}" ? env.OPENAI.fetch(request) : env.APPS.fetch(request);
+// Real MCP servers (test/fixtures/mcp-servers.ts) listen on loopback on ports of this run's own.
+const mcpBase = 20_000 + (process.pid % 20_000) * 2;
+process.env.LATTICE_TEST_MCP_EVERYTHING_PORT ??= String(mcpBase);
+process.env.LATTICE_TEST_MCP_MEMORY_PORT ??= String(mcpBase + 1);
+const MCP_HOSTS = [
+  `127.0.0.1:${process.env.LATTICE_TEST_MCP_EVERYTHING_PORT}`,
+  `127.0.0.1:${process.env.LATTICE_TEST_MCP_MEMORY_PORT}`,
+];
+const testNetwork = `const MCP = ${JSON.stringify(MCP_HOSTS)};
+export default { fetch(request, env) {
+  const url = new URL(request.url);
+  if (MCP.includes(url.host)) return fetch(request);
+  return url.hostname === "${FAKE_OPENAI_HOST}" ? env.OPENAI.fetch(request) : env.APPS.fetch(request);
 } };`;
 
 // Three projects: the pure policy core and query runtime run in plain Node (they must not need the
@@ -52,6 +65,8 @@ export default defineConfig({
                 LATTICE_OPERATOR_SECRET: "test-operator-secret",
                 LATTICE_KEY_SECRET: "test-key-secret",
                 LATTICE_MODE: "dev",
+                TEST_MCP_EVERYTHING_URL: `http://${MCP_HOSTS[0]}/mcp`,
+                TEST_MCP_MEMORY_URL: `http://${MCP_HOSTS[1]}/mcp`,
               },
               serviceBindings: { DEMO_APPS: "demo-apps", FAKE_OPENAI: "fake-openai" },
               outboundService: "test-network",
@@ -85,6 +100,7 @@ export default defineConfig({
           name: "workers",
           include: ["test/worker/**/*.test.ts"],
           setupFiles: ["test/worker/setup.ts"],
+          globalSetup: ["test/fixtures/mcp-servers.ts"],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -24,6 +24,10 @@ export interface ServingAppInfo {
 /** What a spoke needs to call the app: the serving version and the signing secrets (the current one first; the previous one too while a rotation overlaps). */
 export interface ServingApp extends ServingAppInfo {
   secrets: string[];
+  /** An MCP app: the digest of each tool definition approved with this version. */
+  pins: Record<string, string> | null;
+  /** The server's tools changed since approval: calls are refused until a new version is reviewed. */
+  drifted: boolean;
 }
 
 // --- hub → spoke ---
@@ -53,6 +57,10 @@ export interface SpokeCall {
   request: unknown;
   /** Ephemeral id of this call, shown to the app (X-Lattice-Call). */
   callId: string;
+  /** The hub session asking: an MCP app's pins are checked again in each new session. */
+  sessionId?: string;
+  /** False only in a control run: MCP tools are called without the pin check. */
+  checkPins?: boolean;
   /** Stable across retries of the same step, so the app can deduplicate. */
   idempotencyKey: string;
   /** Private sessions leave no memory behind, and give an agentic app none. */
@@ -88,6 +96,9 @@ export const SPOKE_ERROR_CODES = [
   "model_failed",
   "model_not_configured",
   "quota_exceeded",
+  "tool_drift",
+  "tool_error",
+  "authorization_required",
 ] as const;
 export type SpokeErrorCode = (typeof SPOKE_ERROR_CODES)[number];
 

@@ -7,7 +7,7 @@
  */
 export function purposeKey(
   secret: string,
-  purpose: "model-keys" | "api-keys" | "user-tokens",
+  purpose: "model-keys" | "api-keys" | "user-tokens" | "app-credentials" | "user-oauth",
   algorithm: Parameters<SubtleCrypto["deriveKey"]>[2],
   usages: string[],
 ): Promise<CryptoKey> {

@@ -3,7 +3,7 @@
  * replaced by plain text unless the case plants its injection there) and the edits to the world.
  */
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
-import type { ManifestInput } from "../../src/apps/manifest.ts";
+import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 import { planted } from "./injections.ts";
 import type { Case, WorldEdit } from "./types.ts";
 import { scrub } from "./world.ts";
@@ -25,14 +25,14 @@ const PLAIN: Record<string, { description: string; functionalities: Record<strin
 };
 
 /** Every demo app but the protocol fixture, as its developer registers it for this world. */
-export function caseManifests(c: Case, appsBase: string, world: string): ManifestInput[] {
+export function caseManifests(c: Case, appsBase: string, world: string): HttpManifestInput[] {
   const slot = c.attack ? c.task.slots?.[c.attack.slot] : undefined;
   return demoManifests(appsBase, world)
     .filter((m) => m.name !== "misbehave")
     .map((m) => {
       const plain = PLAIN[m.name];
       if (!plain) return m;
-      const clean: ManifestInput = {
+      const clean: HttpManifestInput = {
         ...m,
         description: plain.description,
         functionalities: m.functionalities.map((f) => ({
@@ -44,7 +44,7 @@ export function caseManifests(c: Case, appsBase: string, world: string): Manifes
     })
     .map((m) =>
       slot?.kind === "manifest" && slot.app === m.name && c.attack
-        ? (c.attack.injection.manifest ?? ((x: ManifestInput) => x))({
+        ? (c.attack.injection.manifest ?? ((x: HttpManifestInput) => x))({
             ...m,
             description: `${m.description} ${planted(c.attack.injection)}`,
           })

@@ -3,7 +3,7 @@
  * (the attacker's goals), the slots an injection can be planted in, and what a run leaves behind.
  */
 import type { WorldState } from "../../examples/apps/src/protocol.ts";
-import type { ManifestInput } from "../../src/apps/manifest.ts";
+import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 
 export type Suite = "banking" | "workspace" | "messaging" | "travel";
 export const SUITES: readonly Suite[] = ["banking", "workspace", "messaging", "travel"];
@@ -124,7 +124,7 @@ export interface Injection {
   /** The obedient planner's change to the honest plan (only reachable through app metadata). */
   planner?: (plan: Plan) => Plan;
   /** A manifest slot's further edit of the carrying app's manifest (e.g. dropping its categories). */
-  manifest?: (m: ManifestInput) => ManifestInput;
+  manifest?: (m: HttpManifestInput) => HttpManifestInput;
   success: (o: Outcome) => boolean;
   /** Display tampering only: the attacker's claim reached the screen, marked untrusted or not. */
   shownAtAll?: (o: Outcome) => boolean;

@@ -95,7 +95,7 @@ const entryName = (app: string, fn: string) => SHARED[`${app}.${fn}`] ?? `${app}
 export function demoCatalog(manifests: readonly ManifestInput[]): CatalogEntryInput[] {
   const entries = new Map<string, CatalogEntryInput>();
   for (const m of manifests) {
-    for (const fn of m.functionalities) {
+    for (const fn of m.functionalities ?? []) {
       const name = entryName(m.name, fn.name);
       const description = DESCRIPTIONS[name];
       if (!description || entries.has(name)) continue;
@@ -119,7 +119,7 @@ export function demoBindings(
   catalog: readonly CatalogEntryInput[],
 ): Record<string, string> {
   return Object.fromEntries(
-    manifest.functionalities
+    (manifest.functionalities ?? [])
       .map((fn) => [fn.name, entryName(manifest.name, fn.name)] as const)
       .filter(([, entry]) => catalog.some((e) => e.name === entry)),
   );

@@ -15,13 +15,33 @@ export interface CheckContext {
   integrityLevels: readonly string[];
 }
 
+/** The URLs an MCP block sends requests or secrets to: each must pass the egress guard. */
+export function mcpUrlProblems(manifest: Manifest, mode: Mode): FieldProblem[] {
+  if (!manifest.mcp) return [];
+  const { url, auth } = manifest.mcp;
+  const urls: Array<[string, string]> = [["mcp.url", url]];
+  if (auth.type === "client_credentials" || auth.type === "oauth")
+    urls.push(["mcp.auth.tokenUrl", auth.tokenUrl]);
+  if (auth.type === "oauth") urls.push(["mcp.auth.authorizationUrl", auth.authorizationUrl]);
+  return urls.flatMap(([field, value]) => {
+    const problem = endpointProblem(value, mode);
+    return problem ? [{ field: `body.${field}`, message: problem.replace(/^endpoint/, "URL") }] : [];
+  });
+}
+
 /** What zod's shape check cannot see: schema validity, unique names, egress, label levels, agent wiring. */
 export function manifestProblems(manifest: Manifest, ctx: CheckContext): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const add = (field: string, message: string) => problems.push({ field: `body.${field}`, message });
 
-  const endpoint = endpointProblem(manifest.endpoint, ctx.mode);
-  if (endpoint) add("endpoint", endpoint);
+  if (manifest.endpoint !== undefined) {
+    const endpoint = endpointProblem(manifest.endpoint, ctx.mode);
+    if (endpoint) add("endpoint", endpoint);
+  } else if (manifest.functionalities.some((f) => f.tool === undefined) || manifest.agent) {
+    add("endpoint", "HTTP functionalities and agents are called at an endpoint: name one");
+  }
+  if (manifest.functionalities.length === 0)
+    add("functionalities", "an app offers at least one functionality");
 
   const seen = new Set<string>();
   manifest.functionalities.forEach((fn, i) => {

@@ -48,6 +48,17 @@ export const Functionality = z
       .regex(/^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*$/, "category looks like ride.book")
       .optional(),
     destinations: Destinations,
+    /** Set by the MCP import, never by a developer: this functionality is the named tool of `mcp`. */
+    tool: z
+      .object({
+        name: z.string().min(1).max(128),
+        /** The server's `idempotentHint`: a call that timed out may be sent again. */
+        idempotent: z.boolean(),
+        /** Answers are `structuredContent` (checked against `response`), else `{text}`. */
+        structured: z.boolean(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .openapi("Functionality");
@@ -77,6 +88,77 @@ export const AgentBlock = z
   .strict()
   .openapi("AgentBlock");
 
+/** A secret a developer sends once: sealed by the tenant, never stored in the manifest or returned. */
+const WriteOnly = z.string().min(1).max(4096).optional();
+
+/** How Lattice authenticates to an MCP server. Secrets are write-only (see `WriteOnly`). */
+export const McpAuth = z
+  .discriminatedUnion("type", [
+    z.object({ type: z.literal("none") }).strict(),
+    z.object({ type: z.literal("bearer"), token: WriteOnly }).strict(),
+    z
+      .object({
+        type: z.literal("client_credentials"),
+        tokenUrl: z.url({ protocol: /^https?$/ }).max(2048),
+        clientId: z.string().min(1).max(256),
+        clientSecret: WriteOnly,
+        scope: z.string().max(1000).optional(),
+      })
+      .strict(),
+    z
+      .object({
+        /** Per-user OAuth 2.1 (code + PKCE): each user authorizes the app once, through a consent. */
+        type: z.literal("oauth"),
+        authorizationUrl: z.url({ protocol: /^https?$/ }).max(2048),
+        tokenUrl: z.url({ protocol: /^https?$/ }).max(2048),
+        clientId: z.string().min(1).max(256),
+        clientSecret: WriteOnly,
+        scope: z.string().max(1000).optional(),
+      })
+      .strict(),
+  ])
+  .openapi("McpAuth");
+export type McpAuth = z.infer<typeof McpAuth>;
+
+/** What the developer declares about one imported tool (the server's own text is never trusted for this). */
+const McpToolSettings = z
+  .object({
+    output: OutputLabel.optional(),
+    category: Functionality.shape.category,
+    destinations: Destinations,
+  })
+  .strict();
+
+/** One tool definition as the server listed it, kept per version: what its pin is the digest of. */
+export const McpToolDefinition = z
+  .object({
+    name: z.string().min(1).max(128),
+    title: z.string().max(4000).optional(),
+    description: z.string().max(20_000).optional(),
+    inputSchema: z.record(z.string(), z.unknown()),
+    outputSchema: z.record(z.string(), z.unknown()).optional(),
+    annotations: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .openapi("McpToolDefinition");
+export type McpToolDefinition = z.infer<typeof McpToolDefinition>;
+
+export const McpServer = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }).max(2048),
+    auth: McpAuth.default({ type: "none" }),
+    tools: z.record(z.string(), McpToolSettings).optional().openapi({
+      description: "Per tool name: the output label, category and destinations you declare",
+    }),
+    /** Tools not to import (still pinned: a change to them is a change to the server). */
+    exclude: z.array(z.string().min(1).max(128)).max(256).optional(),
+    /** Filled by the import at registration, never accepted from a developer. */
+    definitions: z.array(McpToolDefinition).max(256).optional(),
+  })
+  .strict()
+  .openapi("McpServer");
+export type McpServer = z.infer<typeof McpServer>;
+
 /** Names the hub itself uses for origins and ids: no app may take them. */
 const RESERVED_APP_NAMES = /^(artifacts|vault|category|lattice.*)$/;
 
@@ -91,13 +173,25 @@ export const Manifest = z
       .min(1)
       .max(64)
       .openapi({ description: "The developer's own version label, e.g. 1.2.0" }),
-    endpoint: z.url({ protocol: /^https?$/ }).max(2048),
-    functionalities: z.array(Functionality).min(1).max(64),
+    /** The signed-HTTP endpoint of `functionalities`; an MCP-only app has none. */
+    endpoint: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional(),
+    /** The app's HTTP functionalities, and (after import) one per tool of `mcp`. */
+    functionalities: z.array(Functionality).max(64).default([]),
+    mcp: McpServer.optional(),
     agent: AgentBlock.optional(),
   })
   .strict()
+  .refine((m) => m.endpoint !== undefined || m.mcp !== undefined, {
+    message: "an app names an endpoint, an MCP server (mcp), or both",
+  })
   .openapi("Manifest");
 
 export type Manifest = z.infer<typeof Manifest>;
 export type ManifestInput = z.input<typeof Manifest>;
 export type Functionality = z.infer<typeof Functionality>;
+export type FunctionalityInput = z.input<typeof Functionality>;
+/** A manifest with signed-HTTP functionalities (every demo app but the MCP ones). */
+export type HttpManifestInput = ManifestInput & { endpoint: string; functionalities: FunctionalityInput[] };

@@ -35,6 +35,8 @@ const StoredContext = z
       consent: Check,
       isolation: Check,
       visor: z.object({ S: Check, T: Check, I: Check }),
+      // Queries stored before MCP pins existed ran with every defence on.
+      pins: Check.default(true),
     }),
   })
   .strict();

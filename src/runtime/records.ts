@@ -59,6 +59,8 @@ export interface Defences {
   consent: boolean;
   isolation: boolean;
   visor: Record<VisorCheck, boolean>;
+  /** MCP apps' tool lists are compared with their approved pins before calls. */
+  pins: boolean;
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -72,6 +74,8 @@ export const QueryOptionsSchema = z
     isolation: z.enum(["on", "off"]).optional(),
     /** Switches one of the visor's checks off: the control for the visor's ablation tests. */
     visorOff: z.enum(["S", "T", "I"]).optional(),
+    /** "off" calls MCP tools without comparing the server's list with the pins: the rug-pull control. */
+    pins: z.enum(["on", "off"]).optional(),
     /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
     stepping: z.enum(["auto", "manual"]).optional(),
   })
@@ -84,5 +88,6 @@ export function defencesOf(options: QueryOptions): Defences {
     consent: options.consent !== "off",
     isolation: options.isolation !== "off",
     visor: { S: options.visorOff !== "S", T: options.visorOff !== "T", I: options.visorOff !== "I" },
+    pins: options.pins !== "off",
   };
 }

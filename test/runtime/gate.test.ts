@@ -40,7 +40,7 @@ function gate(query: string, consents: Record<string, Consent> = {}) {
     lattices: L,
     snapshot: SNAPSHOT,
     violations: [],
-    defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true } },
+    defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
     ports: { standing: async () => null, consent: (s) => consents[s] ?? null, audit: () => {} },
   });
 }
@@ -118,7 +118,7 @@ describe("a re-routed step", () => {
         lattices: policyLattices(ask),
         snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
         violations: [staticViolation],
-        defences: { ifc, consent: true, isolation: true, visor: { S: true, T: true, I: true } },
+        defences: { ifc, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
         ports: { standing: async () => null, consent: () => null, audit: () => {} },
       });
     const args = {

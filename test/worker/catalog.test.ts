@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { demoBindings, demoCatalog } from "../../examples/tenant/catalog.ts";
-import type { ManifestInput } from "../../src/apps/manifest.ts";
+import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 import { APPS_BASE, registerDemoApp, worldState } from "./demo.ts";
 import { api, expectError, issueKey } from "./helpers.ts";
 import {
@@ -187,7 +187,7 @@ describe("the hub binds each step to an app", () => {
 });
 
 /** Plants a unique canary in every string a developer wrote, keeping the app bindable. */
-function canaried(m: ManifestInput, tag: (where: string) => string): ManifestInput {
+function canaried(m: HttpManifestInput, tag: (where: string) => string): HttpManifestInput {
   const schema = (s: Record<string, unknown>, where: string, request: boolean): Record<string, unknown> => {
     const out: Record<string, unknown> = {
       ...s,
@@ -242,7 +242,7 @@ describe("the planner reads no text a third party wrote", () => {
       planted.push(canary);
       return canary;
     };
-    const edit = Object.fromEntries(APPS.map((name) => [name, (m: ManifestInput) => canaried(m, tag)]));
+    const edit = Object.fromEntries(APPS.map((name) => [name, (m: HttpManifestInput) => canaried(m, tag)]));
     const catalog = demoCatalog(CLEAN.filter((m) => APPS.includes(m.name)));
     const bindings = Object.fromEntries(APPS.map((name) => [name, demoBindings(manifest(name), catalog)]));
     const w = await hubWorld(APPS, { planning: { mode } }, {}, { catalog, bindings, edit });

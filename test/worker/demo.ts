@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
-import type { ManifestInput } from "../../src/apps/manifest.ts";
+import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 import { api, type TestTenant } from "./helpers.ts";
 
 /** The demo apps answer any host in tests (outbound fetches route to them); loopback passes dev egress. */
@@ -29,7 +29,7 @@ export async function registerDemoApp(
     clearance?: string;
     bindings?: Record<string, string>;
     /** Changes the manifest before it is registered (an attacking developer's edits). */
-    edit?: (manifest: ManifestInput) => ManifestInput;
+    edit?: (manifest: HttpManifestInput) => HttpManifestInput;
   } = {},
 ): Promise<RegisteredApp> {
   const found = demoManifests(APPS_BASE, world).find((m) => m.name === name);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { bare } from "../../examples/tenant/catalog.ts";
-import type { ManifestInput } from "../../src/apps/manifest.ts";
+import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 import type { ScriptEntry } from "../../src/llm/types.ts";
 import type { HubDO } from "../../src/objects/hub/index.ts";
 import { hubObjectName } from "../../src/objects/names.ts";
@@ -101,7 +101,7 @@ export interface HubWorldOptions {
   /** Catalog mode: per app, functionality → entry (default: the entry of the same name). */
   bindings?: Record<string, Record<string, string>>;
   /** Per app, changes to its manifest before it registers. */
-  edit?: Record<string, (manifest: ManifestInput) => ManifestInput>;
+  edit?: Record<string, (manifest: HttpManifestInput) => HttpManifestInput>;
 }
 
 export type CatalogEntryInput = {
@@ -266,6 +266,7 @@ export async function startWith(
     consent?: "on" | "off";
     isolation?: "on" | "off";
     visorOff?: "S" | "T" | "I";
+    pins?: "on" | "off";
   },
 ): Promise<string> {
   const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));

@@ -4,10 +4,9 @@
  * signature check, idempotency, request validation against the declared schema, persistence.
  * Nothing here imports `cloudflare:*`, so manifests can be built from Node scripts too.
  */
-import type { ManifestInput } from "../../../src/apps/manifest.ts";
+import type { FunctionalityInput, HttpManifestInput } from "../../../src/apps/manifest.ts";
 
 export type Schema = Record<string, unknown>;
-type FunctionalityInput = ManifestInput["functionalities"][number];
 
 /** An error answer: HTTP status plus a machine-readable code. */
 export class AppError extends Error {
@@ -86,7 +85,7 @@ export function handlerOf<S>(app: DemoApp<S>, name: string): Op<S> | undefined {
 }
 
 /** The app's manifest, as a developer would submit it to Lattice. */
-export function manifestOf(app: DemoApp<unknown>, endpoint: string): ManifestInput {
+export function manifestOf(app: DemoApp<unknown>, endpoint: string): HttpManifestInput {
   return {
     name: app.name,
     description: app.description,

@@ -253,6 +253,7 @@ async function relay(
     appVersion: target.version,
     request: consent.payload,
     callId: randomId("call"),
+    sessionId: c.session.id,
     idempotencyKey: await sha256Hex(`${c.session.id}:${consent.id}`),
     remember: !c.session.private,
     memory: { carries, mayRead: [] },

@@ -43,6 +43,8 @@ export function queryPorts(input: {
         appVersion: call.version,
         request: call.args,
         callId: randomId("call"),
+        sessionId: session.id,
+        checkPins: input.defences.pins,
         idempotencyKey: await sha256Hex(`${session.id}:${queryId}:${call.key}`),
         remember: !session.private,
         limits: { timeoutMs: policy.limits.appTimeoutMs },

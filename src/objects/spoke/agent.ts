@@ -257,7 +257,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       events.push({ type: "tool_call", tool: call.name, args });
       if (tool.irreversible) irreversibleDone = true;
       const result = await postSigned(
-        `${run.app.manifest.endpoint.replace(/\/+$/, "")}/${call.name}`,
+        `${(run.app.manifest.endpoint ?? "").replace(/\/+$/, "")}/${call.name}`,
         JSON.stringify(args),
         {
           secrets: run.app.secrets,

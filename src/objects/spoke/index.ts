@@ -5,6 +5,7 @@ import { valueProblems } from "../../apps/schemas.ts";
 import {
   type QllmCall,
   type QllmResult,
+  type ServingApp,
   type SpokeCall,
   type SpokeErrorCode,
   type SpokeResult,
@@ -19,11 +20,13 @@ import {
   type ModelLimits,
   type ModelRole,
 } from "../../llm/index.ts";
+import { MCP_LIMITS } from "../../mcp/connection.ts";
 import { failure } from "../../result.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { hubStub, tenantStub } from "../stubs.ts";
 import { runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
+import { callMcpTool, type PinCheck, type ToolCall } from "./mcp.ts";
 
 const MIGRATIONS = {
   spoke: [
@@ -76,6 +79,12 @@ export class SpokeDO extends DurableObject<Env> {
 
     const app = await tenant.servingApp(call.appId);
     if (!app) return fail("app_unavailable", "the app is not approved or is disabled");
+    if (app.drifted) {
+      return fail(
+        "tool_drift",
+        "the app's MCP server changed its tools since approval; an admin must review the change",
+      );
+    }
     if (call.appVersion !== undefined && call.appVersion !== app.version) {
       const message = `the app now serves version ${app.version}, not ${call.appVersion}, which the plan was checked against`;
       return fail("app_changed", message);
@@ -95,11 +104,14 @@ export class SpokeDO extends DurableObject<Env> {
         requestProblems,
       );
     }
-    const egress = endpointProblem(app.manifest.endpoint, modeOf(this.env));
+    const target = fn.tool ? app.manifest.mcp?.url : app.manifest.endpoint;
+    const egress =
+      target === undefined ? "the app names no URL for it" : endpointProblem(target, modeOf(this.env));
     if (egress) {
-      await audit("egress_refused", { endpoint: app.manifest.endpoint, reason: egress });
+      await audit("egress_refused", { endpoint: target, reason: egress });
       return fail("egress_refused", egress);
     }
+    if (fn.tool) return this.callTool(call, app, { ...fn, tool: fn.tool });
 
     if (app.manifest.agent && Object.hasOwn(app.manifest.agent.functionalities, fn.name)) {
       if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
@@ -157,7 +169,7 @@ export class SpokeDO extends DurableObject<Env> {
     }
 
     const result = await postSigned(
-      `${app.manifest.endpoint.replace(/\/+$/, "")}/${fn.name}`,
+      `${(app.manifest.endpoint ?? "").replace(/\/+$/, "")}/${fn.name}`,
       JSON.stringify(call.request),
       { secrets: app.secrets, idempotencyKey: call.idempotencyKey, callId: call.callId },
       { ...DEFAULT_LIMITS, ...call.limits },
@@ -179,6 +191,53 @@ export class SpokeDO extends DurableObject<Env> {
     }
     this.remember(call, result.value, "ok");
     return { ok: true, value: result.value, appVersion: app.version };
+  }
+
+  /** When this spoke last found the MCP server's tools matching the pins (in memory: an eviction rechecks). */
+  private pinCheck: PinCheck | null = null;
+
+  /** An MCP tool call (mcp.ts): pins, call, result checks; remembered like an HTTP call. */
+  private async callTool(call: SpokeCall, app: ServingApp, fn: ToolCall["fn"]): Promise<SpokeResult> {
+    const tenant = tenantStub(this.env, call.tenantId);
+    const limits = {
+      timeoutMs: call.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+      maxResponseBytes: Math.max(
+        call.limits?.maxResponseBytes ?? MCP_LIMITS.maxResponseBytes,
+        MCP_LIMITS.maxResponseBytes,
+      ),
+    };
+    const userToken = app.manifest.mcp?.auth.type === "oauth" ? await this.userToken(app) : undefined;
+    const result = await callMcpTool(
+      {
+        app,
+        fn,
+        args: call.request as Record<string, unknown>,
+        sessionId: call.sessionId,
+        limits,
+        checkPins: call.checkPins !== false,
+        ...(userToken && { userToken }),
+      },
+      tenant,
+      this.pinCheck,
+    );
+    if (!result.ok) {
+      await tenant.audit("app_call_failed", {
+        appId: call.appId,
+        functionality: call.functionality,
+        callId: call.callId,
+        code: result.code,
+      });
+      this.remember(call, null, result.code);
+      return fail(result.code, result.message, result.problems);
+    }
+    this.pinCheck = result.pinCheck;
+    this.remember(call, result.value, "ok");
+    return { ok: true, value: result.value, appVersion: app.version };
+  }
+
+  /** Per-user OAuth tokens live in this spoke (user-oauth.ts); none yet. */
+  private async userToken(_app: ServingApp): Promise<string | undefined> {
+    return undefined;
   }
 
   /**

@@ -1,14 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
 import type { FieldProblem } from "../../apps/check.ts";
-import type { Manifest } from "../../apps/manifest.ts";
+import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
+import { pinsOf, type ToolChange, withImportedTools } from "../../mcp/definitions.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
+import { APP_CREDENTIAL_MIGRATIONS, openCredential, storeCredential } from "./app-credentials.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
 import { bindingProblems, CATALOG_MIGRATIONS, currentCatalog, putCatalog } from "./catalog-store.ts";
 import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole } from "./keys.ts";
@@ -34,6 +36,7 @@ const MIGRATIONS = {
   catalog: CATALOG_MIGRATIONS,
   model_keys: MODEL_KEY_MIGRATIONS,
   usage: USAGE_MIGRATIONS,
+  app_credentials: APP_CREDENTIAL_MIGRATIONS,
 };
 /** The order the lists were spliced in before migrations were keyed. */
 const LEGACY_LAYOUT = [
@@ -157,22 +160,25 @@ export class TenantDO extends DurableObject<Env> {
    * Approving binds each functionality named in `bindings` to a catalog entry, refused (naming the
    * functionality and the schema path) where the app could not serve every request of the entry.
    */
-  review(
+  async review(
     appId: string,
     version: number,
     decision:
       | { approve: true; clearance: string; bindings?: Record<string, string> }
       | { approve: false; reason: string },
-  ): ReturnType<typeof registry.review> | Failure<"invalid_binding"> {
+  ): Promise<ReturnType<typeof registry.review> | Failure<"invalid_binding">> {
     if (decision.approve) {
       const problems = this.bindingCheck(appId, version, decision.bindings ?? {});
       if (problems.length) return failure("invalid_binding", "a binding does not hold", problems);
     }
+    // An MCP version pins the digest of every tool definition it was reviewed with.
+    const definitions = registry.pendingVersion(this.sql, appId, version)?.manifest.mcp?.definitions;
+    const pins = decision.approve && definitions ? await pinsOf(definitions) : null;
     const result = registry.review(
       this.sql,
       appId,
       version,
-      decision.approve ? { ...decision, bindings: decision.bindings ?? {} } : decision,
+      decision.approve ? { ...decision, bindings: decision.bindings ?? {}, pins } : decision,
     );
     if (result.ok) {
       this.audit(decision.approve ? "app_approved" : "app_rejected", { appId, version, ...decision });
@@ -184,6 +190,49 @@ export class TenantDO extends DurableObject<Env> {
     const app = registry.setEnabled(this.sql, appId, enabled);
     if (app) this.audit(enabled ? "app_enabled" : "app_disabled", { appId });
     return app;
+  }
+
+  // --- MCP apps: credentials (app-credentials.ts) and drift ---
+
+  /** Seals the secret an app's MCP server is reached with, for the URL it is given for. */
+  async storeAppCredential(appId: string, boundTo: string, credential: string): Promise<void> {
+    const secret = this.env.LATTICE_KEY_SECRET;
+    if (!secret)
+      throw new Error("this deployment cannot store app credentials: LATTICE_KEY_SECRET is not set");
+    await storeCredential(this.sql, secret, { tenantId: this.tenantId(), appId, boundTo }, credential);
+    this.audit("app_credential_stored", { appId, boundTo });
+  }
+
+  /** The opened secret for `boundTo`, for a spoke or a re-import; null when none is stored for it. */
+  async appCredential(appId: string, boundTo: string): Promise<string | null> {
+    const secret = this.env.LATTICE_KEY_SECRET;
+    if (!secret) return null;
+    return openCredential(this.sql, secret, { tenantId: this.tenantId(), appId, boundTo });
+  }
+
+  /**
+   * A spoke found the server's tools changed since `version` was approved: the app stops, the new
+   * definitions wait for review as a pending version (once per distinct change), the drift is audited.
+   */
+  recordToolDrift(appId: string, version: number, changes: ToolChange[], definitions: McpToolDefinition[]) {
+    const serving = registry.servingApp(this.sql, appId);
+    const next = serving ? withImportedTools(serving.manifest, definitions) : null;
+    const drift = registry.recordDrift(this.sql, appId, version, changes, next?.ok ? next.manifest : null);
+    if (drift) {
+      this.audit("mcp_tools_changed", {
+        appId,
+        version,
+        changes,
+        pending: drift.pending,
+        ...(next && !next.ok && { importProblems: next.problems.slice(0, 5) }),
+      });
+    }
+  }
+
+  private tenantId(): string {
+    const tenant = this.info();
+    if (!tenant) throw new Error("tenant does not exist");
+    return tenant.id;
   }
 
   /** For a SpokeDO about to call the app: its approved, enabled version and secret, or null. */

@@ -1,4 +1,5 @@
 import { purposeKey } from "../../derive.ts";
+import { seal, unseal } from "../seal.ts";
 import type { Sql } from "../sql.ts";
 
 /**
@@ -56,18 +57,8 @@ export async function openKey(
 ): Promise<string | null> {
   const row = sql<Row>`SELECT * FROM model_keys WHERE setting = ${binding.setting}`[0];
   if (!row || row.provider !== binding.provider || row.base_url !== binding.baseURL) return null;
-  const bytes = Uint8Array.from(atob(row.sealed), (c) => c.charCodeAt(0));
-  try {
-    const plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: bytes.slice(0, 12), additionalData: aad(tenantId, binding) },
-      await sealingKey(secret),
-      bytes.slice(12),
-    );
-    return new TextDecoder().decode(plain);
-  } catch {
-    // Sealed for another binding (a tampered row) or under another secret: no key, never a guess.
-    return null;
-  }
+  // Sealed for another binding (a tampered row) or under another secret: no key, never a guess.
+  return unseal(await sealingKey(secret), aad(tenantId, binding), row.sealed);
 }
 
 export async function sealKey(
@@ -76,25 +67,16 @@ export async function sealKey(
   binding: KeyBinding,
   apiKey: string,
 ): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = new Uint8Array(
-    await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv, additionalData: aad(tenantId, binding) },
-      await sealingKey(secret),
-      new TextEncoder().encode(apiKey),
-    ),
-  );
-  const out = new Uint8Array(iv.length + sealed.length);
-  out.set(iv);
-  out.set(sealed, iv.length);
-  return btoa(String.fromCharCode(...out));
+  return seal(await sealingKey(secret), aad(tenantId, binding), apiKey);
 }
 
-function aad(tenantId: string, b: KeyBinding): Uint8Array {
-  return new TextEncoder().encode(
-    JSON.stringify(["lattice-model-key-v1", tenantId, b.setting, b.provider, b.baseURL]),
-  );
-}
+const aad = (tenantId: string, b: KeyBinding) => [
+  "lattice-model-key-v1",
+  tenantId,
+  b.setting,
+  b.provider,
+  b.baseURL,
+];
 
 const sealingKey = (secret: string) =>
   purposeKey(secret, "model-keys", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);

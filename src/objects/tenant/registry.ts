@@ -2,6 +2,7 @@ import * as z from "zod";
 import { Manifest } from "../../apps/manifest.ts";
 import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
+import { type ToolChange, toolChanges } from "../../mcp/definitions.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { randomId, randomToken } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
@@ -21,7 +22,33 @@ export const REGISTRY_MIGRATIONS = [
   // A rotated-out secret stays valid (Lattice signs with both) until previous_until.
   `ALTER TABLE apps ADD COLUMN previous_secret TEXT`,
   `ALTER TABLE apps ADD COLUMN previous_until TEXT`,
+  // An MCP version's digest of each tool definition (JSON), set at approval.
+  `ALTER TABLE app_versions ADD COLUMN pins TEXT`,
+  // Set when the server's tools no longer match the serving version's pins: calls stop until review.
+  `ALTER TABLE apps ADD COLUMN drift TEXT`,
 ];
+
+/** What a spoke saw when the server's tools stopped matching the pins of the serving version. */
+export interface Drift {
+  version: number;
+  at: string;
+  changes: ToolChange[];
+  /** The pending version holding the server's new definitions, when they could be imported. */
+  pending: number | null;
+}
+const DriftSchema = z.object({
+  version: z.number(),
+  at: z.string(),
+  changes: z.array(
+    z.object({
+      tool: z.string(),
+      change: z.enum(["added", "removed", "changed"]),
+      fields: z.array(z.string()).optional(),
+    }),
+  ),
+  pending: z.number().nullable(),
+});
+const PinsSchema = z.record(z.string(), z.string());
 
 /** How long a rotated-out signing secret stays valid beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -45,6 +72,8 @@ export interface AppVersion {
   manifest: Manifest;
   /** Set at approval: which catalog entry each functionality serves. */
   bindings: Bindings;
+  /** An MCP version: how its tools differ from the version serving before it (the review's diff). */
+  toolChanges?: ToolChange[];
 }
 
 export interface AppView {
@@ -54,10 +83,19 @@ export interface AppView {
   createdAt: string;
   /** The version planners see and spokes call: the newest approved one, while enabled. */
   serving: number | null;
+  /** An MCP app whose server changed its tools after approval: not planned, not called. */
+  drift: Drift | null;
   versions: AppVersion[];
 }
 
-type AppRow = { id: string; name: string; owner_key_id: string; enabled: number; created_at: string };
+type AppRow = {
+  id: string;
+  name: string;
+  owner_key_id: string;
+  enabled: number;
+  created_at: string;
+  drift: string | null;
+};
 type VersionRow = {
   version: number;
   manifest: string;
@@ -67,6 +105,7 @@ type VersionRow = {
   submitted_at: string;
   reviewed_at: string | null;
   bindings: string | null;
+  pins: string | null;
 };
 
 const now = () => new Date().toISOString();
@@ -124,7 +163,9 @@ export function review(
   sql: Sql,
   appId: string,
   version: number,
-  decision: { approve: true; clearance: string; bindings: Bindings } | { approve: false; reason: string },
+  decision:
+    | { approve: true; clearance: string; bindings: Bindings; pins: Record<string, string> | null }
+    | { approve: false; reason: string },
 ): Ok<{ app: AppView }> | Failure<"not_found" | "not_pending"> {
   const row = sql<{
     status: string;
@@ -133,8 +174,12 @@ export function review(
   if (row.status !== "pending") return failure("not_pending", `this version is already ${row.status}`);
   if (decision.approve) {
     sql`UPDATE app_versions SET status = 'approved', clearance = ${decision.clearance},
-        bindings = ${JSON.stringify(decision.bindings)}, reviewed_at = ${now()}
+        bindings = ${JSON.stringify(decision.bindings)}, reviewed_at = ${now()},
+        pins = ${decision.pins && JSON.stringify(decision.pins)}
         WHERE app_id = ${appId} AND version = ${version}`;
+    // A reviewed newer version ends a drift: the admin has seen the server's new tools.
+    sql`UPDATE apps SET drift = NULL WHERE id = ${appId} AND drift IS NOT NULL
+        AND json_extract(drift, '$.version') < ${version}`;
   } else {
     sql`UPDATE app_versions SET status = 'rejected', reason = ${decision.reason}, reviewed_at = ${now()}
         WHERE app_id = ${appId} AND version = ${version}`;
@@ -162,6 +207,8 @@ export function servingApp(sql: Sql, appId: string): ServingApp | null {
     clearance: v.clearance!,
     manifest,
     bindings: bindingsOf(v),
+    pins: v.pins === null ? null : decode(PinsSchema, v.pins, "a version's tool pins"),
+    drifted: driftOf(app) !== null,
     secrets: [
       app.secret,
       ...(app.previous_secret && app.previous_until && app.previous_until > now()
@@ -195,12 +242,46 @@ export function rotateSecret(
 export function servingApps(sql: Sql): ServingAppInfo[] {
   return sql<{ id: string }>`SELECT id FROM apps WHERE enabled = 1 ORDER BY name`
     .map(({ id }) => servingApp(sql, id))
-    .filter((app): app is ServingApp => app !== null)
+    .filter((app): app is ServingApp => app !== null && !app.drifted)
     .map(({ secrets: _secrets, ...app }) => app);
 }
 
 function bindingsOf(v: VersionRow): Bindings {
   return v.bindings === null ? {} : decode(BindingsSchema, v.bindings, "an app version's bindings");
+}
+
+/**
+ * Records that the server behind an app's serving version lists other tools than were pinned: calls
+ * stop (the app drops out of planning too) and, once per distinct list, a pending version holds the
+ * new definitions for review. `next` is that version's manifest, null when it could not be imported.
+ */
+export function recordDrift(
+  sql: Sql,
+  appId: string,
+  version: number,
+  changes: ToolChange[],
+  next: Manifest | null,
+): Drift | null {
+  const app = sql<AppRow>`SELECT * FROM apps WHERE id = ${appId}`[0];
+  if (!app) return null;
+  const known = driftOf(app);
+  if (known && known.version === version && sameChanges(known.changes, changes)) return null;
+  let pending: number | null = null;
+  if (next) {
+    const last =
+      sql<{ v: number }>`SELECT MAX(version) AS v FROM app_versions WHERE app_id = ${appId}`[0]?.v ?? 0;
+    pending = last + 1;
+    insertVersion(sql, appId, pending, next);
+  }
+  const drift: Drift = { version, at: now(), changes, pending };
+  sql`UPDATE apps SET drift = ${JSON.stringify(drift)} WHERE id = ${appId}`;
+  return drift;
+}
+
+const sameChanges = (a: ToolChange[], b: ToolChange[]) => JSON.stringify(a) === JSON.stringify(b);
+
+function driftOf(app: AppRow): Drift | null {
+  return app.drift === null ? null : decode(DriftSchema, app.drift, "an app's drift");
 }
 
 /** One pending version, for review. */
@@ -212,6 +293,15 @@ export function pendingVersion(sql: Sql, appId: string, version: number): { mani
 function insertVersion(sql: Sql, appId: string, version: number, manifest: Manifest): void {
   sql`INSERT INTO app_versions (app_id, version, manifest, status, submitted_at)
       VALUES (${appId}, ${version}, ${JSON.stringify(manifest)}, 'pending', ${now()})`;
+}
+
+/** An MCP version beside the newest approved version before it: what the admin reviews. */
+function withToolChanges(v: AppVersion, all: AppVersion[]): AppVersion {
+  const mine = v.manifest.mcp?.definitions;
+  if (!mine) return v;
+  const before = all.filter((o) => o.version < v.version && o.status === "approved").at(-1);
+  const theirs = before?.manifest.mcp?.definitions;
+  return theirs ? { ...v, toolChanges: toolChanges(theirs, mine) } : v;
 }
 
 function viewApp(sql: Sql, appId: string): AppView | null {
@@ -241,6 +331,7 @@ function viewApp(sql: Sql, appId: string): AppView | null {
     enabled: app.enabled === 1,
     createdAt: app.created_at,
     serving,
-    versions,
+    drift: driftOf(app),
+    versions: versions.map((v) => withToolChanges(v, versions)),
   };
 }

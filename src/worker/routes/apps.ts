@@ -4,6 +4,7 @@ import { modeOf } from "../../apps/egress.ts";
 import { Manifest } from "../../apps/manifest.ts";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
+import { importMcp, type PendingCredential } from "../mcp-import.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { AppSchema, RegisteredAppSchema } from "../schemas/apps.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
@@ -79,19 +80,24 @@ base.use(requireRole("developer"));
 
 export const appRoutes = base
   .openapi(register, async (c) => {
-    const manifest = await checked(c.req.valid("json"), c);
-    const result = await tenantOf(c).registerApp(c.var.principal.keyId, manifest);
+    const { manifest, credential } = await checked(c.req.valid("json"), c);
+    const tenant = tenantOf(c);
+    const result = await tenant.registerApp(c.var.principal.keyId, manifest);
     if (!result.ok) throw conflict(result.message);
     const { app, secret } = result;
+    if (credential) await tenant.storeAppCredential(app.id, credential.boundTo, credential.secret);
     return c.json({ id: app.id, name: app.name, version: 1, status: "pending" as const, secret, app }, 201);
   })
   .openapi(update, async (c) => {
-    const manifest = await checked(c.req.valid("json"), c);
-    const result = await tenantOf(c).submitVersion(
-      c.var.principal.keyId,
-      c.req.valid("param").appId,
-      manifest,
-    );
+    const { appId } = c.req.valid("param");
+    const tenant = tenantOf(c);
+    // Only the owner may reuse the app's stored MCP credential for the import.
+    const owned = await tenant.ownedApp(c.var.principal.keyId, appId);
+    if (!owned) throw notFound("app");
+    const { manifest, credential } = await checked(c.req.valid("json"), c, appId);
+    const result = await tenant.submitVersion(c.var.principal.keyId, appId, manifest);
+    if (result.ok && credential)
+      await tenant.storeAppCredential(appId, credential.boundTo, credential.secret);
     if (!result.ok) {
       if (result.code === "not_found") throw notFound("app");
       throw invalid("an app's name cannot change", [
@@ -117,11 +123,13 @@ export const appRoutes = base
     return c.json(app, 200);
   });
 
-/** Label levels are the tenant's own lattices (its policy), not the defaults. */
+/** Label levels are the tenant's own lattices (its policy), not the defaults; MCP tools imported first. */
 async function checked(
-  manifest: Manifest,
+  submitted: Manifest,
   c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
-): Promise<Manifest> {
+  appId?: string,
+): Promise<{ manifest: Manifest; credential: PendingCredential | null }> {
+  const { manifest, credential } = await importMcp(submitted, c, appId);
   const { policy } = await tenantOf(c).policy();
   const problems = manifestProblems(manifest, {
     mode: modeOf(c.env),
@@ -129,5 +137,5 @@ async function checked(
     integrityLevels: policy.lattices.integrity,
   });
   if (problems.length) throw invalid("manifest refused", problems);
-  return manifest;
+  return { manifest, credential };
 }

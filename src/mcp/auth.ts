@@ -1,0 +1,107 @@
+import {
+  type AuthorizationServerMetadata,
+  ClientCredentialsProvider,
+  type FetchLike,
+  fetchToken,
+} from "@modelcontextprotocol/client";
+import type { McpAuth } from "../apps/manifest.ts";
+
+/**
+ * The Authorization header Lattice sends an MCP server. Static bearer tokens go as given; OAuth
+ * client credentials are exchanged at the manifest's token URL through the client SDK (tokens
+ * cached until shortly before they expire). Per-user OAuth tokens come from the user's spoke
+ * (user-oauth.ts). Secrets arrive opened from the tenant, bound to the URL they were given for.
+ */
+
+/** The URL a write-only secret was given for: the only place it will ever be sent. */
+export function secretBinding(auth: McpAuth, serverUrl: string): string | null {
+  switch (auth.type) {
+    case "none":
+      return null;
+    case "bearer":
+      return serverUrl;
+    case "client_credentials":
+    case "oauth":
+      return auth.tokenUrl;
+  }
+}
+
+/** The write-only secret of an auth block as a developer sent it (the stored manifest holds none). */
+export function writeOnlySecret(auth: McpAuth): string | undefined {
+  if (auth.type === "bearer") return auth.token;
+  if (auth.type === "client_credentials" || auth.type === "oauth") return auth.clientSecret;
+  return undefined;
+}
+
+export function withoutSecret(auth: McpAuth): McpAuth {
+  if (auth.type === "bearer") return { type: "bearer" };
+  if (auth.type === "client_credentials" || auth.type === "oauth") {
+    const { clientSecret: _secret, ...rest } = auth;
+    return rest;
+  }
+  return auth;
+}
+
+/** Authorization server metadata from the manifest's own URLs: no discovery, so no server can redirect it. */
+export function metadataOf(auth: {
+  tokenUrl: string;
+  authorizationUrl?: string;
+}): AuthorizationServerMetadata {
+  return {
+    issuer: new URL(auth.tokenUrl).origin,
+    authorization_endpoint: auth.authorizationUrl ?? auth.tokenUrl,
+    token_endpoint: auth.tokenUrl,
+    response_types_supported: ["code"],
+    code_challenge_methods_supported: ["S256"],
+  };
+}
+
+const cached = new Map<string, { token: string; until: number }>();
+const EARLY_MS = 30_000;
+
+export type AuthOutcome = { ok: true; headers: Record<string, string> } | { ok: false; message: string };
+
+/** Headers for the app-wide auth kinds; `oauth` (per user) is resolved by the spoke. */
+export async function appAuthHeaders(
+  auth: McpAuth,
+  secret: string | null,
+  authFetch: FetchLike,
+): Promise<AuthOutcome> {
+  if (auth.type === "none" || auth.type === "oauth") return { ok: true, headers: {} };
+  if (!secret) return { ok: false, message: "no credential is stored for this MCP server (send it again)" };
+  if (auth.type === "bearer") return { ok: true, headers: { Authorization: `Bearer ${secret}` } };
+  const key = JSON.stringify([auth.tokenUrl, auth.clientId, auth.scope ?? "", secret]);
+  const hit = cached.get(key);
+  if (hit && hit.until > Date.now()) return { ok: true, headers: { Authorization: `Bearer ${hit.token}` } };
+  try {
+    const provider = new ClientCredentialsProvider({
+      clientId: auth.clientId,
+      clientSecret: secret,
+      ...(auth.scope !== undefined && { scope: auth.scope }),
+    });
+    const tokens = await fetchToken(provider, new URL(auth.tokenUrl).origin, {
+      metadata: metadataOf(auth),
+      fetchFn: authFetch,
+      ...(auth.scope !== undefined && { scope: auth.scope }),
+    });
+    const lifetime = (tokens.expires_in ?? 300) * 1000;
+    cached.set(key, { token: tokens.access_token, until: Date.now() + Math.max(lifetime - EARLY_MS, 0) });
+    if (cached.size > 100) cached.delete(cached.keys().next().value ?? "");
+    return { ok: true, headers: { Authorization: `Bearer ${tokens.access_token}` } };
+  } catch {
+    return { ok: false, message: "the token endpoint refused the client credentials" };
+  }
+}
+
+/** A fetch for token endpoints: the deadline, no redirects, bounded answers, only the manifest's URLs. */
+export function tokenFetch(allowed: readonly string[], timeoutMs: number, maxBytes = 64 * 1024): FetchLike {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!allowed.includes(url)) throw new Error("token request to a URL the manifest does not name");
+    const signal = AbortSignal.timeout(timeoutMs);
+    const response = await fetch(url, { ...init, redirect: "manual", signal });
+    const text = await response.text();
+    if (text.length > maxBytes) throw new Error("token answer too large");
+    return new Response(text, { status: response.status, headers: response.headers });
+  };
+}
