@@ -7,9 +7,11 @@
  *   POST /w/{world}/_demo/reset             back to the seed data (operator route)
  *   PUT  /w/{world}/_demo/secrets           {"<app>": "<secret>"}: the apps' signing secrets (operator route)
  *   PUT  /w/{world}/_demo/state/{app}       replace one app's state (operator route: scenario content)
+ *   *    /w/{world}/mcp/{app}                the MCP demo servers, notes and shadynotes (see mcp/routes.ts)
  *   GET  /healthz
  */
 import { Hono } from "hono";
+import { mcpRoutes } from "./mcp/routes.ts";
 import { appByName } from "./registry.ts";
 import type { DemoWorld } from "./world.ts";
 
@@ -73,6 +75,9 @@ app.put("/w/:world/_demo/secrets", async (c) => {
   }
   return c.json({ ok: true, configured: await world(c).setSecrets(secrets) });
 });
+
+// Before the app-call route, which would otherwise take POST /w/{world}/mcp/{app}.
+app.route("/", mcpRoutes);
 
 app.post("/w/:world/:app/:functionality", async (c) => {
   const reply = await world(c).call({

@@ -43,6 +43,7 @@ const SCHEMA = `
     seq INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, app TEXT NOT NULL, functionality TEXT NOT NULL,
     idempotency_key TEXT, call_id TEXT, body TEXT NOT NULL, verified INTEGER NOT NULL,
     signature_error TEXT, repeat INTEGER NOT NULL, status INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, json TEXT NOT NULL, version INTEGER NOT NULL);
 `;
 
 /** Bodies longer than this are logged truncated; longer replies are not kept for replay (rows cap at 2 MB). */
@@ -244,13 +245,38 @@ export class DemoWorld extends DurableObject {
     return JSON.stringify(state);
   }
 
-  /** Back to the seed: app states, call log and idempotency records go; the secrets stay. */
+  /**
+   * A JSON blob kept under `key` (the MCP demo servers' state), with its version: 0 when there is none.
+   * The MCP servers run in the Worker, so they update through `putBlob`'s compare-and-swap.
+   */
+  getBlob(key: string): { json: string | null; version: number } {
+    const row = this.sql
+      .exec<{ json: string; version: number }>("SELECT json, version FROM blobs WHERE key = ?", key)
+      .toArray()[0];
+    return row ? { json: row.json, version: row.version } : { json: null, version: 0 };
+  }
+
+  /** Stores `json` under `key` if the blob is still at `version`; false when someone wrote in between. */
+  putBlob(key: string, json: string, version: number): boolean {
+    const current = this.getBlob(key).version;
+    if (current !== version) return false;
+    this.sql.exec(
+      "INSERT OR REPLACE INTO blobs (key, json, version) VALUES (?, ?, ?)",
+      key,
+      json,
+      version + 1,
+    );
+    return true;
+  }
+
+  /** Back to the seed: app states, call log, idempotency records and blobs go; the secrets stay. */
   reset(): void {
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM app_state");
       this.sql.exec("DELETE FROM calls");
       this.sql.exec("DELETE FROM idempotency");
       this.sql.exec("DELETE FROM meta");
+      this.sql.exec("DELETE FROM blobs");
     });
     this.seeded = false;
     this.ensureSeeded();
