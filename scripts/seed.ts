@@ -1,12 +1,14 @@
 /**
  * Seeds the demo tenant on first start and remembers it in .lattice/demo.json (git-ignored): keys,
- * the demo apps registered by the developer key and approved by the admin key, their signing
+ * the demo apps (HTTP ones and the notes MCP app) registered by the developer key and approved by the
+ * admin key, their signing
  * secrets handed to the demo apps Worker, and a policy that uses the offline scripted model.
  * On a later start the stored keys are checked; if local state was wiped, a fresh tenant is seeded.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { demoManifests } from "../examples/apps/src/manifests.ts";
+import { demoManifests, demoMcpManifests } from "../examples/apps/src/manifests.ts";
 import { demoBindings, demoCatalog } from "../examples/tenant/catalog.ts";
+import type { ManifestInput } from "../src/apps/manifest.ts";
 import { apiCall, createTenant } from "./lib.ts";
 
 export interface Demo {
@@ -63,18 +65,30 @@ export async function seedDemo(where: { api: string; apps: string; operatorSecre
 
   const appIds: Record<string, string> = {};
   const secrets: Record<string, string> = {};
-  // misbehave is a test fixture, not a demo app: planners in the demo never see it.
-  const manifests = demoManifests(where.apps, WORLD).filter((m) => m.name !== "misbehave");
-  // The admin writes the catalog first, then binds each app to it at review.
-  const catalog = demoCatalog(manifests);
+  // misbehave is a test fixture, not a demo app: planners in the demo never see it; shadynotes is
+  // the malicious MCP server of the security tests and bench, not a demo app either.
+  const http = demoManifests(where.apps, WORLD).filter((m) => m.name !== "misbehave");
+  const mcp = demoMcpManifests(where.apps, WORLD).filter((m) => m.name === "notes");
+  // Each developer registers; an MCP app's functionalities are imported from its server's tools.
+  const registered: Array<{ manifest: ManifestInput; id: string }> = [];
+  for (const manifest of [...http, ...mcp]) {
+    const app = (await developer("POST", "/v1/apps", manifest)) as {
+      id: string;
+      secret: string;
+      app: { versions: Array<{ manifest: ManifestInput }> };
+    };
+    registered.push({ manifest: app.app.versions[0]!.manifest, id: app.id });
+    appIds[manifest.name] = app.id;
+    // An MCP app's calls are not signed: its server gets the bearer token it was registered with.
+    if (!manifest.mcp) secrets[manifest.name] = app.secret;
+  }
+  // The admin writes the catalog, then binds each app to it at review.
+  const catalog = demoCatalog(registered.map((r) => r.manifest));
   await admin("PUT", "/v1/admin/catalog", { entries: catalog });
-  for (const manifest of manifests) {
-    const app = (await developer("POST", "/v1/apps", manifest)) as { id: string; secret: string };
+  for (const { manifest, id } of registered) {
     const clearance = CLEARANCE[manifest.name] ?? "internal";
     const bindings = demoBindings(manifest, catalog);
-    await admin("POST", `/v1/admin/apps/${app.id}/versions/1/approve`, { clearance, bindings });
-    appIds[manifest.name] = app.id;
-    secrets[manifest.name] = app.secret;
+    await admin("POST", `/v1/admin/apps/${id}/versions/1/approve`, { clearance, bindings });
   }
   const handed = await fetch(`${where.apps}/w/${WORLD}/_demo/secrets`, {
     method: "PUT",

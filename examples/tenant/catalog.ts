@@ -20,6 +20,9 @@ export interface CatalogEntryInput {
 /** The admin's descriptions, by entry name. */
 const DESCRIPTIONS: Record<string, string> = {
   "mail.search": "Search the user's mailbox; returns matching messages.",
+  "notes.search_notes": "Search the user's notes; returns the matching notes.",
+  "notes.read_note": "Read one of the user's notes by id.",
+  "notes.add_note": "Add a note with a title and a body to the user's notes.",
   "mail.read": "Read one message of the user's mailbox by id.",
   "mail.send": "Send an email from the user's mailbox.",
   "mail.delete": "Delete one message from the user's mailbox.",

@@ -26,9 +26,27 @@ const KNOWN = [
   "Who is my landlord?",
   "Compare rides from Home to Airport",
   "Email the total of this month's invoices to my accountant",
+  "Search my notes for groceries",
 ];
 
 export const DEMO_SCRIPT: ScriptEntry[] = [
+  {
+    // The demo's MCP app: notes, served over MCP by the demo apps Worker.
+    role: "planner",
+    when: "notes",
+    respond: {
+      steps: [
+        tool(
+          "found",
+          "notes.search_notes",
+          { query: lit("groceries") },
+          "search the notes",
+          "matching notes",
+        ),
+        { kind: "display", value: ref("found", "notes"), title: "Your notes" },
+      ],
+    },
+  },
   {
     role: "planner",
     when: "landlord",
