@@ -30,9 +30,12 @@ const MCP_HOSTS = [
   `127.0.0.1:${process.env.LATTICE_TEST_MCP_EVERYTHING_PORT}`,
   `127.0.0.1:${process.env.LATTICE_TEST_MCP_MEMORY_PORT}`,
 ];
+// The OAuth 2.1 authorization server fixture (a test double) with its protected MCP server.
+const OAUTH_HOST = "127.0.0.1:8790";
 const testNetwork = `const MCP = ${JSON.stringify(MCP_HOSTS)};
 export default { fetch(request, env) {
   const url = new URL(request.url);
+  if (url.host === "${OAUTH_HOST}") return env.OAUTH.fetch(request);
   if (MCP.includes(url.host)) return fetch(request);
   return url.hostname === "${FAKE_OPENAI_HOST}" ? env.OPENAI.fetch(request) : env.APPS.fetch(request);
 } };`;
@@ -65,10 +68,15 @@ export default defineConfig({
                 LATTICE_OPERATOR_SECRET: "test-operator-secret",
                 LATTICE_KEY_SECRET: "test-key-secret",
                 LATTICE_MODE: "dev",
+                LATTICE_PUBLIC_URL: "http://lattice.test",
                 TEST_MCP_EVERYTHING_URL: `http://${MCP_HOSTS[0]}/mcp`,
                 TEST_MCP_MEMORY_URL: `http://${MCP_HOSTS[1]}/mcp`,
               },
-              serviceBindings: { DEMO_APPS: "demo-apps", FAKE_OPENAI: "fake-openai" },
+              serviceBindings: {
+                DEMO_APPS: "demo-apps",
+                FAKE_OPENAI: "fake-openai",
+                OAUTH_FIXTURE: "oauth-fixture",
+              },
               outboundService: "test-network",
               workers: [
                 {
@@ -86,11 +94,18 @@ export default defineConfig({
                   durableObjects: { STATE: { className: "FakeOpenAIState" } },
                 },
                 {
+                  name: "oauth-fixture",
+                  modules: true,
+                  scriptPath: bundle("test/fakes/oauth-server.ts", "oauth-fixture"),
+                  compatibilityDate: "2026-08-15",
+                  durableObjects: { STATE: { className: "OAuthFixtureState", useSQLite: true } },
+                },
+                {
                   name: "test-network",
                   modules: true,
                   script: testNetwork,
                   compatibilityDate: "2026-08-15",
-                  serviceBindings: { OPENAI: "fake-openai", APPS: "demo-apps" },
+                  serviceBindings: { OPENAI: "fake-openai", APPS: "demo-apps", OAUTH: "oauth-fixture" },
                 },
               ],
             },

@@ -7,7 +7,7 @@
  */
 export function purposeKey(
   secret: string,
-  purpose: "model-keys" | "api-keys" | "user-tokens" | "app-credentials" | "user-oauth",
+  purpose: "model-keys" | "api-keys" | "user-tokens" | "app-credentials" | "user-oauth" | "oauth-state",
   algorithm: Parameters<SubtleCrypto["deriveKey"]>[2],
   usages: string[],
 ): Promise<CryptoKey> {

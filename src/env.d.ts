@@ -21,6 +21,8 @@ declare namespace Cloudflare {
     CREDENTIAL_LIMITER?: RateLimit;
     /** "off" skips the rate limit (benchmarks measure the hub alone). */
     LATTICE_RATE_LIMIT?: string;
+    /** Where users' browsers reach this API: the OAuth callback of MCP apps is `${LATTICE_PUBLIC_URL}/v1/oauth/callback`. */
+    LATTICE_PUBLIC_URL?: string;
     OPENAI_BASE_URL?: string;
     OPENAI_API_KEY?: string;
     OPENAI_MODEL?: string;

@@ -111,6 +111,16 @@ export const McpAuth = z
         type: z.literal("oauth"),
         authorizationUrl: z.url({ protocol: /^https?$/ }).max(2048),
         tokenUrl: z.url({ protocol: /^https?$/ }).max(2048),
+        /** RFC 7009: where a user's tokens are revoked when they revoke the app. */
+        revocationUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
+        /** The authorization server's issuer (checked against the callback's `iss`); default: the token URL's origin. */
+        issuer: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
         clientId: z.string().min(1).max(256),
         clientSecret: WriteOnly,
         scope: z.string().max(1000).optional(),

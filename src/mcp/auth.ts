@@ -46,14 +46,22 @@ export function withoutSecret(auth: McpAuth): McpAuth {
 export function metadataOf(auth: {
   tokenUrl: string;
   authorizationUrl?: string;
+  revocationUrl?: string | undefined;
+  issuer?: string | undefined;
 }): AuthorizationServerMetadata {
   return {
-    issuer: new URL(auth.tokenUrl).origin,
+    issuer: auth.issuer ?? new URL(auth.tokenUrl).origin,
     authorization_endpoint: auth.authorizationUrl ?? auth.tokenUrl,
     token_endpoint: auth.tokenUrl,
+    ...(auth.revocationUrl && { revocation_endpoint: auth.revocationUrl }),
     response_types_supported: ["code"],
     code_challenge_methods_supported: ["S256"],
   };
+}
+
+/** Where authorization servers send users back (the API's public origin, from the deployment). */
+export function oauthCallbackUrl(env: { LATTICE_PUBLIC_URL?: string }): string {
+  return `${(env.LATTICE_PUBLIC_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "")}/v1/oauth/callback`;
 }
 
 const cached = new Map<string, { token: string; until: number }>();
@@ -95,13 +103,37 @@ export async function appAuthHeaders(
 
 /** A fetch for token endpoints: the deadline, no redirects, bounded answers, only the manifest's URLs. */
 export function tokenFetch(allowed: readonly string[], timeoutMs: number, maxBytes = 64 * 1024): FetchLike {
+  const urls = new Set(allowed.map((u) => new URL(u).href));
   return async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (!allowed.includes(url)) throw new Error("token request to a URL the manifest does not name");
+    const url = new URL(input instanceof Request ? input.url : String(input)).href;
+    if (!urls.has(url)) throw new Error("token request to a URL the manifest does not name");
     const signal = AbortSignal.timeout(timeoutMs);
     const response = await fetch(url, { ...init, redirect: "manual", signal });
-    const text = await response.text();
-    if (text.length > maxBytes) throw new Error("token answer too large");
+    const text = await boundedText(response, maxBytes);
     return new Response(text, { status: response.status, headers: response.headers });
   };
+}
+
+async function boundedText(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error("token answer too large");
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
 }

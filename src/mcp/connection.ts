@@ -2,7 +2,9 @@ import {
   Client,
   type FetchLike,
   SdkError,
+  SdkHttpError,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import type { McpToolDefinition } from "../apps/manifest.ts";
@@ -27,7 +29,11 @@ export const MCP_LIMITS: McpLimits = { timeoutMs: 10_000, maxResponseBytes: 1024
 const MAX_TOOLS = 256;
 const MAX_PAGES = 16;
 
-export type McpFailureCode = "app_timeout" | "app_error" | "app_response_too_large";
+export type McpFailureCode =
+  | "app_timeout"
+  | "app_error"
+  | "app_response_too_large"
+  | "authorization_required";
 export class McpFailure extends Error {
   readonly code: McpFailureCode;
   constructor(code: McpFailureCode, message: string) {
@@ -109,6 +115,12 @@ async function guarded<T>(
       throw new McpFailure(
         "app_response_too_large",
         `the server's answers exceed ${limits.maxResponseBytes} bytes`,
+      );
+    }
+    if (error instanceof UnauthorizedError || (error instanceof SdkHttpError && error.status === 401)) {
+      throw new McpFailure(
+        "authorization_required",
+        "the MCP server refused Lattice's credentials (HTTP 401)",
       );
     }
     if (deadline.aborted || (error instanceof SdkError && /timeout/i.test(String(error.code)))) {

@@ -13,6 +13,8 @@ export const CONSENT_KINDS = [
   "collaboration",
   "irreversible",
   "endorse",
+  /** The user authorizes an app at its own authorization server (per-user OAuth) before its first call. */
+  "authorize",
 ] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
@@ -24,7 +26,9 @@ export type Scope = (typeof SCOPES)[number];
  * agent chose) are decided one at a time, never in advance.
  */
 export function allowedScopes(kind: ConsentKind): Scope[] {
-  return kind === "irreversible" || kind === "endorse" || kind === "collaboration" ? ["once"] : [...SCOPES];
+  return kind === "irreversible" || kind === "endorse" || kind === "collaboration" || kind === "authorize"
+    ? ["once"]
+    : [...SCOPES];
 }
 
 export interface Assessment {

@@ -26,6 +26,8 @@ export const ConsentRequestSchema = z.object({
   relay: z.object({ consent: z.string() }).optional(),
   /** A spoke's request as its agent wrote it, for the relay; never shown (`data` applies the display policy). */
   payload: z.unknown().optional(),
+  /** An `authorize` consent: where the user signs in to the app (its authorization server). */
+  authorization: z.object({ url: z.string() }).optional(),
   /** A collaboration consent: what the asking agent read, in words and as confidentiality levels. */
   asker: z.object({ read: z.array(z.string()), carried: z.array(z.string()) }).optional(),
 });

@@ -25,6 +25,14 @@ export interface GatePorts {
   standing(subject: string): Promise<{ choice: string | null } | null>;
   /** This query's latest consent on `subject`: the gate's memory across replays. */
   consent(subject: string): Consent | null;
+  /**
+   * Whether the user has authorized an app that needs its own OAuth authorization (the app's
+   * spoke holds the tokens); if not, the authorization URL to hand them.
+   */
+  authorization(
+    appId: string,
+    subject: string,
+  ): Promise<{ authorized: true } | { authorized: false; url: string }>;
   audit(type: string, detail: Record<string, unknown>): void;
 }
 
@@ -136,6 +144,7 @@ export class Gate {
         },
       );
     }
+    if (target.authorize && (await this.authorization(target, key)) === "pause") return "pause";
     if (!this.g.defences.consent) return "go";
     // Data reaches the app through the arguments and, implicitly, through the guards around the call.
     const origins = [...new Set([...Object.values(args).flatMap((a) => a.origins), ...pc.origins])]
@@ -181,6 +190,44 @@ export class Gate {
         data,
         assessment: need.assessment,
         scopes: need.scopes,
+      },
+    };
+    return "pause";
+  }
+
+  /**
+   * An app the user has not authorized yet: the query waits on an `authorize` consent that carries
+   * the authorization URL; the callback settles it once the user's tokens are stored. Not a defence
+   * (no control switches it off): without the user's tokens the app cannot be called at all.
+   */
+  private async authorization(target: Target, key: string): Promise<"go" | "pause"> {
+    const subject = `authorize:${target.appId}`;
+    const status = await this.g.ports.authorization(target.appId, subject);
+    if (status.authorized) return "go";
+    const decided = this.decision(subject, "authorize");
+    if (decided === "pending") return "pause";
+    if (decided) {
+      throw new StepFailure(
+        "authorization_required",
+        `${target.app} was not authorized: the user allowed it without signing in`,
+      );
+    }
+    this.asked = {
+      kind: "authorize",
+      stepKey: key,
+      subject,
+      grantSubject: null,
+      tool: target.tool,
+      request: {
+        to: target.app,
+        functionality: target.tool,
+        data: {},
+        assessment: {
+          verdict: "expected",
+          reasons: [`${target.app} asks you to sign in to it once, at its own site`],
+        },
+        scopes: allowedScopes("authorize"),
+        authorization: { url: status.url },
       },
     };
     return "pause";

@@ -38,6 +38,8 @@ const TargetSchema = z.object({
   description: z.string(),
   /** Catalog mode: the entry's response schema, which the hub checks each answer against too. */
   response: z.record(z.string(), z.unknown()).optional(),
+  /** The app's MCP server wants each user's own OAuth authorization before calls. */
+  authorize: z.literal(true).optional(),
 });
 export type Target = z.infer<typeof TargetSchema> & { entry: CatalogEntry };
 
@@ -93,6 +95,7 @@ function targetOf(
     version: app.version,
     entry: { ...entry, clearance: app.clearance },
     description: fn.description,
+    ...(fn.tool && app.manifest.mcp?.auth.type === "oauth" && { authorize: true as const }),
   };
 }
 

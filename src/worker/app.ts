@@ -16,6 +16,7 @@ import { docsRoutes } from "./routes/docs.ts";
 import { grantRoutes } from "./routes/grants.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
 import { policyRoutes } from "./routes/policy.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
@@ -52,7 +53,8 @@ const routes = app
   .route("/v1/sessions", consentRoutes)
   .route("/v1/users", tokenRoutes)
   .route("/v1/users", artifactRoutes)
-  .route("/v1/users", grantRoutes);
+  .route("/v1/users", grantRoutes)
+  .route("/v1/oauth", oauthRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
   type: "http",

@@ -1,6 +1,6 @@
 import { mcpUrlProblems } from "../apps/check.ts";
 import { type Mode, modeOf } from "../apps/egress.ts";
-import type { Manifest } from "../apps/manifest.ts";
+import type { Manifest, McpAuth } from "../apps/manifest.ts";
 import { appAuthHeaders, secretBinding, tokenFetch, withoutSecret, writeOnlySecret } from "../mcp/auth.ts";
 import { connectMcp, MCP_LIMITS, McpFailure } from "../mcp/connection.ts";
 import { withImportedTools } from "../mcp/definitions.ts";
@@ -45,8 +45,19 @@ export async function importMcp(
   const secret = sent ?? (appId && boundTo ? await tenantOf(c).appCredential(appId, boundTo) : null);
   const stripped: Manifest = { ...manifest, mcp: { ...manifest.mcp, auth: withoutSecret(auth) } };
 
-  const tokenUrls = auth.type === "client_credentials" ? [auth.tokenUrl] : [];
-  const headers = await appAuthHeaders(auth, secret, tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs));
+  // Per-user OAuth: the tools are listed with the app's own client (client credentials) when it
+  // is confidential; users' tokens exist only later, in their spokes.
+  const listing: McpAuth =
+    auth.type === "oauth" && secret
+      ? {
+          type: "client_credentials",
+          tokenUrl: auth.tokenUrl,
+          clientId: auth.clientId,
+          ...(auth.scope && { scope: auth.scope }),
+        }
+      : auth;
+  const tokenUrls = listing.type === "client_credentials" ? [listing.tokenUrl] : [];
+  const headers = await appAuthHeaders(listing, secret, tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs));
   if (!headers.ok)
     throw invalid("the MCP server's tools could not be listed", [
       { field: "body.mcp.auth", message: headers.message },

@@ -32,7 +32,11 @@ const SNAPSHOT: PlanningSnapshot = {
   artifacts: {},
 };
 
-function gate(query: string, consents: Record<string, Consent> = {}) {
+function gate(
+  query: string,
+  consents: Record<string, Consent> = {},
+  authorized: (appId: string) => boolean = () => true,
+) {
   return new Gate({
     queryId: "q1",
     query,
@@ -41,7 +45,15 @@ function gate(query: string, consents: Record<string, Consent> = {}) {
     snapshot: SNAPSHOT,
     violations: [],
     defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
-    ports: { standing: async () => null, consent: (s) => consents[s] ?? null, audit: () => {} },
+    ports: {
+      standing: async () => null,
+      consent: (s) => consents[s] ?? null,
+      authorization: async (appId) =>
+        authorized(appId)
+          ? { authorized: true as const }
+          : { authorized: false as const, url: `https://as.example/authorize?for=${appId}` },
+      audit: () => {},
+    },
   });
 }
 const user = { confidentiality: "public", integrity: "user" };
@@ -119,7 +131,12 @@ describe("a re-routed step", () => {
         snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
         violations: [staticViolation],
         defences: { ifc, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
-        ports: { standing: async () => null, consent: () => null, audit: () => {} },
+        ports: {
+          standing: async () => null,
+          consent: () => null,
+          authorization: async () => ({ authorized: true as const }),
+          audit: () => {},
+        },
       });
     const args = {
       note: { value: "diagnosis", label: confidential, origins: [], provenance: ["user" as const] },
@@ -162,5 +179,31 @@ describe("policy rules the gate and the agent loop share", () => {
       ["memo", "confidentiality", false],
       ["memo", "integrity", false],
     ]);
+  });
+
+  it("waits on an authorize consent (with the sign-in URL) for an app the user has not authorized", async () => {
+    const notes = { ...SNAPSHOT.targets["notes.add"]![0]!, authorize: true as const };
+    const pc = { label: user, origins: [] };
+    const waiting = gate("add a note", {}, () => false);
+    expect(await waiting.check(notes, "steps[0]", { text: arg("hi") }, pc)).toBe("pause");
+    expect(waiting.asked).toMatchObject({
+      kind: "authorize",
+      subject: "authorize:app_notes",
+      request: { to: "notes", authorization: { url: "https://as.example/authorize?for=app_notes" } },
+    });
+    // Once the spoke holds the user's tokens the call goes on; an app without the flag never asks.
+    expect(await gate("add a note", {}, () => true).check(notes, "steps[0]", { text: arg("hi") }, pc)).toBe(
+      "go",
+    );
+    const plain = SNAPSHOT.targets["notes.add"]![0]!;
+    expect(await gate("add a note", {}, () => false).check(plain, "steps[0]", { text: arg("hi") }, pc)).toBe(
+      "go",
+    );
+    // "Allowed" without signing in: the step fails, it does not call the app without a token.
+    const allowed = { status: "allowed", kind: "authorize" } as Consent;
+    const unsigned = gate("add a note", { "authorize:app_notes": allowed }, () => false);
+    await expect(unsigned.check(notes, "steps[0]", { text: arg("hi") }, pc)).rejects.toMatchObject({
+      code: "authorization_required",
+    });
   });
 });

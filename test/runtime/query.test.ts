@@ -170,6 +170,7 @@ function ports(
     audit: () => {},
     standing: async () => null,
     consent: (subject) => consents.get(subject) ?? null,
+    authorization: async () => ({ authorized: true as const }),
     record: journal,
     tool: async (call) => {
       sent.push({

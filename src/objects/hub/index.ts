@@ -177,6 +177,17 @@ export class HubDO extends DurableObject<Env> {
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
 
+  /**
+   * The user came back from an app's authorization server (the spoke holds their tokens now, or
+   * they refused): the query's `authorize` consent is settled and the query goes on.
+   */
+  async authorizationDone(queryId: string, subject: string, allowed: boolean): Promise<boolean> {
+    const consent = this.consentStore.forSubject(queryId, subject);
+    if (consent?.kind !== "authorize" || consent.status !== "pending") return false;
+    const answer = { decision: allowed ? ("allow" as const) : ("deny" as const), scope: "once" as const };
+    return (await this.answerConsent(consent.id, answer)).ok;
+  }
+
   // --- the alarm loop ---
 
   /**

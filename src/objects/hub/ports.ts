@@ -28,6 +28,15 @@ export function queryPorts(input: {
     audit: input.audit,
     standing: async (subject) => input.consents.sessionGrant(subject) ?? (await artifacts.findGrant(subject)),
     consent: (subject) => input.consents.forSubject(queryId, subject),
+    authorization: (appId, subject) =>
+      spoke(appId).authorization({
+        tenantId: session.tenantId,
+        userId: session.userId,
+        appId,
+        sessionId: session.id,
+        queryId,
+        subject,
+      }),
     record: {
       started: (key, kind, info) => store.journalStarted(queryId, key, kind, info),
       done: (key, kind, value, label, info) => store.journalDone(queryId, key, kind, value, label, info),

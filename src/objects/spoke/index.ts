@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import * as z from "zod";
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { valueProblems } from "../../apps/schemas.ts";
 import {
@@ -11,7 +10,6 @@ import {
   type SpokeResult,
   VANILLA_SPOKE,
 } from "../../contracts.ts";
-import { decode } from "../../decode.ts";
 import {
   complete,
   DEFAULT_MODEL_LIMITS,
@@ -27,6 +25,8 @@ import { hubStub, tenantStub } from "../stubs.ts";
 import { runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 import { callMcpTool, type PinCheck, type ToolCall } from "./mcp.ts";
+import { readMemory, rememberInteraction } from "./memory.ts";
+import { oauthTargetOf, type PendingAsk, USER_OAUTH_MIGRATIONS, UserOAuth } from "./user-oauth.ts";
 
 const MIGRATIONS = {
   spoke: [
@@ -37,20 +37,12 @@ const MIGRATIONS = {
     // The confidentiality levels an interaction holds (JSON array); null for older rows: never given to an agent.
     `ALTER TABLE interactions ADD COLUMN levels TEXT`,
   ],
+  oauth: USER_OAUTH_MIGRATIONS,
 };
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
-/** Remembered requests and answers are whatever JSON the spoke stored. */
-const Json = z.unknown();
-const Levels = z.array(z.string());
 
 /** How many remembered interactions an agent is given, of how many recent ones looked at. */
 const AGENT_MEMORY = 10;
-const MEMORY_SCAN = 100;
-/** Interactions a spoke keeps per (user, app): memory is bounded, whatever the app is asked. */
-const KEPT_INTERACTIONS = 500;
-
-/** Kept in memory per interaction: enough for the app's context later, bounded against hostile sizes. */
-const MAX_REMEMBERED_CHARS = 64 * 1024;
 
 /**
  * One per (tenant, user, app): the only thing that ever calls the app's endpoint. It calls only an
@@ -206,7 +198,7 @@ export class SpokeDO extends DurableObject<Env> {
         MCP_LIMITS.maxResponseBytes,
       ),
     };
-    const userToken = app.manifest.mcp?.auth.type === "oauth" ? await this.userToken(app) : undefined;
+    const userToken = app.manifest.mcp?.auth.type === "oauth" ? await this.userToken(call) : undefined;
     const result = await callMcpTool(
       {
         app,
@@ -221,6 +213,8 @@ export class SpokeDO extends DurableObject<Env> {
       this.pinCheck,
     );
     if (!result.ok) {
+      // A token the server no longer takes: dropped, so the next query asks the user to sign in again.
+      if (result.code === "authorization_required" && userToken) await this.forgetToken(call);
       await tenant.audit("app_call_failed", {
         appId: call.appId,
         functionality: call.functionality,
@@ -235,9 +229,57 @@ export class SpokeDO extends DurableObject<Env> {
     return { ok: true, value: result.value, appVersion: app.version };
   }
 
-  /** Per-user OAuth tokens live in this spoke (user-oauth.ts); none yet. */
-  private async userToken(_app: ServingApp): Promise<string | undefined> {
-    return undefined;
+  // --- per-user OAuth (user-oauth.ts): the tokens of this user for this app ---
+
+  /** For the hub's gate: whether this user has authorized the app; if not, where they sign in. */
+  async authorization(
+    ask: Pick<SpokeCall, "tenantId" | "userId" | "appId"> & PendingAsk,
+  ): Promise<{ authorized: true } | { authorized: false; url: string }> {
+    this.bindOwner(ask);
+    const target = await oauthTargetOf(this.env, ask.tenantId, ask.appId);
+    return target ? this.oauth(ask).status(target, ask) : { authorized: true };
+  }
+
+  /** The callback's code, for the nonce this spoke issued; what the authorization was asked for. */
+  async completeAuthorization(
+    done: Pick<SpokeCall, "tenantId" | "userId" | "appId"> & {
+      nonce: string;
+      code: string | null;
+      iss?: string;
+    },
+  ): Promise<PendingAsk | null> {
+    this.bindOwner(done);
+    const target = await oauthTargetOf(this.env, done.tenantId, done.appId);
+    if (!target) return null;
+    const asked = await this.oauth(done).complete(target, done.nonce, done.code, done.iss);
+    if (asked) {
+      const type = done.code === null ? "app_authorization_refused" : "app_authorized";
+      await tenantStub(this.env, done.tenantId).audit(type, { appId: done.appId, userId: done.userId });
+    }
+    return asked;
+  }
+
+  /** The user revokes the app: tokens dropped here and revoked at the server. */
+  async revokeAuthorization(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): Promise<boolean> {
+    this.bindOwner(owner);
+    const target = await oauthTargetOf(this.env, owner.tenantId, owner.appId);
+    return target ? this.oauth(owner).revoke(target) : false;
+  }
+
+  private async forgetToken(call: SpokeCall): Promise<void> {
+    const target = await oauthTargetOf(this.env, call.tenantId, call.appId);
+    if (target) this.oauth(call).forget(target);
+  }
+
+  private async userToken(call: SpokeCall): Promise<string | undefined> {
+    const target = await oauthTargetOf(this.env, call.tenantId, call.appId);
+    return target ? this.oauth(call).accessToken(target) : undefined;
+  }
+
+  private oauth(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): UserOAuth {
+    const secret = this.env.LATTICE_KEY_SECRET;
+    if (!secret) throw new Error("per-user OAuth needs LATTICE_KEY_SECRET to seal tokens");
+    return new UserOAuth(this.sql, secret, owner);
   }
 
   /**
@@ -307,41 +349,9 @@ export class SpokeDO extends DurableObject<Env> {
     return { model: await tenant.modelConfig(role), limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
   }
 
-  /**
-   * The app's memory of this user, newest first (for an agentic app's context; never for planners):
-   * only interactions whose every level is in `mayRead` (null: all, the control), newest `limit`
-   * of the last `MEMORY_SCAN`.
-   */
-  memory(
-    limit = 20,
-    mayRead: readonly string[] | null = null,
-  ): Array<{
-    functionality: string;
-    request: unknown;
-    response: unknown;
-    at: string;
-    levels: string[] | null;
-  }> {
-    type Row = {
-      functionality: string;
-      request: string;
-      response: string;
-      at: string;
-      levels: string | null;
-    };
-    const rows = this.sql<Row>`
-      SELECT functionality, request, response, at, levels FROM interactions
-      WHERE outcome = 'ok' ORDER BY seq DESC LIMIT ${MEMORY_SCAN}`;
-    return rows
-      .map((row) => ({
-        functionality: row.functionality,
-        request: decode(Json, row.request, "a remembered request"),
-        response: decode(Json, row.response, "a remembered answer"),
-        at: row.at,
-        levels: row.levels === null ? null : decode(Levels, row.levels, "a remembered label"),
-      }))
-      .filter((r) => mayRead === null || r.levels?.every((c) => mayRead.includes(c)) === true)
-      .slice(0, limit);
+  /** The app's memory of this user (memory.ts). */
+  memory(limit = 20, mayRead: readonly string[] | null = null): ReturnType<typeof readMemory> {
+    return readMemory(this.sql, limit, mayRead);
   }
 
   /** A spoke serves exactly one (tenant, user, app); a call naming another is a bug, refused loudly. */
@@ -358,24 +368,8 @@ export class SpokeDO extends DurableObject<Env> {
     }
   }
 
-  /** Keeps an interaction with the levels it holds: the call's own, and what an agent read besides. */
   private remember(call: SpokeCall, response: unknown, outcome: string, read: string[] = []): void {
-    if (call.remember === false) return;
-    const bounded = (value: unknown) => {
-      const text = JSON.stringify(value);
-      return text.length <= MAX_REMEMBERED_CHARS
-        ? text
-        : JSON.stringify({ omitted: "too large to remember" });
-    };
-    const answer = response === null ? null : bounded(response);
-    // A call the hub gave no label is remembered unlabeled: never given to an agent later.
-    const levels = call.memory ? JSON.stringify([...new Set([call.memory.carries, ...read])]) : null;
-    this.sql`INSERT INTO interactions (call_id, functionality, request, response, outcome, at, levels)
-             VALUES (${call.callId}, ${call.functionality}, ${bounded(call.request)}, ${answer}, ${outcome},
-                     ${new Date().toISOString()}, ${levels})`;
-    // Retention: the newest interactions only (an agent reads ten of the last hundred).
-    this
-      .sql`DELETE FROM interactions WHERE seq <= (SELECT MAX(seq) FROM interactions) - ${KEPT_INTERACTIONS}`;
+    rememberInteraction(this.sql, call, response, outcome, read);
   }
 }
 

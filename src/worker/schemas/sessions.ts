@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CONSENT_KINDS } from "../../policy/index.ts";
 import { PROVENANCES } from "../../runtime/index.ts";
 
 export const SessionSchema = z
@@ -48,7 +49,7 @@ export const QuerySchema = z
 export const ConsentSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(["app_selection", "data_share", "collaboration", "irreversible", "endorse"]),
+    kind: z.enum(CONSENT_KINDS),
     queryId: z.string(),
     stepId: z.string(),
     from: z.array(z.string()).optional(),
@@ -58,6 +59,10 @@ export const ConsentSchema = z
     assessment: z.object({ verdict: z.enum(["expected", "warning"]), reasons: z.array(z.string()) }),
     scopes: z.array(z.enum(["once", "session", "permanent"])),
     options: z.array(z.object({ tool: z.string(), app: z.string(), description: z.string() })).optional(),
+    authorization: z
+      .object({ url: z.string() })
+      .optional()
+      .openapi({ description: "An authorize consent: open this URL for the user to sign in to the app" }),
     status: z.enum(["pending", "allowed", "denied", "expired"]),
     scope: z.enum(["once", "session", "permanent"]).nullable(),
     choice: z.string().nullable(),

@@ -1,0 +1,242 @@
+import {
+  exchangeAuthorization,
+  type OAuthTokens,
+  refreshAuthorization,
+  startAuthorization,
+} from "@modelcontextprotocol/client";
+import * as z from "zod";
+import type { McpAuth } from "../../apps/manifest.ts";
+import { decode } from "../../decode.ts";
+import { purposeKey } from "../../derive.ts";
+import { metadataOf, oauthCallbackUrl, tokenFetch } from "../../mcp/auth.ts";
+import { encodeState, type StateOwner } from "../../mcp/oauth-state.ts";
+import { randomToken } from "../crypto.ts";
+import { seal, unseal } from "../seal.ts";
+import type { Sql } from "../sql.ts";
+import { tenantStub } from "../stubs.ts";
+
+/**
+ * One user's OAuth 2.1 authorization of one MCP app (code + PKCE through the client SDK's helpers),
+ * kept in that user's spoke: tokens sealed at rest, bound to (tenant, user, app, token URL);
+ * refreshed shortly before they expire; dropped (and revoked at the server, where it names a
+ * revocation URL) when the user revokes the app. Pending authorizations live ten minutes.
+ */
+
+export const USER_OAUTH_MIGRATIONS = [
+  `CREATE TABLE oauth_tokens (
+     token_url TEXT PRIMARY KEY, sealed TEXT NOT NULL, expires_at INTEGER, updated_at TEXT NOT NULL)`,
+  `CREATE TABLE oauth_pending (
+     nonce TEXT PRIMARY KEY, sealed_verifier TEXT NOT NULL, session_id TEXT NOT NULL, query_id TEXT NOT NULL,
+     subject TEXT NOT NULL, created_at INTEGER NOT NULL)`,
+];
+
+type OAuthConfig = Extract<McpAuth, { type: "oauth" }>;
+export interface OAuthTarget {
+  auth: OAuthConfig;
+  /** The MCP server: the `resource` the tokens are for (RFC 8707). */
+  resource: string;
+  clientSecret: string | null;
+  redirectUrl: string;
+  timeoutMs: number;
+}
+export interface PendingAsk {
+  sessionId: string;
+  queryId: string;
+  subject: string;
+}
+
+/** What is kept of a token answer: the tokens and their lifetime. */
+const StoredTokens = z.object({
+  access_token: z.string(),
+  refresh_token: z.string().optional(),
+  expires_in: z.number().optional(),
+});
+type StoredTokens = z.infer<typeof StoredTokens>;
+
+const PENDING_MS = 10 * 60 * 1000;
+const EARLY_MS = 30_000;
+const TOKEN_TIMEOUT_MS = 10_000;
+
+export class UserOAuth {
+  private readonly sql: Sql;
+  private readonly keySecret: string;
+  private readonly owner: StateOwner;
+
+  constructor(sql: Sql, keySecret: string, owner: StateOwner) {
+    this.sql = sql;
+    this.keySecret = keySecret;
+    this.owner = owner;
+  }
+
+  /** Authorized (a token, or a refresh token to get one), else the URL where the user signs in. */
+  async status(
+    t: OAuthTarget,
+    ask: PendingAsk,
+  ): Promise<{ authorized: true } | { authorized: false; url: string }> {
+    if (this.row(t.auth.tokenUrl)) return { authorized: true };
+    this.sql`DELETE FROM oauth_pending WHERE created_at < ${Date.now() - PENDING_MS}`;
+    const nonce = randomToken(18);
+    const { authorizationUrl, codeVerifier } = await startAuthorization(new URL(t.auth.tokenUrl).origin, {
+      metadata: metadataOf(t.auth),
+      clientInformation: client(t),
+      redirectUrl: t.redirectUrl,
+      ...(t.auth.scope !== undefined && { scope: t.auth.scope }),
+      state: await encodeState(this.keySecret, this.owner, nonce),
+      resource: t.resource,
+    });
+    this
+      .sql`INSERT INTO oauth_pending VALUES (${nonce}, ${await this.seal(t, codeVerifier)}, ${ask.sessionId},
+             ${ask.queryId}, ${ask.subject}, ${Date.now()})`;
+    return { authorized: false, url: authorizationUrl.href };
+  }
+
+  /**
+   * The callback's code for tokens, once per pending authorization (null code: the user refused);
+   * what the authorization was asked for, or null for a nonce this spoke did not issue.
+   */
+  async complete(
+    t: OAuthTarget,
+    nonce: string,
+    code: string | null,
+    iss: string | undefined,
+  ): Promise<PendingAsk | null> {
+    type Pending = {
+      sealed_verifier: string;
+      session_id: string;
+      query_id: string;
+      subject: string;
+      created_at: number;
+    };
+    const pending = this.sql<Pending>`SELECT * FROM oauth_pending WHERE nonce = ${nonce}`[0];
+    this.sql`DELETE FROM oauth_pending WHERE nonce = ${nonce}`; // one use, whatever happens next
+    if (!pending || pending.created_at < Date.now() - PENDING_MS) return null;
+    const asked = { sessionId: pending.session_id, queryId: pending.query_id, subject: pending.subject };
+    if (code === null) return asked;
+    const verifier = await this.unseal(t, pending.sealed_verifier);
+    if (!verifier) return null;
+    const tokens = await exchangeAuthorization(new URL(t.auth.tokenUrl).origin, {
+      metadata: metadataOf(t.auth),
+      clientInformation: client(t),
+      authorizationCode: code,
+      ...(iss !== undefined && { iss }),
+      codeVerifier: verifier,
+      redirectUri: t.redirectUrl,
+      resource: t.resource,
+      fetchFn: tokenFetch([t.auth.tokenUrl], t.timeoutMs),
+    });
+    await this.store(t, tokens);
+    return asked;
+  }
+
+  /** A live access token, refreshed when it is about to expire; undefined when the user must sign in again. */
+  async accessToken(t: OAuthTarget): Promise<string | undefined> {
+    const row = this.row(t.auth.tokenUrl);
+    if (!row) return undefined;
+    const tokens = await this.open(t, row.sealed);
+    if (!tokens) return undefined;
+    if (row.expires_at === null || row.expires_at - EARLY_MS > Date.now()) return tokens.access_token;
+    if (!tokens.refresh_token) return this.forget(t);
+    try {
+      const fresh = await refreshAuthorization(new URL(t.auth.tokenUrl).origin, {
+        metadata: metadataOf(t.auth),
+        clientInformation: client(t),
+        refreshToken: tokens.refresh_token,
+        resource: t.resource,
+        fetchFn: tokenFetch([t.auth.tokenUrl], t.timeoutMs),
+      });
+      await this.store(t, { ...fresh, refresh_token: fresh.refresh_token ?? tokens.refresh_token });
+      return fresh.access_token;
+    } catch {
+      return this.forget(t); // a refused refresh: the user signs in again
+    }
+  }
+
+  /** Drops the user's tokens; revokes the refresh (or access) token at the server when it names where. */
+  async revoke(t: OAuthTarget): Promise<boolean> {
+    const row = this.row(t.auth.tokenUrl);
+    if (!row) return false;
+    const tokens = await this.open(t, row.sealed);
+    this.forget(t);
+    if (tokens && t.auth.revocationUrl) {
+      const body = new URLSearchParams({
+        token: tokens.refresh_token ?? tokens.access_token,
+        client_id: t.auth.clientId,
+        ...(t.clientSecret && { client_secret: t.clientSecret }),
+      });
+      // Best effort: the tokens are gone from Lattice whether or not the server answers.
+      await tokenFetch([t.auth.revocationUrl], t.timeoutMs)(t.auth.revocationUrl, {
+        method: "POST",
+        body,
+      }).catch(() => undefined);
+    }
+    return true;
+  }
+
+  forget(t: OAuthTarget): undefined {
+    this.sql`DELETE FROM oauth_tokens WHERE token_url = ${t.auth.tokenUrl}`;
+    return undefined;
+  }
+
+  private row(tokenUrl: string) {
+    return this.sql<{ sealed: string; expires_at: number | null }>`
+      SELECT sealed, expires_at FROM oauth_tokens WHERE token_url = ${tokenUrl}`[0];
+  }
+
+  private async store(t: OAuthTarget, tokens: OAuthTokens): Promise<void> {
+    const expires = tokens.expires_in === undefined ? null : Date.now() + tokens.expires_in * 1000;
+    const kept: StoredTokens = {
+      access_token: tokens.access_token,
+      ...(tokens.refresh_token !== undefined && { refresh_token: tokens.refresh_token }),
+    };
+    const sealed = await this.seal(t, JSON.stringify(kept));
+    this
+      .sql`INSERT INTO oauth_tokens VALUES (${t.auth.tokenUrl}, ${sealed}, ${expires}, ${new Date().toISOString()})
+             ON CONFLICT (token_url) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
+               updated_at = excluded.updated_at`;
+  }
+
+  private async open(t: OAuthTarget, sealed: string): Promise<StoredTokens | null> {
+    const text = await this.unseal(t, sealed);
+    return text === null ? null : decode(StoredTokens, text, "a user's OAuth tokens");
+  }
+
+  private async seal(t: OAuthTarget, plain: string): Promise<string> {
+    return seal(await sealingKey(this.keySecret), this.bound(t), plain);
+  }
+
+  private async unseal(t: OAuthTarget, sealed: string): Promise<string | null> {
+    return unseal(await sealingKey(this.keySecret), this.bound(t), sealed);
+  }
+
+  private bound(t: OAuthTarget): unknown[] {
+    return [
+      "lattice-user-oauth-v1",
+      this.owner.tenantId,
+      this.owner.userId,
+      this.owner.appId,
+      t.auth.tokenUrl,
+    ];
+  }
+}
+
+/** The per-user OAuth settings of an app a spoke serves; null when the app does not use per-user OAuth. */
+export async function oauthTargetOf(env: Env, tenantId: string, appId: string): Promise<OAuthTarget | null> {
+  const tenant = tenantStub(env, tenantId);
+  const app = await tenant.servingApp(appId);
+  const mcp = app?.manifest.mcp;
+  if (mcp?.auth.type !== "oauth") return null;
+  return {
+    auth: mcp.auth,
+    resource: mcp.url,
+    clientSecret: await tenant.appCredential(appId, mcp.auth.tokenUrl),
+    redirectUrl: oauthCallbackUrl(env),
+    timeoutMs: TOKEN_TIMEOUT_MS,
+  };
+}
+
+const sealingKey = (secret: string) =>
+  purposeKey(secret, "user-oauth", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);
+
+function client(t: OAuthTarget) {
+  return { client_id: t.auth.clientId, ...(t.clientSecret && { client_secret: t.clientSecret }) };
+}

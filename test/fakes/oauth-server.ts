@@ -1,0 +1,297 @@
+/**
+ * A TEST DOUBLE OAuth 2.1 authorization server plus an MCP resource server that accepts only its
+ * tokens, as one Worker (auxiliary worker "oauth-fixture" in tests, reached at http://127.0.0.1:8790).
+ * Never a real identity provider: the "user" approves instantly (GET /authorize?...&login_hint=alice,
+ * or &deny=1 to refuse), clients and secrets are hard-coded, state lives in one Durable Object.
+ *
+ *   GET  /authorize                                   code flow, PKCE S256 required, 302 to redirect_uri
+ *   POST /token                                       authorization_code | refresh_token (rotating) | client_credentials
+ *   POST /revoke                                      RFC 7009; 200 for any token value
+ *   GET  /.well-known/oauth-authorization-server      RFC 8414 metadata
+ *   GET  /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata for /mcp
+ *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
+ *   POST /_fixture/expires_in {"seconds": N, "subject"?: S}   access token lifetime from now on
+ *   GET  /_fixture/log                                every non-fixture request served, oldest first
+ *   POST /_fixture/revoke-all                         revokes every token
+ *
+ * Clients: confidential "lattice-client" / "lattice-client-secret" (client_secret_basic or _post),
+ * public "public-client" (auth method none). Redirect URIs: any http(s) URI with path /v1/oauth/callback.
+ */
+import { serveMcp } from "./oauth/mcp.ts";
+import {
+  authenticateClient,
+  CLIENTS,
+  type Client,
+  DEFAULT_SCOPE,
+  failure,
+  failureResponse,
+  ISSUER,
+  isFailure,
+  type OAuthFailure,
+  pkceValueValid,
+  RESOURCE,
+  redirectUriAllowed,
+  repeatedParam,
+  resourceAllowed,
+  SCOPES_SUPPORTED,
+  s256,
+  scopeValid,
+  tokenResponse,
+} from "./oauth/protocol.ts";
+import type { Issued, LogEntry, OAuthFixtureState } from "./oauth/state.ts";
+
+export { OAuthFixtureState } from "./oauth/state.ts";
+
+interface Env {
+  STATE: DurableObjectNamespace<OAuthFixtureState>;
+}
+type State = DurableObjectStub<OAuthFixtureState>;
+type Handler = (request: Request, url: URL, state: State, entry: LogEntry) => Promise<Response> | Response;
+
+const AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"];
+const AS_METADATA = {
+  issuer: ISSUER,
+  authorization_endpoint: `${ISSUER}/authorize`,
+  token_endpoint: `${ISSUER}/token`,
+  revocation_endpoint: `${ISSUER}/revoke`,
+  response_types_supported: ["code"],
+  response_modes_supported: ["query"],
+  grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
+  code_challenge_methods_supported: ["S256"],
+  token_endpoint_auth_methods_supported: AUTH_METHODS,
+  revocation_endpoint_auth_methods_supported: AUTH_METHODS,
+  scopes_supported: SCOPES_SUPPORTED,
+  authorization_response_iss_parameter_supported: true,
+};
+const RESOURCE_METADATA = {
+  resource: RESOURCE,
+  authorization_servers: [ISSUER],
+  bearer_methods_supported: ["header"],
+  scopes_supported: SCOPES_SUPPORTED,
+  resource_name: "OAuth fixture MCP server (test double)",
+};
+
+const fail = (status: number, error: string, description: string) =>
+  failureResponse(failure(status, error, description));
+
+async function authorize(_request: Request, url: URL, state: State, entry: LogEntry): Promise<Response> {
+  const q = url.searchParams;
+  const repeated = repeatedParam(q);
+  if (repeated) return fail(400, "invalid_request", `${repeated} sent more than once`);
+  const clientId = q.get("client_id");
+  entry.client_id = clientId;
+  // Unknown client or redirect URI: never redirect (RFC 6749 §4.1.2.1), so answer here.
+  if (!clientId || !CLIENTS[clientId]) return fail(400, "invalid_request", "unknown client_id");
+  const redirectUri = q.get("redirect_uri") ?? "";
+  if (!redirectUriAllowed(redirectUri))
+    return fail(400, "invalid_request", "redirect_uri must be an http(s) URL with path /v1/oauth/callback");
+  if (q.get("response_type") !== "code")
+    return fail(400, "unsupported_response_type", "response_type must be code");
+  const challenge = q.get("code_challenge");
+  if (!challenge) return fail(400, "invalid_request", "code_challenge is required (PKCE)");
+  if (q.get("code_challenge_method") !== "S256")
+    return fail(400, "invalid_request", "code_challenge_method must be S256");
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge))
+    return fail(400, "invalid_request", "an S256 code_challenge is 43 base64url characters");
+  const scope = q.get("scope") || DEFAULT_SCOPE;
+  if (!scopeValid(scope)) return fail(400, "invalid_scope", "malformed scope");
+  const resource = q.get("resource");
+  if (resource !== null && !resourceAllowed(resource))
+    return fail(400, "invalid_target", `resource must be ${RESOURCE}`);
+  // The "user" logs in and decides at once: who they are comes from login_hint.
+  const subject = q.get("login_hint") || "fixture-user";
+  entry.subject = subject;
+  const target = new URL(redirectUri);
+  if (q.get("deny") === "1") {
+    target.searchParams.set("error", "access_denied");
+    entry.error = "access_denied";
+  } else {
+    const code = await state.issueCode({ clientId, redirectUri, codeChallenge: challenge, scope, subject });
+    target.searchParams.set("code", code);
+  }
+  const clientState = q.get("state");
+  if (clientState !== null) target.searchParams.set("state", clientState);
+  target.searchParams.set("iss", ISSUER); // RFC 9207: lets the client check who answered
+  return new Response(null, { status: 302, headers: { Location: target.href } });
+}
+
+/** An x-www-form-urlencoded body with no repeated parameter. */
+async function formBody(request: Request): Promise<URLSearchParams | OAuthFailure> {
+  const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded")
+    return failure(400, "invalid_request", "send application/x-www-form-urlencoded");
+  // Decoded by hand: workerd warns when .text() reads a body whose type is not text/*.
+  const body = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
+  const repeated = repeatedParam(body);
+  return repeated ? failure(400, "invalid_request", `${repeated} sent more than once`) : body;
+}
+
+async function codeGrant(
+  body: URLSearchParams,
+  client: Client,
+  state: State,
+): Promise<Issued | OAuthFailure> {
+  const code = body.get("code");
+  const redirectUri = body.get("redirect_uri");
+  const verifier = body.get("code_verifier");
+  if (!code) return failure(400, "invalid_request", "code is required");
+  if (!redirectUri) return failure(400, "invalid_request", "redirect_uri is required");
+  if (!verifier) return failure(400, "invalid_request", "code_verifier is required (PKCE)");
+  if (!pkceValueValid(verifier))
+    return failure(400, "invalid_request", "code_verifier must be 43-128 unreserved characters");
+  return state.redeemCode(code, client.id, redirectUri, await s256(verifier));
+}
+
+async function refreshGrant(
+  body: URLSearchParams,
+  client: Client,
+  state: State,
+): Promise<Issued | OAuthFailure> {
+  const refreshToken = body.get("refresh_token");
+  if (!refreshToken) return failure(400, "invalid_request", "refresh_token is required");
+  const scope = body.get("scope");
+  if (scope !== null && !scopeValid(scope)) return failure(400, "invalid_scope", "malformed scope");
+  return state.refresh(refreshToken, client.id, scope);
+}
+
+async function clientCredentialsGrant(
+  body: URLSearchParams,
+  client: Client,
+  state: State,
+): Promise<Issued | OAuthFailure> {
+  if (client.secret === null)
+    return failure(400, "unauthorized_client", "client_credentials needs a confidential client");
+  const scope = body.get("scope") || DEFAULT_SCOPE;
+  if (!scopeValid(scope)) return failure(400, "invalid_scope", "malformed scope");
+  return state.clientCredentials(client.id, scope);
+}
+
+const GRANTS: Record<string, typeof codeGrant> = {
+  authorization_code: codeGrant,
+  refresh_token: refreshGrant,
+  client_credentials: clientCredentialsGrant,
+};
+
+async function token(request: Request, _url: URL, state: State, entry: LogEntry): Promise<Response> {
+  const body = await formBody(request);
+  if (isFailure(body)) return failureResponse(body);
+  const grantType = body.get("grant_type");
+  entry.grant_type = grantType ?? undefined;
+  entry.client_id = body.get("client_id");
+  const auth = authenticateClient(request, body);
+  if (auth === null) return fail(401, "invalid_client", "no client authentication and no client_id");
+  if (isFailure(auth)) return failureResponse(auth);
+  entry.client_id = auth.client.id;
+  entry.auth = auth.method;
+  if (!grantType) return fail(400, "invalid_request", "grant_type is required");
+  const grant = GRANTS[grantType];
+  if (!grant) return fail(400, "unsupported_grant_type", `grant_type ${grantType} is not supported`);
+  const resource = body.get("resource");
+  if (resource !== null && !resourceAllowed(resource))
+    return fail(400, "invalid_target", `resource must be ${RESOURCE}`);
+  const issued = await grant(body, auth.client, state);
+  if (isFailure(issued)) return failureResponse(issued);
+  entry.subject = issued.subject;
+  return tokenResponse(issued.body);
+}
+
+/**
+ * RFC 7009. Credentials, when sent, must be right (a wrong secret is a caller bug worth failing on);
+ * a request with none is still served, and the log shows auth "anonymous" so tests can catch it.
+ */
+async function revoke(request: Request, _url: URL, state: State, entry: LogEntry): Promise<Response> {
+  const body = await formBody(request);
+  if (isFailure(body)) return failureResponse(body);
+  const auth = authenticateClient(request, body);
+  if (isFailure(auth)) return failureResponse(auth);
+  entry.client_id = auth?.client.id ?? null;
+  entry.auth = auth?.method ?? "anonymous";
+  const value = body.get("token");
+  if (!value) return fail(400, "invalid_request", "token is required");
+  await state.revoke(value, auth?.client.id ?? null);
+  return new Response(null, { status: 200 });
+}
+
+async function setExpiresIn(request: Request, _url: URL, state: State): Promise<Response> {
+  const body = (await request.json().catch(() => null)) as { seconds?: unknown; subject?: unknown } | null;
+  const seconds = body?.seconds;
+  const subject = body?.subject ?? null;
+  if (
+    typeof seconds !== "number" ||
+    !Number.isInteger(seconds) ||
+    seconds < 0 ||
+    !(subject === null || typeof subject === "string")
+  )
+    return Response.json(
+      { error: 'expected {"seconds": <integer >= 0>, "subject"?: string}' },
+      { status: 400 },
+    );
+  await state.setExpiresIn(seconds, subject);
+  return Response.json({ ok: true, seconds, subject });
+}
+
+const ROUTES: Record<string, Record<string, Handler>> = {
+  "/authorize": { GET: authorize },
+  "/token": { POST: token },
+  "/revoke": { POST: revoke },
+  "/.well-known/oauth-authorization-server": { GET: () => Response.json(AS_METADATA) },
+  "/.well-known/oauth-protected-resource": { GET: () => Response.json(RESOURCE_METADATA) },
+  // RFC 9728 §3.1 inserts the resource's path after the well-known name; serve that form too.
+  "/.well-known/oauth-protected-resource/mcp": { GET: () => Response.json(RESOURCE_METADATA) },
+  "/mcp": Object.fromEntries(
+    ["GET", "POST", "DELETE"].map((m) => [
+      m,
+      (request: Request, _url: URL, state: State, entry: LogEntry) =>
+        serveMcp(request, (t) => state.verifyAccess(t), entry),
+    ]),
+  ),
+  "/_fixture/expires_in": { POST: setExpiresIn },
+  "/_fixture/log": { GET: async (_r, _u, state) => Response.json(await state.entries()) },
+  "/_fixture/revoke-all": {
+    POST: async (_r, _u, state) => Response.json({ ok: true, revoked: await state.revokeAll() }),
+  },
+};
+
+function route(request: Request, url: URL, state: State, entry: LogEntry): Promise<Response> | Response {
+  const methods = ROUTES[url.pathname];
+  if (!methods)
+    return Response.json({ error: "not_found", error_description: url.pathname }, { status: 404 });
+  const handler = methods[request.method];
+  if (!handler)
+    return Response.json(
+      { error: "method_not_allowed", error_description: `${request.method} ${url.pathname}` },
+      { status: 405, headers: { Allow: Object.keys(methods).join(", ") } },
+    );
+  return handler(request, url, state, entry);
+}
+
+/** The OAuth `error` code of a failed answer, for the log (JSON-RPC errors carry objects: skipped). */
+async function errorCode(response: Response): Promise<string | undefined> {
+  if (response.status < 400 || !response.headers.get("Content-Type")?.includes("json")) return undefined;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: unknown } | null;
+  return typeof body?.error === "string" ? body.error : undefined;
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    const state = env.STATE.getByName("oauth-fixture");
+    const entry: LogEntry = { method: request.method, path: url.pathname };
+    let response: Response;
+    try {
+      response = await route(request, url, state, entry);
+    } catch (err) {
+      // Only a bug in this fixture lands here: every protocol failure has its own answer above.
+      console.error("oauth-fixture bug:", err);
+      response = Response.json({ error: "server_error", error_description: String(err) }, { status: 500 });
+    }
+    if (url.pathname.startsWith("/_fixture/")) return response;
+    entry.status = response.status;
+    entry.error ??= await errorCode(response);
+    await state.append(entry).catch((err: unknown) => console.error("oauth-fixture log:", err));
+    return response;
+  },
+};

@@ -1,0 +1,159 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, expectError, issueKey } from "./helpers.ts";
+import {
+  ask,
+  display,
+  type HubWorld,
+  hubWorld,
+  openSession,
+  pendingConsents,
+  ref,
+  script,
+  settle,
+  tool,
+} from "./hub-kit.ts";
+
+/** The OAuth 2.1 authorization server fixture (a test double) and its protected MCP server. */
+const AS = "http://127.0.0.1:8790";
+const fixture = () => (env as unknown as { OAUTH_FIXTURE: Fetcher }).OAUTH_FIXTURE;
+
+let users = 0;
+const uniqueUser = () => `u${Date.now().toString(36)}${users++}`;
+
+async function oauthWorld(): Promise<HubWorld & { appId: string }> {
+  const w = await hubWorld([]);
+  const dev = (await issueKey(w.tenant, "developer")).secret;
+  const res = await api("POST", "/v1/apps", {
+    key: dev,
+    body: {
+      name: "files",
+      description: "The user's files, over MCP, each user signing in",
+      version: "1.0.0",
+      mcp: {
+        url: `${AS}/mcp`,
+        auth: {
+          type: "oauth",
+          authorizationUrl: `${AS}/authorize`,
+          tokenUrl: `${AS}/token`,
+          revocationUrl: `${AS}/revoke`,
+          clientId: "lattice-client",
+          clientSecret: "lattice-client-secret",
+        },
+      },
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(JSON.stringify(res.body)).not.toContain("lattice-client-secret"); // write-only
+  const appId = (res.body as { id: string }).id;
+  const approved = await api("POST", `/v1/admin/apps/${appId}/versions/1/approve`, {
+    key: w.tenant.adminKey,
+  });
+  expect(approved.status).toBe(200);
+  await script(w.models.planner, [
+    { respond: { steps: [tool("me", "files.whoami", {}), display(ref("me", "text"))] } },
+  ]);
+  return { ...w, appId };
+}
+
+/** The user's browser: the authorization server signs them in and sends them back to Lattice's callback. */
+async function signIn(url: string, user: string, extra = ""): Promise<{ status: number; body: unknown }> {
+  const res = await fixture().fetch(`${url}&login_hint=${user}${extra}`, { redirect: "manual" });
+  expect(res.status).toBe(302);
+  const back = new URL(res.headers.get("Location")!);
+  expect(back.origin + back.pathname).toBe("http://lattice.test/v1/oauth/callback");
+  return api("GET", back.pathname + back.search);
+}
+
+/** What the fixture was asked, oldest first (of one subject, when given). */
+async function fixtureLog(subject?: string): Promise<Array<Record<string, unknown>>> {
+  const res = await fixture().fetch(`${AS}/_fixture/log`);
+  const log = (await res.json()) as Array<Record<string, unknown>>;
+  return subject === undefined ? log : log.filter((e) => e.subject === subject);
+}
+
+async function authorizeConsent(w: HubWorld, sid: string, qid: string) {
+  const waiting = await settle(w, sid, qid);
+  expect(waiting.status, JSON.stringify(waiting.error)).toBe("awaiting_consent");
+  const [consent] = await pendingConsents(w, sid);
+  expect(consent?.kind).toBe("authorize");
+  return consent as unknown as { id: string; authorization: { url: string } };
+}
+
+describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
+  it("asks the user to sign in once, then calls the app with their own token", async () => {
+    const w = await oauthWorld();
+    const user = uniqueUser();
+    const sid = await openSession(w, { userId: user });
+    const qid = await ask(w, sid, "who am I to the files app?");
+    const consent = await authorizeConsent(w, sid, qid);
+    const url = new URL(consent.authorization.url);
+    expect(url.origin + url.pathname).toBe(`${AS}/authorize`);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("resource")).toBe(`${AS}/mcp`);
+
+    const back = await signIn(consent.authorization.url, user);
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const done = await settle(w, sid, qid);
+    expect(done.status, JSON.stringify(done.error)).toBe("completed");
+    expect(done.display[0]?.value).toBe(`you are ${user}`);
+
+    // Authorized once: a later query (another session too) runs without asking.
+    const sid2 = await openSession(w, { userId: user });
+    const again = await settle(w, sid2, await ask(w, sid2, "who am I again?"));
+    expect(again.status, JSON.stringify(again.error)).toBe("completed");
+
+    // Another user of the same app must sign in for themselves.
+    const other = await openSession(w, { userId: uniqueUser() });
+    expect((await settle(w, other, await ask(w, other, "who am I?"))).status).toBe("awaiting_consent");
+  });
+
+  it("refreshes an expired token, and a revoked authorization asks again (revoked at the server too)", async () => {
+    const w = await oauthWorld();
+    const user = uniqueUser();
+    // Tokens issued to this user live one second: within the spoke's margin, so each call refreshes first.
+    await fixture().fetch(`${AS}/_fixture/expires_in`, {
+      method: "POST",
+      body: JSON.stringify({ seconds: 1, subject: user }),
+    });
+    const sid = await openSession(w, { userId: user });
+    const qid = await ask(w, sid, "who am I?");
+    const consent = await authorizeConsent(w, sid, qid);
+    expect((await signIn(consent.authorization.url, user)).status).toBe(200);
+    expect((await settle(w, sid, qid)).status).toBe("completed");
+    const grants = (await fixtureLog(user)).map((e) => e.grant_type).filter(Boolean);
+    expect(grants).toEqual(["authorization_code", "refresh_token"]);
+
+    const revocations = async () =>
+      (await fixtureLog()).filter((e) => e.path === "/revoke" && e.status === 200);
+    const before = (await revocations()).length;
+    const revoked = await api("DELETE", `/v1/users/${user}/authorizations/${w.appId}`, { key: w.frontend });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    expect((await revocations()).length).toBe(before + 1);
+    const next = await openSession(w, { userId: user });
+    expect((await settle(w, next, await ask(w, next, "who am I?"))).status).toBe("awaiting_consent");
+    expectError(await api("DELETE", `/v1/users/${user}/authorizations/${w.appId}`, { key: w.frontend }), 404);
+  });
+
+  it("refuses forged and replayed callbacks; a user who declines fails the step cleanly", async () => {
+    const w = await oauthWorld();
+    const user = uniqueUser();
+    const sid = await openSession(w, { userId: user });
+    const qid = await ask(w, sid, "who am I?");
+    const consent = await authorizeConsent(w, sid, qid);
+    const state = new URL(consent.authorization.url).searchParams.get("state")!;
+    const forged = `${state.slice(0, -4)}AAAA`;
+    expectError(await api("GET", `/v1/oauth/callback?code=x&state=${encodeURIComponent(forged)}`), 400);
+
+    const declined = await signIn(consent.authorization.url, user, "&deny=1");
+    expect(declined.status).toBe(200);
+    const q = await settle(w, sid, qid);
+    expect(q.status).toBe("failed");
+    expect(q.error?.code).toBe("consent_denied");
+    // The state was one-time: the same callback again is refused.
+    expectError(
+      await api("GET", `/v1/oauth/callback?error=access_denied&state=${encodeURIComponent(state)}`),
+      400,
+    );
+  });
+});
