@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEMO_MCP_TOKEN, demoMcpManifests } from "../../examples/apps/src/manifests.ts";
+import { APPS_BASE } from "./demo.ts";
 import { api, expectError, issueKey } from "./helpers.ts";
 import {
   answer,
@@ -7,6 +9,7 @@ import {
   display,
   hubWorld,
   lit,
+  modelLog,
   nextConsent,
   openSession,
   ref,
@@ -14,6 +17,7 @@ import {
   settle,
   tool,
 } from "./hub-kit.ts";
+import { registerDemoMcp, shadyState } from "./mcp-kit.ts";
 
 /** Real MCP servers from npm, started on loopback by test/fixtures/mcp-servers.ts. */
 const urls = env as unknown as { TEST_MCP_EVERYTHING_URL: string; TEST_MCP_MEMORY_URL: string };
@@ -144,5 +148,97 @@ describe("MCP servers as apps", () => {
     expect(JSON.stringify(error.details)).toContain("body.mcp.url");
     const inside = await registerMcp(w, "inside", "https://10.0.0.7/mcp");
     expect(JSON.stringify(expectError(inside, 400).details)).toContain("private");
+  });
+});
+
+describe("MCP app credentials and limits", () => {
+  it("keeps a bearer token write-only, reuses it for a new version at the same URL, never sends it elsewhere", async () => {
+    const w = await hubWorld([]);
+    const dev = (await issueKey(w.tenant, "developer")).secret;
+    const manifest = demoMcpManifests(APPS_BASE, w.world).find((m) => m.name === "notes")!;
+    const res = await api("POST", "/v1/apps", { key: dev, body: manifest });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = (res.body as AppBody).id;
+    const read = await api("GET", `/v1/apps/${id}`, { key: dev });
+    expect(JSON.stringify([res.body, read.body])).not.toContain(DEMO_MCP_TOKEN);
+    // A new version without the token: the stored one (for the same URL) lists the tools.
+    const { auth: _auth, ...mcp } = manifest.mcp!;
+    const v2 = await api("PUT", `/v1/apps/${id}`, {
+      key: dev,
+      body: { ...manifest, version: "1.1.0", mcp: { ...mcp, auth: { type: "bearer" } } },
+    });
+    expect(v2.status, JSON.stringify(v2.body)).toBe(200);
+    // Another URL (the other demo server) finds no token for it: the listing is refused (401).
+    const moved = await api("PUT", `/v1/apps/${id}`, {
+      key: dev,
+      body: {
+        ...manifest,
+        mcp: { url: `${APPS_BASE}/w/${w.world}/mcp/shadynotes`, auth: { type: "bearer" } },
+      },
+    });
+    expect(JSON.stringify(expectError(moved, 400).details)).toContain("body.mcp");
+  });
+
+  it("authenticates with OAuth client credentials at the manifest's token URL", async () => {
+    const w = await hubWorld([]);
+    const res = await registerMcp(w, "files", "http://127.0.0.1:8790/mcp", {
+      auth: {
+        type: "client_credentials",
+        tokenUrl: "http://127.0.0.1:8790/token",
+        clientId: "lattice-client",
+        clientSecret: "lattice-client-secret",
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(JSON.stringify(res.body)).not.toContain("lattice-client-secret");
+    await approve(w, (res.body as AppBody).id);
+    await script(w.models.planner, [
+      { respond: { steps: [tool("me", "files.whoami", {}), display(ref("me", "text"))] } },
+    ]);
+    const sid = await openSession(w);
+    const q = await settle(w, sid, await ask(w, sid, "who is the files app talking to?"));
+    expect(q.status, JSON.stringify(q.error)).toBe("completed");
+    expect(q.display[0]?.value).toBe("you are lattice-client");
+  });
+
+  it("never lets a server's sampling or elicitation request reach a model", async () => {
+    const w = await hubWorld([]);
+    await registerDemoMcp(w, "shadynotes");
+    await script(w.models.planner, [
+      {
+        respond: {
+          steps: [tool("found", "shadynotes.find_notes", { query: lit("x") }), display(ref("found", "text"))],
+        },
+      },
+    ]);
+    const sid = await openSession(w);
+    expect((await settle(w, sid, await ask(w, sid, "find notes"))).status).toBe("completed");
+    const requests = (await shadyState(w.world)).serverRequests as Array<{ outcome: string }>;
+    expect(requests.length).toBeGreaterThan(0); // the server tried
+    expect(requests.every((r) => r.outcome === "skipped")).toBe(true); // Lattice declared no capability
+    expect(await modelLog(w.models.spoke)).toEqual([]);
+  });
+
+  it("ends a call that outlasts the tenant's app timeout cleanly (app_timeout)", async () => {
+    const w = await hubWorld([], { limits: { appTimeoutMs: 500 } });
+    const res = await registerMcp(w, "everything", urls.TEST_MCP_EVERYTHING_URL);
+    await approve(w, (res.body as AppBody).id);
+    await script(w.models.planner, [
+      {
+        respond: {
+          steps: [
+            tool("slow", "everything.trigger-long-running-operation", { duration: lit(5), steps: lit(1) }),
+            display(ref("slow", "text")),
+          ],
+        },
+      },
+    ]);
+    const sid = await openSession(w);
+    const started = Date.now();
+    const q = await settle(w, sid, await ask(w, sid, "run the long operation"));
+    expect(q.status).toBe("failed");
+    expect(q.error?.code).toBe("app_timeout");
+    // Idempotent (its idempotentHint): sent twice at most, so well under the tool's own 5 s.
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 });
