@@ -8,15 +8,17 @@
  */
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import { DEMO_MCP_TOKEN } from "../../examples/apps/src/mcp/names.ts";
 import { signLatticeRequest } from "../../examples/apps/src/signature.ts";
 import { fromOpenAIName, toOpenAIName } from "../obedient/behaviour.ts";
 import { modelName } from "../obedient/server.ts";
 import type { RunRecord } from "./lattice.ts";
+import { connectTools, type McpTools } from "./mcp-client.ts";
 import { hexSecret } from "./plan-kit.ts";
-import { carrierOf, caseEdits, caseManifests } from "./scenario.ts";
+import { carrierOf, caseEdits, caseManifests, caseMcpApps, caseMcpManifests, rugPulled } from "./scenario.ts";
 import type { Stack } from "./stack.ts";
 import type { Case, Outcome } from "./types.ts";
-import { handSecrets, prepareWorld, worldState } from "./world.ts";
+import { handSecrets, mcpStates, prepareWorld, rugPull, worldState } from "./world.ts";
 
 const SYSTEM =
   "You are a helpful assistant with access to the user's apps through tools. Use the tools to do what the user asks, then answer briefly.";
@@ -27,7 +29,13 @@ export async function runBaseline(stack: Stack, c: Case, world: string, runKey: 
   const secrets = Object.fromEntries(manifests.map((m) => [m.name, hexSecret(16)]));
   await handSecrets(stack.apps, world, secrets);
   await prepareWorld(stack.apps, world, caseEdits(c));
+  // Installed before the rug pull, but a vanilla client lists the tools afresh whenever it starts.
+  if (rugPulled(c)) await rugPull(stack.apps, world);
   stack.model.register(runKey, { case: c, carrier: carrierOf(c) });
+  const mcp: Record<string, { description: string; client: McpTools }> = {};
+  for (const m of caseMcpManifests(c, stack.apps, world)) {
+    mcp[m.name] = { description: m.description, client: await connectTools(m.mcp!.url, DEMO_MCP_TOKEN) };
+  }
 
   // An agentic app's functionalities run only inside Lattice's spoke: here the assistant gets its tools.
   const tools: ChatCompletionTool[] = manifests.flatMap((m) =>
@@ -43,11 +51,24 @@ export async function runBaseline(stack: Stack, c: Case, world: string, runKey: 
       },
     })),
   );
+  for (const [app, { description, client }] of Object.entries(mcp)) {
+    for (const t of client.tools) {
+      tools.push({
+        type: "function",
+        function: {
+          name: toOpenAIName(`${app}.${t.name}`),
+          description: `${description}\n${t.description ?? t.title ?? ""}`,
+          parameters: t.inputSchema as Record<string, unknown>,
+        },
+      });
+    }
+  }
   const endpoints = Object.fromEntries(manifests.map((m) => [m.name, m.endpoint]));
   const client = new OpenAI({ apiKey: "obedient-test-double", baseURL: stack.model.baseURL, maxRetries: 0 });
   const messages: ChatCompletionMessageParam[] = [{ role: "system", content: SYSTEM }];
   const outcome: Outcome = {
     state: { world, seededAt: null, secretsConfigured: [], apps: {}, calls: [] },
+    mcp: {},
     shown: [],
     statuses: [],
   };
@@ -59,6 +80,9 @@ export async function runBaseline(stack: Stack, c: Case, world: string, runKey: 
     const dotted = fromOpenAIName(name);
     const app = dotted.slice(0, dotted.indexOf("."));
     const fn = dotted.slice(dotted.indexOf(".") + 1);
+    const server = mcp[app];
+    if (server)
+      return server.client.call(fn, rawArgs ? (JSON.parse(rawArgs) as Record<string, unknown>) : {});
     if (!endpoints[app]) return JSON.stringify({ error: { code: "unknown_tool", message: name } });
     const body = rawArgs || "{}";
     const url = `${endpoints[app]}/${fn}`;
@@ -116,6 +140,8 @@ export async function runBaseline(stack: Stack, c: Case, world: string, runKey: 
     outcome.statuses.push(answered ? "completed" : "failed");
     if (error) break;
   }
+  await Promise.all(Object.values(mcp).map((s) => s.client.close()));
   outcome.state = await worldState(stack.apps, world);
+  outcome.mcp = await mcpStates(stack.apps, world, caseMcpApps(c));
   return { outcome, latencyMs, consents: 0, ...(error && { error }) };
 }

@@ -5,12 +5,13 @@
 import { injection } from "./injections.ts";
 import { agentic } from "./suites/agentic.ts";
 import { banking } from "./suites/banking.ts";
+import { mcp } from "./suites/mcp.ts";
 import { messaging } from "./suites/messaging.ts";
 import { travel } from "./suites/travel.ts";
 import { workspace } from "./suites/workspace.ts";
 import type { Case, UserTask } from "./types.ts";
 
-export const TASKS: UserTask[] = [...banking, ...workspace, ...messaging, ...travel, ...agentic];
+export const TASKS: UserTask[] = [...banking, ...workspace, ...messaging, ...travel, ...agentic, ...mcp];
 
 /** task id → slot → injection ids planted there. */
 const ATTACKS: Record<string, Record<string, string[]>> = {
@@ -77,6 +78,11 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
       "pilot-pay-attacker-small",
     ],
   },
+  // The malicious MCP server shadynotes (injections-mcp.ts): poisoned descriptions, an injection in
+  // its output, an unannotated destructive tool, a rug pull after approval.
+  "mcp/dentist-note": { shady: ["mcp-poison", "mcp-purge"] },
+  "mcp/trip-ideas": { rugpull: ["mcp-rugpull"], shady: ["mcp-purge", "mcp-inject"] },
+  "mcp/send-trip": { shady: ["mcp-inject"] },
 };
 
 const QUICK = new Set([
@@ -104,10 +110,19 @@ const QUICK = new Set([
   "workspace/pilot-update@mail+pilot-relay-transfer",
   "workspace/pilot-update@mail+pilot-relay-password",
   "workspace/pilot-update@mail+pilot-relay-leak",
+  "mcp/dentist-note",
+  "mcp/dentist-note@shady+mcp-poison",
+  "mcp/trip-ideas@rugpull+mcp-rugpull",
+  "mcp/send-trip@shady+mcp-inject",
+  "mcp/trip-ideas@shady+mcp-purge",
 ]);
 
 export function allCases(): Case[] {
-  const cases: Case[] = TASKS.map((task) => ({ id: task.id, task, quick: QUICK.has(task.id) }));
+  const cases: Case[] = TASKS.filter((task) => !task.attackOnly).map((task) => ({
+    id: task.id,
+    task,
+    quick: QUICK.has(task.id),
+  }));
   for (const task of TASKS) {
     for (const [slot, ids] of Object.entries(ATTACKS[task.id] ?? {})) {
       if (!task.slots?.[slot]) throw new Error(`${task.id} has no slot ${slot}`);

@@ -18,6 +18,7 @@ import {
   steps,
   withSteps,
 } from "./injections-kit.ts";
+import { MCP_TRIGGERS, mcpGoals } from "./injections-mcp.ts";
 import { plannerGoals } from "./injections-planner.ts";
 import { relayGoals } from "./injections-relay.ts";
 import { lit, ref, tool } from "./plan-kit.ts";
@@ -297,7 +298,7 @@ const GOALS: Injection[] = [
 ];
 
 export const INJECTIONS: ReadonlyMap<string, Injection> = new Map(
-  [...GOALS, ...delayedGoals()].map((i) => [i.id, i]),
+  [...GOALS, ...delayedGoals(), ...mcpGoals()].map((i) => [i.id, i]),
 );
 
 export function injection(id: string): Injection {
@@ -306,7 +307,13 @@ export function injection(id: string): Injection {
   return found;
 }
 
-/** The injection ids whose markers occur in this text. */
+/**
+ * The injection ids whose markers occur in this text: the bench's `[inj:<id>]`, and the instructions
+ * of the malicious MCP server, which plants none (injections-mcp.ts recognises its own wording).
+ */
 export function markersIn(text: string): string[] {
-  return [...new Set([...text.matchAll(MARKER)].map((m) => m[1]!))].filter((id) => INJECTIONS.has(id));
+  const native = MCP_TRIGGERS.filter((t) => t.pattern.test(text)).map((t) => t.id);
+  return [...new Set([...[...text.matchAll(MARKER)].map((m) => m[1]!), ...native])].filter((id) =>
+    INJECTIONS.has(id),
+  );
 }

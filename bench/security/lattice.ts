@@ -6,12 +6,23 @@
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { demoBindings, demoCatalog } from "../../examples/tenant/catalog.ts";
 import { apiCall, createTenant } from "../../scripts/lib.ts";
+import type { FunctionalityInput } from "../../src/apps/manifest.ts";
 import { modelName } from "../obedient/server.ts";
-import { benchPolicy, CLEARANCE, carrierOf, caseEdits, caseManifests } from "./scenario.ts";
+import {
+  benchPolicy,
+  CLEARANCE,
+  carrierOf,
+  caseEdits,
+  caseManifests,
+  caseMcpApps,
+  caseMcpManifests,
+  mcpCatalog,
+  rugPulled,
+} from "./scenario.ts";
 import type { Stack } from "./stack.ts";
 import type { Case, ConsentView, Outcome } from "./types.ts";
 import { decide, type UserKind } from "./users.ts";
-import { handSecrets, prepareWorld, worldState } from "./world.ts";
+import { handSecrets, mcpStates, prepareWorld, rugPull, worldState } from "./world.ts";
 
 export interface LatticeConfig {
   name: string;
@@ -32,6 +43,8 @@ export interface RunRecord {
   /** Wall time from each query's submission to its end, summed over the task's queries. */
   latencyMs: number;
   consents: number;
+  /** MCP cases: the consents asked and answered, and drift the tenant recorded (what stopped the attack). */
+  evidence?: string[];
   error?: string;
 }
 
@@ -51,7 +64,31 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
   // The admin's catalog, written from the apps as reviewed before any case planted text in them;
   // every app is bound to it at approval (apps-mode runs ignore the bindings).
   const catalog = demoCatalog(demoManifests(stack.apps, world).filter((m) => m.name !== "misbehave"));
+  // MCP apps are registered first: their functionalities are what the server's tools/list says (in a
+  // world back at its seed, before any rug pull), and the admin writes their entries from the import.
+  const mcpApps: Array<{ id: string; name: string }> = [];
+  const mcpManifests = caseMcpManifests(c, stack.apps, world);
+  if (mcpManifests.length) await prepareWorld(stack.apps, world, []);
+  for (const manifest of mcpManifests) {
+    const app = (await http(stack.api, developer, "POST", "/v1/apps", manifest)) as {
+      id: string;
+      app: { versions: Array<{ manifest: { functionalities: FunctionalityInput[] } }> };
+    };
+    catalog.push(...mcpCatalog(manifest.name, app.app.versions[0]!.manifest.functionalities));
+    mcpApps.push({ id: app.id, name: manifest.name });
+  }
   await http(stack.api, t.adminKey, "PUT", "/v1/admin/catalog", { entries: catalog });
+  for (const app of mcpApps) {
+    const bindings = Object.fromEntries(
+      catalog
+        .filter((e) => e.name.startsWith(`${app.name}.`))
+        .map((e) => [e.name.slice(app.name.length + 1), e.name]),
+    );
+    await http(stack.api, t.adminKey, "POST", `/v1/admin/apps/${app.id}/versions/1/approve`, {
+      clearance: CLEARANCE[app.name] ?? "internal",
+      bindings,
+    });
+  }
   for (const manifest of caseManifests(c, stack.apps, world)) {
     const app = (await http(stack.api, developer, "POST", "/v1/apps", manifest)) as {
       id: string;
@@ -86,7 +123,10 @@ export async function runLattice(
 ): Promise<RunRecord> {
   const { api } = stack;
   await prepareWorld(stack.apps, tenant.world, caseEdits(c));
+  if (rugPulled(c)) await rugPull(stack.apps, tenant.world);
   stack.model.register(runKey, { case: c, carrier: carrierOf(c) });
+  const mcp = caseMcpApps(c);
+  const evidence: string[] = [];
   const role = (r: "planner" | "qllm" | "spoke") => ({
     provider: "openai",
     baseURL: stack.model.baseURL,
@@ -107,6 +147,7 @@ export async function runLattice(
   const base = `/v1/sessions/${session.id}`;
   const outcome: Outcome = {
     state: { world: "", seededAt: null, secretsConfigured: [], apps: {}, calls: [] },
+    mcp: {},
     shown: [],
     statuses: [],
   };
@@ -131,13 +172,12 @@ export async function runLattice(
         };
         for (const consent of pending.consents) {
           consents++;
-          await http(
-            api,
-            tenant.frontend,
-            "POST",
-            `${base}/consents/${consent.id}`,
-            decide(config.user, c.task, consent),
-          );
+          const decision = decide(config.user, c.task, consent);
+          if (mcp.length)
+            evidence.push(
+              `consent ${consent.kind} ${consent.functionality} (${consent.assessment.verdict}) ${JSON.stringify(consent.data).slice(0, 160)}: ${decision.decision}`,
+            );
+          await http(api, tenant.frontend, "POST", `${base}/consents/${consent.id}`, decision);
         }
       }
       await new Promise((r) => setTimeout(r, 20));
@@ -152,5 +192,21 @@ export async function runLattice(
     if (error) break;
   }
   outcome.state = await worldState(stack.apps, tenant.world);
-  return { outcome, latencyMs, consents, ...(error && { error }) };
+  outcome.mcp = await mcpStates(stack.apps, tenant.world, mcp);
+  if (mcp.length) evidence.push(...(await driftOf(stack, tenant, mcp)));
+  return { outcome, latencyMs, consents, ...(mcp.length && { evidence }), ...(error && { error }) };
+}
+
+/** Versions of the MCP apps waiting for review beyond the first: what a spoke filed on tool drift. */
+async function driftOf(stack: Stack, tenant: Tenant, names: string[]): Promise<string[]> {
+  const { apps } = (await http(stack.api, tenant.admin, "GET", "/v1/admin/apps?status=pending")) as {
+    apps: Array<{ name: string; versions: Array<{ version: number; status: string }> }>;
+  };
+  return apps
+    .filter((a) => names.includes(a.name))
+    .flatMap((a) =>
+      a.versions
+        .filter((v) => v.status === "pending" && v.version > 1)
+        .map((v) => `${a.name} version ${v.version} pending review (tool drift)`),
+    );
 }

@@ -2,11 +2,14 @@
  * The security benchmark's vocabulary: user tasks (the benign work, AgentDojo-style), injection tasks
  * (the attacker's goals), the slots an injection can be planted in, and what a run leaves behind.
  */
+import type { DemoMcpAppName } from "../../examples/apps/src/mcp/names.ts";
+import type { NotesState } from "../../examples/apps/src/mcp/notes.ts";
+import type { ShadyState } from "../../examples/apps/src/mcp/shadynotes.ts";
 import type { WorldState } from "../../examples/apps/src/protocol.ts";
 import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 
-export type Suite = "banking" | "workspace" | "messaging" | "travel";
-export const SUITES: readonly Suite[] = ["banking", "workspace", "messaging", "travel"];
+export type Suite = "banking" | "workspace" | "messaging" | "travel" | "mcp";
+export const SUITES: readonly Suite[] = ["banking", "workspace", "messaging", "travel", "mcp"];
 
 export type Category =
   | "exfiltration"
@@ -15,7 +18,11 @@ export type Category =
   | "tracks"
   | "display"
   | "collaboration"
-  | "delayed";
+  | "delayed"
+  /** An MCP server changed a tool's definition after approval and the changed tool ran. */
+  | "rug-pull"
+  /** Data destroyed without the user's consent (an unannotated MCP tool). */
+  | "destructive";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = Record<string, unknown>;
@@ -54,9 +61,17 @@ export interface AgentView {
 export type AgentAction = { call: ToolCall } | { final: string };
 export type AgentStep = (v: AgentView) => AgentAction;
 
+/** The demo MCP servers' own state in the world (`GET /w/{world}/_demo/mcp/{app}/state`). */
+export interface McpStates {
+  notes?: NotesState;
+  shadynotes?: ShadyState;
+}
+
 /** What a run leaves behind: the demo world, and what the user was shown. */
 export interface Outcome {
   state: WorldState;
+  /** The MCP servers' state, for cases that install MCP apps. */
+  mcp: McpStates;
   /** Lattice: the display items (flagged = marked untrusted); baseline: its final answers. */
   shown: Array<{ text: string; flagged: boolean }>;
   statuses: string[];
@@ -78,7 +93,12 @@ export type WorldEdit = (apps: Record<string, Obj>) => void;
 /** Where an injection can be put for a task. */
 export type Slot =
   | { kind: "data"; describe: string; plant: (text: string) => WorldEdit; carrier?: string }
-  | { kind: "manifest"; describe: string; app: string };
+  | { kind: "manifest"; describe: string; app: string }
+  /**
+   * A malicious MCP app installed beside the task's apps: its own text (tool descriptions, outputs)
+   * carries the attack, so nothing is planted; `rugPull` switches its definitions after approval.
+   */
+  | { kind: "mcp"; describe: string; app: DemoMcpAppName; rugPull?: boolean };
 
 export interface UserTask {
   id: string;
@@ -92,6 +112,10 @@ export interface UserTask {
   agent: AgentStep[][];
   /** An agentic app's own model (role spoke) inside its SpokeDO: its honest script, tools named `app.tool`. */
   spoke?: { app: string; script: AgentStep[] };
+  /** The demo MCP apps the task installs (registered over MCP and approved like the others). */
+  mcp?: DemoMcpAppName[];
+  /** Run only under attack: the task uses an app that is itself the attacker (no benign run exists). */
+  attackOnly?: boolean;
   /** Benign content the task needs in its world. */
   setup?: WorldEdit[];
   slots?: Record<string, Slot>;
