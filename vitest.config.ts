@@ -69,6 +69,8 @@ export default defineConfig({
                 LATTICE_KEY_SECRET: "test-key-secret",
                 LATTICE_MODE: "dev",
                 LATTICE_PUBLIC_URL: "http://lattice.test",
+                // The principal cache's revocation bound, short so a test can wait it out.
+                LATTICE_PRINCIPAL_TTL_MS: "1000",
                 TEST_MCP_EVERYTHING_URL: `http://${MCP_HOSTS[0]}/mcp`,
                 TEST_MCP_MEMORY_URL: `http://${MCP_HOSTS[1]}/mcp`,
               },

@@ -1,5 +1,12 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { tenantObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
+import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { api, createTenant, expectError, issueKey, OPERATOR_SECRET } from "./helpers.ts";
+
+/** vitest.config.ts sets LATTICE_PRINCIPAL_TTL_MS to this. */
+const TEST_TTL_MS = 1000;
 
 describe("API keys and roles", () => {
   it("refuses a request with no key, a malformed key and an unknown key (401)", async () => {
@@ -40,6 +47,19 @@ describe("API keys and roles", () => {
     const revoked = await api("DELETE", `/v1/admin/keys/${admin2.id}`, { key: tenant.adminKey });
     expect(revoked.status).toBe(200);
     expect((revoked.body as { revokedAt: string | null }).revokedAt).not.toBeNull();
+    expectError(await api("GET", "/v1/admin/keys", { key: admin2.secret }), 401, "unauthorized");
+  });
+
+  it("stops a key revoked elsewhere (another isolate) within the cache bound, LATTICE_PRINCIPAL_TTL_MS", async () => {
+    const tenant = await createTenant();
+    const admin2 = await issueKey(tenant, "admin", "second");
+    expect((await api("GET", "/v1/admin/keys", { key: admin2.secret })).status).toBe(200); // now cached
+    // Revoked at the tenant directly, as a revoke through another isolate would be: this one still trusts it…
+    const tenantDO = rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenant.tenantId)));
+    await tenantDO.revokeKey(admin2.id);
+    expect((await api("GET", "/v1/admin/keys", { key: admin2.secret })).status).toBe(200);
+    // …for at most the bound (1 s in tests, 5 s by default), then asks the tenant again and refuses.
+    await new Promise((resolve) => setTimeout(resolve, TEST_TTL_MS + 100));
     expectError(await api("GET", "/v1/admin/keys", { key: admin2.secret }), 401, "unauthorized");
   });
 

@@ -109,7 +109,7 @@ export class TenantDO extends DurableObject<Env> {
     );
   }
 
-  /** Revocation is immediate: authenticate() reads storage on every request (no cache). */
+  /** Takes effect at once here; Workers trust a verified key for at most PRINCIPAL_TTL_MS (principal-cache.ts). */
   revokeKey(id: string): KeyInfo | null {
     this.sql`UPDATE keys SET revoked_at = ${now()} WHERE id = ${id} AND revoked_at IS NULL`;
     const row = this

@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { KEY_ROLES } from "../../objects/tenant/keys.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
-import { requireRole } from "../middleware/auth/index.ts";
+import { principals, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
@@ -72,5 +72,6 @@ export const keyRoutes = base
   .openapi(revoke, async (c) => {
     const key = await tenantOf(c).revokeKey(c.req.valid("param").id);
     if (!key) throw notFound("key");
+    principals(c.env).forgetKey(c.var.principal.tenantId, key.id);
     return c.json(key, 200);
   });

@@ -5,13 +5,15 @@ import { tenantStub } from "../../../objects/stubs.ts";
 import type { KeyRole } from "../../../objects/tenant/keys.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError } from "../../errors.ts";
+import { PRINCIPAL_TTL_MS, PrincipalCache } from "./principal-cache.ts";
 
 const unauthorized = (what = "missing or invalid API key") => new ApiError(401, "unauthorized", what);
 
 /**
  * Authenticates `Authorization: Bearer <credential>` and requires one of `roles`. An API key's tag
- * is checked at the edge (a forged key reaches no object), then against its TenantDO on every
- * request, so a revoked key stops at once. A user token (src/credentials.ts) is checked at the edge
+ * is checked at the edge (a forged key reaches no object), then against its TenantDO, remembered
+ * for `PRINCIPAL_TTL_MS` in this isolate (principal-cache.ts: a revoked key stops at once here,
+ * within that bound elsewhere). A user token (src/credentials.ts) is checked at the edge
  * alone and acts as a frontend key narrowed to one user.
  */
 export function requireRole(...roles: KeyRole[]) {
@@ -40,12 +42,29 @@ export function requireRole(...roles: KeyRole[]) {
     if (!tenantId || !(await apiKeyTagValid(secret, credential))) throw unauthorized();
     // Before the TenantDO: a flood with one key is stopped here, not at the tenant's one object.
     await withinRate(c.env, credential);
-    const found = await tenantStub(c.env, tenantId).authenticate(credential);
-    if (!found) throw unauthorized();
+    const hash = await sha256Hex(credential);
+    const cache = principals(c.env);
+    let found = cache.get(hash, Date.now()) as { keyId: string; role: KeyRole } | null;
+    if (!found) {
+      found = await tenantStub(c.env, tenantId).authenticate(credential);
+      if (!found) throw unauthorized();
+      cache.set(hash, { tenantId, keyId: found.keyId, role: found.role }, Date.now());
+    }
     if (!roles.includes(found.role)) throw forbidden(roles);
     c.set("principal", { tenantId, keyId: found.keyId, role: found.role });
     await next();
   });
+}
+
+let cache: PrincipalCache | null = null;
+/** The isolate's cache of verified keys; `LATTICE_PRINCIPAL_TTL_MS` sets its bound (0: no cache). */
+export function principals(env: { LATTICE_PRINCIPAL_TTL_MS?: string }): PrincipalCache {
+  if (!cache) {
+    const ttl =
+      env.LATTICE_PRINCIPAL_TTL_MS === undefined ? PRINCIPAL_TTL_MS : Number(env.LATTICE_PRINCIPAL_TTL_MS);
+    cache = new PrincipalCache(Number.isFinite(ttl) ? ttl : PRINCIPAL_TTL_MS);
+  }
+  return cache;
 }
 
 /** For routes a user token must not reach (issuing tokens): an API key only. */
