@@ -21,6 +21,8 @@ declare namespace Cloudflare {
     CREDENTIAL_LIMITER?: RateLimit;
     /** "off" skips the rate limit (benchmarks measure the hub alone). */
     LATTICE_RATE_LIMIT?: string;
+    /** "on": count Durable Object calls by class for the performance bench (GET /v1/operator/metrics/calls). */
+    LATTICE_COUNT_CALLS?: string;
     /** How long a verified API key is trusted per isolate without asking its tenant (ms; default 5000, 0: never). */
     LATTICE_PRINCIPAL_TTL_MS?: string;
     /** Where users' browsers reach this API: the OAuth callback of MCP apps is `${LATTICE_PUBLIC_URL}/v1/oauth/callback`. */

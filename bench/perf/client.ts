@@ -54,6 +54,8 @@ export interface Tenant {
   world: string;
   admin: string;
   frontend: string;
+  /** The deployment's operator secret (the call counts route). */
+  operator: string;
   /** Per-app signing secrets, so the bench can call an app directly (the app-only baseline). */
   secrets: Record<string, string>;
 }
@@ -83,7 +85,7 @@ export async function setupTenant(w: Workerd, appNames: readonly string[], world
     body: JSON.stringify(secrets),
   });
   if (!handed.ok) throw new Error(`handing app secrets to the demo apps failed: ${handed.status}`);
-  return { api: w.api, apps: w.apps, world, admin, frontend, secrets };
+  return { api: w.api, apps: w.apps, world, admin, frontend, operator: w.operatorSecret, secrets };
 }
 
 export async function putPolicy(t: Tenant, policy: Record<string, unknown>): Promise<void> {

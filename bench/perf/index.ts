@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { type ArtifactsConfig, measureArtifacts } from "./artifacts.ts";
+import { measureCalls } from "./calls.ts";
 import { putPolicy, setupTenant, type Tenant } from "./client.ts";
 import { measureOverhead, type OverheadConfig } from "./overhead.ts";
 import { benchPolicy, MODEL, overheadEntries } from "./plans.ts";
@@ -44,10 +45,14 @@ const retried: string[] = [];
  * runtime occasionally answers "Network connection lost" or exits) is run once more from scratch, and
  * the report says so.
  */
-async function phase<T>(name: string, run: (t: Tenant) => Promise<T>): Promise<T> {
+async function phase<T>(
+  name: string,
+  run: (t: Tenant) => Promise<T>,
+  options: { countCalls?: boolean } = {},
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     console.log(`${name}: starting workerd under wrangler dev…`);
-    const workerd = await startWorkerd();
+    const workerd = await startWorkerd(options);
     const stopOnSignal = () => void workerd.stop().then(() => process.exit(130));
     process.once("SIGINT", stopOnSignal);
     process.once("SIGTERM", stopOnSignal);
@@ -81,7 +86,8 @@ function runtimeLost(error: unknown): boolean {
 const overhead = await phase("overhead", (t) => measureOverhead(t, overheadCfg));
 const throughput = await phase("throughput", (t) => measureThroughput(t, throughputCfg));
 const artifacts = await phase("artifacts", (t) => measureArtifacts(t, artifactsCfg, entries));
-const results = { overhead, throughput, artifacts };
+const calls = await phase("calls", (t) => measureCalls(t, quick ? 3 : 8), { countCalls: true });
+const results = { overhead, throughput, artifacts, calls };
 
 const environment = {
   date: started.toISOString(),

@@ -1,5 +1,7 @@
 /** The perf bench's printed report: tables first, then what each figure means and does not mean. */
 import type { ArtifactsRow } from "./artifacts.ts";
+import type { CallsRow } from "./calls.ts";
+import { goalRows, goalsTable } from "./goals.ts";
 import type { OverheadResult } from "./overhead.ts";
 import { round, table } from "./stats.ts";
 import type { ThroughputRow } from "./throughput.ts";
@@ -19,6 +21,7 @@ export interface ReportInput {
   throughput: ThroughputRow[];
   artifacts: ArtifactsRow[];
   verifier: VerifierFigures;
+  calls: CallsRow[];
 }
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : "-");
@@ -38,6 +41,12 @@ export function report(r: ReportInput): string {
     artifactsSection(r.artifacts),
     "",
     verifierSection(r.verifier, r.overhead),
+    "",
+    callsSection(r.calls),
+    "",
+    "## Goals (issue #16): this run's figures, and bench:security's and the catalog growth's latest",
+    "",
+    goalsTable(goalRows(r)),
   ];
   return out.join("\n");
 }
@@ -91,7 +100,17 @@ function throughputSection(rows: ThroughputRow[]): string {
     "## 2. Throughput across concurrent sessions (one-tool-step queries, submitted as one burst)",
     "",
     table(
-      ["sessions", "queries", "wall s", "queries/s", "vs 1 session", "latency p50", "latency p99"],
+      [
+        "sessions",
+        "queries",
+        "wall s",
+        "queries/s",
+        "vs 1 session",
+        "latency p50",
+        "latency p99",
+        "plain reads/s",
+        "vs reads",
+      ],
       rows.map((row) => [
         row.sessions,
         row.queries,
@@ -100,6 +119,8 @@ function throughputSection(rows: ThroughputRow[]): string {
         ratio(row.qps, base),
         ms(row.latency.p50),
         ms(row.latency.p99),
+        row.readQps,
+        ratio(row.qps, row.readQps),
       ]),
     ),
   ].join("\n");
@@ -149,6 +170,25 @@ function artifactsSection(rows: ArtifactsRow[]): string {
     );
   }
   return lines.join("\n");
+}
+
+function callsSection(rows: CallsRow[]): string {
+  const classes = ["HubDO", "SpokeDO", "TenantDO", "ArtifactsDO"];
+  const one = rows.find((r) => r.query === "1 tool step");
+  return [
+    "## 5. Durable Object calls per query, by class (the query's own, reads taken off)",
+    "",
+    table(
+      ["query", ...classes, "total"],
+      rows.map((r) => [r.query, ...classes.map((c) => r.byClass[c] ?? 0), r.total]),
+    ),
+    "",
+    one
+      ? `1 tool step, by method: ${Object.entries(one.byMethod)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")}`
+      : "",
+  ].join("\n");
 }
 
 function verifierSection(v: VerifierFigures, o: OverheadResult): string {

@@ -5,7 +5,8 @@
  * whether all passed.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { goalRows, goalsTable } from "./goals.ts";
 
 const scripts =
   (JSON.parse(readFileSync("package.json", "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
@@ -25,6 +26,11 @@ for (const step of steps) {
   console.log(`\n=== bench: ${step.name} ===`);
   const run = spawnSync(step.command, step.args, { stdio: "inherit" });
   if (run.status !== 0) failed.push(`${step.name} (${run.status ?? run.signal})`);
+}
+// Issue #16's goals against the figures just written (perf, security, catalog growth).
+if (existsSync("bench/results/perf.json")) {
+  const perf = JSON.parse(readFileSync("bench/results/perf.json", "utf8")) as Parameters<typeof goalRows>[0];
+  console.log(`\n=== bench: goals ===\n${goalsTable(goalRows(perf))}`);
 }
 console.log(
   `\n=== bench: ${failed.length ? `failed: ${failed.join(", ")}` : "all done"}; figures in bench/results/ ===`,

@@ -21,6 +21,8 @@ export interface ThroughputRow {
   qps: number;
   /** Per query, send → hub finish, including time queued behind others. */
   latency: Summary;
+  /** The ceiling: plain authenticated reads per second with as many clients (the user's grants). */
+  readQps: number;
 }
 
 const LAZY_POLL_MS = 100;
@@ -58,5 +60,26 @@ async function burst(
     wallMs,
     qps: round((queries * 1000) / wallMs, 1),
     latency: summarize(done.map((q) => q.finishedAt - q.sentAt)),
+    readQps: await readThroughput(t, c, queries * 4),
   };
+}
+
+/** `total` reads of one user's grants by `c` concurrent clients (each its own user): reads per second. */
+async function readThroughput(t: Tenant, c: number, total: number): Promise<number> {
+  const read = (i: number) =>
+    fetch(`${t.api}/v1/users/reader-${i}/grants`, {
+      headers: { Authorization: `Bearer ${t.frontend}` },
+    }).then((r) => r.text());
+  await Promise.all(Array.from({ length: c }, (_, i) => read(i))); // warm each user's object
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: c }, async (_, i) => {
+      while (next < total) {
+        next++;
+        await read(i);
+      }
+    }),
+  );
+  return round((total * 1000) / (Date.now() - started), 1);
 }

@@ -29,10 +29,10 @@ const START_TIMEOUT_MS = 120_000;
 const START_ATTEMPTS = 3;
 
 /** Starts both Workers; retried, because a free port found here may be taken by someone else first. */
-export async function startWorkerd(): Promise<Workerd> {
+export async function startWorkerd(options: { countCalls?: boolean } = {}): Promise<Workerd> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(attempt === START_ATTEMPTS);
+      return await startOnce(attempt === START_ATTEMPTS, options.countCalls === true);
     } catch (error) {
       if (attempt >= START_ATTEMPTS) throw error;
       console.error(`wrangler dev did not start (${(error as Error).message}); retrying on other ports`);
@@ -40,7 +40,7 @@ export async function startWorkerd(): Promise<Workerd> {
   }
 }
 
-async function startOnce(last: boolean): Promise<Workerd> {
+async function startOnce(last: boolean, countCalls: boolean): Promise<Workerd> {
   const root = mkdtempSync(join(tmpdir(), "lattice-perf-"));
   const operatorSecret = Array.from(randomBytes(32), (b) => b.toString(16).padStart(2, "0")).join("");
   const [apiPort, appsPort] = [await freePort(), await freePort()];
@@ -55,6 +55,8 @@ async function startOnce(last: boolean): Promise<Workerd> {
   const vars = [
     ...["--var", `LATTICE_OPERATOR_SECRET:${operatorSecret}`, "--var", "LATTICE_MODE:dev"],
     ...["--var", `LATTICE_KEY_SECRET:${keySecret}`, "--var", "LATTICE_RATE_LIMIT:off"],
+    // Only the calls phase counts Durable Object calls (a Proxy per stub), so no timed phase pays for it.
+    ...(countCalls ? ["--var", "LATTICE_COUNT_CALLS:on"] : []),
   ];
   try {
     const apiConfig = snapshot(root, "api", "wrangler.toml", "src/worker/index.ts");

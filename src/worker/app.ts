@@ -16,6 +16,7 @@ import { docsRoutes } from "./routes/docs.ts";
 import { grantRoutes } from "./routes/grants.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { policyRoutes } from "./routes/policy.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
@@ -43,6 +44,7 @@ app.use(
 const routes = app
   .route("/", healthRoutes)
   .route("/v1/operator/tenants", tenantRoutes)
+  .route("/v1/operator/metrics", metricsRoutes)
   .route("/v1/admin/keys", keyRoutes)
   .route("/v1/admin/apps", adminAppRoutes)
   .route("/v1/admin/audit", auditRoutes)

@@ -1,9 +1,9 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { randomId, secretsEqual } from "../../objects/crypto.ts";
+import { randomId } from "../../objects/crypto.ts";
 import { tenantStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, notFound } from "../errors.ts";
-import { bearer } from "../middleware/auth/index.ts";
+import { requireOperator } from "../middleware/auth/index.ts";
 import { authErrors, jsonBody, jsonResponse } from "../schemas/common.ts";
 import { validationHook } from "../validation.ts";
 
@@ -56,15 +56,7 @@ const recover = createRoute({
 });
 
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-base.use(async (c, next) => {
-  const expected = c.env.LATTICE_OPERATOR_SECRET;
-  const given = bearer(c.req.header("Authorization"));
-  // No configured secret means no operator access at all, rather than an empty-secret match.
-  if (!expected || !given || !(await secretsEqual(given, expected))) {
-    throw new ApiError(401, "unauthorized", "missing or invalid operator secret");
-  }
-  await next();
-});
+base.use(requireOperator);
 
 export const tenantRoutes = base
   .openapi(create, async (c) => {

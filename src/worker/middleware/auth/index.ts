@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { apiKeyTagValid, isUserToken, tenantOfCredential, verifyUserToken } from "../../../credentials.ts";
-import { sha256Hex } from "../../../objects/crypto.ts";
+import { secretsEqual, sha256Hex } from "../../../objects/crypto.ts";
 import { tenantStub } from "../../../objects/stubs.ts";
 import type { KeyRole } from "../../../objects/tenant/keys.ts";
 import type { AppEnv } from "../../env.ts";
@@ -66,6 +66,17 @@ export function principals(env: { LATTICE_PRINCIPAL_TTL_MS?: string }): Principa
   }
   return cache;
 }
+
+/** The deployment operator's routes: the Worker secret LATTICE_OPERATOR_SECRET, compared in constant time. */
+export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
+  const expected = c.env.LATTICE_OPERATOR_SECRET;
+  const given = bearer(c.req.header("Authorization"));
+  // No configured secret means no operator access at all, rather than an empty-secret match.
+  if (!expected || !given || !(await secretsEqual(given, expected))) {
+    throw new ApiError(401, "unauthorized", "missing or invalid operator secret");
+  }
+  await next();
+});
 
 /** For routes a user token must not reach (issuing tokens): an API key only. */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
