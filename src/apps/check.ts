@@ -22,11 +22,28 @@ export function mcpUrlProblems(manifest: Manifest, mode: Mode): FieldProblem[] {
   const urls: Array<[string, string]> = [["mcp.url", url]];
   if (auth.type === "client_credentials" || auth.type === "oauth")
     urls.push(["mcp.auth.tokenUrl", auth.tokenUrl]);
-  if (auth.type === "oauth") urls.push(["mcp.auth.authorizationUrl", auth.authorizationUrl]);
-  return urls.flatMap(([field, value]) => {
-    const problem = endpointProblem(value, mode);
-    return problem ? [{ field: `body.${field}`, message: problem.replace(/^endpoint/, "URL") }] : [];
-  });
+  const sameOrigin: FieldProblem[] = [];
+  if (auth.type === "oauth") {
+    urls.push(["mcp.auth.authorizationUrl", auth.authorizationUrl]);
+    // The user's tokens and the client secret go to these: the token endpoint's own server only.
+    const origin = new URL(auth.tokenUrl).origin;
+    for (const [field, value] of [
+      ["mcp.auth.revocationUrl", auth.revocationUrl],
+      ["mcp.auth.issuer", auth.issuer],
+    ] as const) {
+      if (value === undefined) continue;
+      if (field === "mcp.auth.revocationUrl") urls.push([field, value]);
+      if (new URL(value).origin !== origin)
+        sameOrigin.push({ field: `body.${field}`, message: "must be on the token URL's origin" });
+    }
+  }
+  return [
+    ...sameOrigin,
+    ...urls.flatMap(([field, value]) => {
+      const problem = endpointProblem(value, mode);
+      return problem ? [{ field: `body.${field}`, message: problem.replace(/^endpoint/, "URL") }] : [];
+    }),
+  ];
 }
 
 /** What zod's shape check cannot see: schema validity, unique names, egress, label levels, agent wiring. */

@@ -22,7 +22,8 @@ export function secretBinding(auth: McpAuth, serverUrl: string): string | null {
       return serverUrl;
     case "client_credentials":
     case "oauth":
-      return auth.tokenUrl;
+      // The token URL it is presented at and the server the tokens it gets are sent to.
+      return `${auth.tokenUrl} ${serverUrl}`;
   }
 }
 
@@ -59,9 +60,13 @@ export function metadataOf(auth: {
   };
 }
 
-/** Where authorization servers send users back (the API's public origin, from the deployment). */
-export function oauthCallbackUrl(env: { LATTICE_PUBLIC_URL?: string }): string {
-  return `${(env.LATTICE_PUBLIC_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "")}/v1/oauth/callback`;
+/**
+ * Where an app's authorization server sends users back: one path per app (the API's public origin,
+ * from the deployment), so an answer meant for one app cannot be passed off as another's.
+ */
+export function oauthCallbackUrl(env: { LATTICE_PUBLIC_URL?: string }, appId: string): string {
+  const base = (env.LATTICE_PUBLIC_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
+  return `${base}/v1/oauth/callback/${encodeURIComponent(appId)}`;
 }
 
 const cached = new Map<string, { token: string; until: number }>();
@@ -99,6 +104,12 @@ export async function appAuthHeaders(
   } catch {
     return { ok: false, message: "the token endpoint refused the client credentials" };
   }
+}
+
+/** A client-credentials token the server refused (401): the next call fetches a fresh one. */
+export function forgetAppToken(auth: McpAuth, secret: string | null): void {
+  if (auth.type !== "client_credentials" || !secret) return;
+  cached.delete(JSON.stringify([auth.tokenUrl, auth.clientId, auth.scope ?? "", secret]));
 }
 
 /** A fetch for token endpoints: the deadline, no redirects, bounded answers, only the manifest's URLs. */

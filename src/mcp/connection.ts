@@ -7,7 +7,7 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
-import type { McpToolDefinition } from "../apps/manifest.ts";
+import { McpToolDefinition } from "../apps/manifest.ts";
 import { definitionOf } from "./definitions.ts";
 
 /**
@@ -19,7 +19,10 @@ import { definitionOf } from "./definitions.ts";
  */
 
 export interface McpLimits {
+  /** Each exchange (connect, a page of the tool list, the call). */
   timeoutMs: number;
+  /** The whole conversation, however many exchanges: default three exchanges' worth. */
+  totalMs?: number;
   /** Every response body of the conversation together, listing and call. */
   maxResponseBytes: number;
 }
@@ -57,7 +60,8 @@ export async function connectMcp(
   transportFetch: FetchLike = fetch,
 ): Promise<McpConnection> {
   // Each operation (connect, list, call) has its own deadline; the byte budget is the conversation's.
-  const clock = { deadline: AbortSignal.timeout(limits.timeoutMs) };
+  const overall = AbortSignal.timeout(limits.totalMs ?? 3 * limits.timeoutMs);
+  const clock = { deadline: AbortSignal.any([AbortSignal.timeout(limits.timeoutMs), overall]) };
   const budget = { left: limits.maxResponseBytes };
   const client = new Client(
     { name: "lattice", version: "1" },
@@ -72,7 +76,7 @@ export async function connectMcp(
     requestInit: { headers },
   });
   const op = <T>(run: (request: { signal: AbortSignal; timeout: number }) => Promise<T>) => {
-    clock.deadline = AbortSignal.timeout(limits.timeoutMs);
+    clock.deadline = AbortSignal.any([AbortSignal.timeout(limits.timeoutMs), overall]);
     return guarded(
       () => run({ signal: clock.deadline, timeout: limits.timeoutMs }),
       clock.deadline,
@@ -87,9 +91,16 @@ export async function connectMcp(
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         const listed = await op((request) => client.listTools(cursor ? { cursor } : undefined, request));
-        tools.push(...listed.tools.map((t) => definitionOf(t as Parameters<typeof definitionOf>[0])));
+        tools.push(
+          ...listed.tools.map((t) =>
+            checkedDefinition(definitionOf(t as Parameters<typeof definitionOf>[0])),
+          ),
+        );
         if (tools.length > MAX_TOOLS)
           throw new McpFailure("app_error", `the server lists more than ${MAX_TOOLS} tools`);
+        // Two tools of one name would share a pin: a change to one could hide behind the other.
+        if (new Set(tools.map((t) => t.name)).size !== tools.length)
+          throw new McpFailure("app_error", "the server lists two tools of one name");
         cursor = listed.nextCursor;
         if (!cursor) return tools;
       }
@@ -98,6 +109,17 @@ export async function connectMcp(
     callTool: (name, args) => op((request) => client.callTool({ name, arguments: args }, request)),
     close: () => client.close().catch(() => undefined),
   };
+}
+
+/** A definition within the limits a stored manifest holds (names, text, schema sizes), or a refusal. */
+function checkedDefinition(def: McpToolDefinition): McpToolDefinition {
+  if (!McpToolDefinition.safeParse(def).success) {
+    throw new McpFailure(
+      "app_error",
+      `a tool definition exceeds Lattice's limits (${def.name.slice(0, 64)})`,
+    );
+  }
+  return def;
 }
 
 /** The SDK's errors (and ours from inside its fetch) as one of the spoke's failure codes. */

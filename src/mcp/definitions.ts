@@ -1,5 +1,5 @@
 import type { FieldProblem } from "../apps/check.ts";
-import type { Functionality, Manifest, McpServer, McpToolDefinition } from "../apps/manifest.ts";
+import { type Functionality, Manifest, type McpServer, type McpToolDefinition } from "../apps/manifest.ts";
 import { schemaProblems } from "../apps/schemas.ts";
 
 /**
@@ -134,6 +134,34 @@ export interface ToolChange {
   change: "added" | "removed" | "changed";
   /** For a changed tool: which parts differ (description, inputSchema, annotations…). */
   fields?: string[];
+  /** What the change does to the functionality a review approves: "irreversible: true → false"… */
+  effects?: string[];
+}
+
+/** The changes with what they do to the imported functionalities (irreversibility, labels, retries). */
+export function withEffects(
+  changes: ToolChange[],
+  before: Functionality[],
+  after: Functionality[],
+): ToolChange[] {
+  const of = (fns: Functionality[]) => new Map(fns.filter((f) => f.tool).map((f) => [f.tool!.name, f]));
+  const [old, now] = [of(before), of(after)];
+  const facts = (f: Functionality | undefined) =>
+    f && {
+      irreversible: String(f.irreversible),
+      confidentiality: f.output.confidentiality,
+      integrity: f.output.integrity ?? "untrusted",
+      idempotent: String(f.tool?.idempotent ?? false),
+      structured: String(f.tool?.structured ?? false),
+    };
+  return changes.map((c) => {
+    const [a, b] = [facts(old.get(c.tool)), facts(now.get(c.tool))];
+    if (!a || !b) return c;
+    const effects = (Object.keys(a) as Array<keyof typeof a>)
+      .filter((k) => a[k] !== b[k])
+      .map((k) => `${k}: ${a[k]} → ${b[k]}`);
+    return effects.length ? { ...c, effects } : c;
+  });
 }
 
 /** What differs between a pinned tool list and the server's current one; empty when it holds. */
@@ -170,12 +198,21 @@ export function withImportedTools(
   const own = manifest.functionalities.filter((f) => f.tool === undefined);
   const imported = importTools(manifest.mcp, definitions, new Set(own.map((f) => f.name)));
   if (!imported.ok) return imported;
-  return {
-    ok: true,
-    manifest: {
-      ...manifest,
-      functionalities: [...own, ...imported.functionalities],
-      mcp: { ...manifest.mcp, definitions: [...definitions] },
-    },
+  const next = {
+    ...manifest,
+    functionalities: [...own, ...imported.functionalities],
+    mcp: { ...manifest.mcp, definitions: [...definitions] },
   };
+  // What is stored must read back: the manifest's own limits (64 functionalities, text lengths) hold.
+  const parsed = Manifest.safeParse(next);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.slice(0, 10).map((i) => ({
+        field: i.path.join("."),
+        message: `${i.message}${i.path[0] === "functionalities" ? " (exclude some tools in mcp.exclude)" : ""}`,
+      })),
+    };
+  }
+  return { ok: true, manifest: parsed.data };
 }

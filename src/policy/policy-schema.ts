@@ -83,6 +83,11 @@ export const PolicySchema = z
           .default(() => []),
       })
       .prefault({}),
+    /**
+     * Per-user OAuth of MCP apps: the frontend page the authorization server's callback sends the
+     * browser on to (with `state` and `code`); that page completes the sign-in for its own user.
+     */
+    oauth: z.strictObject({ returnUrl: z.url({ protocol: /^https?$/ }).optional() }).prefault({}),
     onViolation: z.enum(["reject", "ask"]).default("reject"),
     selfCorrection: z.union([z.literal(0), z.literal(1)]).default(0),
     consent: z

@@ -13,7 +13,9 @@ export interface PendingCredential {
   secret: string;
 }
 
-type Context = Parameters<typeof tenantOf>[0] & { env: { LATTICE_MODE?: string } };
+type Context = Parameters<typeof tenantOf>[0] & {
+  env: { LATTICE_MODE?: string; LATTICE_PUBLIC_URL?: string };
+};
 
 /**
  * Registration of an MCP app: the server's `tools/list` becomes functionalities of the version
@@ -25,16 +27,26 @@ export async function importMcp(
   c: Context,
   appId?: string,
 ): Promise<{ manifest: Manifest; credential: PendingCredential | null }> {
+  // Only the import writes these, whether or not the manifest names a server.
+  const toolsSet = manifest.functionalities
+    .map((f, i) => ({ f, i }))
+    .filter(({ f }) => f.tool !== undefined)
+    .map(({ i }) => ({ field: `body.functionalities.${i}.tool`, message: "set by the MCP import" }));
+  if (toolsSet.length) throw invalid("manifest refused", toolsSet);
   if (!manifest.mcp) return { manifest, credential: null };
   const mode: Mode = modeOf(c.env);
   const refused = [
     ...(manifest.mcp.definitions
       ? [{ field: "body.mcp.definitions", message: "filled by Lattice from the server's tools/list" }]
       : []),
-    ...manifest.functionalities
-      .map((f, i) => ({ f, i }))
-      .filter(({ f }) => f.tool !== undefined)
-      .map(({ i }) => ({ field: `body.functionalities.${i}.tool`, message: "set by the MCP import" })),
+    ...(manifest.mcp.auth.type === "oauth" && mode === "production" && !c.env.LATTICE_PUBLIC_URL
+      ? [
+          {
+            field: "body.mcp.auth",
+            message: "this deployment sets no LATTICE_PUBLIC_URL for OAuth callbacks",
+          },
+        ]
+      : []),
     ...mcpUrlProblems(manifest, mode),
   ];
   if (refused.length) throw invalid("manifest refused", refused);

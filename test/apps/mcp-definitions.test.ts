@@ -7,6 +7,7 @@ import {
   pinsOf,
   TEXT_RESPONSE,
   toolChanges,
+  withEffects,
 } from "../../src/mcp/definitions.ts";
 import { toolOutcome } from "../../src/mcp/results.ts";
 
@@ -109,6 +110,19 @@ describe("pins", () => {
       { tool: "c", change: "added" },
     ]);
     expect(toolChanges(before, before)).toEqual([]);
+  });
+});
+
+describe("what a change does", () => {
+  it("names the changes to irreversibility, labels and retries a new definition brings", () => {
+    const before = imported([def("t", { annotations: { readOnlyHint: true } })]);
+    const after = imported([def("t", { annotations: { readOnlyHint: false, idempotentHint: true } })]);
+    const changes = withEffects(
+      [{ tool: "t", change: "changed", fields: ["annotations"] }],
+      [...before.values()],
+      [...after.values()],
+    );
+    expect(changes[0]?.effects).toEqual(["irreversible: false → true", "idempotent: false → true"]);
   });
 });
 

@@ -15,7 +15,7 @@
  *   POST /_fixture/revoke-all                         revokes every token
  *
  * Clients: confidential "lattice-client" / "lattice-client-secret" (client_secret_basic or _post),
- * public "public-client" (auth method none). Redirect URIs: any http(s) URI with path /v1/oauth/callback.
+ * public "public-client" (auth method none). Redirect URIs: any http(s) URI with path /v1/oauth/callback/<app>.
  */
 import { serveMcp } from "./oauth/mcp.ts";
 import {
@@ -84,7 +84,11 @@ async function authorize(_request: Request, url: URL, state: State, entry: LogEn
   if (!clientId || !CLIENTS[clientId]) return fail(400, "invalid_request", "unknown client_id");
   const redirectUri = q.get("redirect_uri") ?? "";
   if (!redirectUriAllowed(redirectUri))
-    return fail(400, "invalid_request", "redirect_uri must be an http(s) URL with path /v1/oauth/callback");
+    return fail(
+      400,
+      "invalid_request",
+      "redirect_uri must be an http(s) URL with path /v1/oauth/callback/<app>",
+    );
   if (q.get("response_type") !== "code")
     return fail(400, "unsupported_response_type", "response_type must be code");
   const challenge = q.get("code_challenge");

@@ -20,6 +20,7 @@ describe("parsePolicy: defaults", () => {
       tools: {},
       display: {},
       cors: { origins: [] },
+      oauth: {},
       onViolation: "reject",
       selfCorrection: 0,
       consent: { dataShare: true, timeoutSeconds: 600, trustedApps: [] },

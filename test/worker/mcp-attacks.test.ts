@@ -71,6 +71,8 @@ describe("MCP rug pull: definitions pinned at approval", () => {
         tool: "find_notes",
         change: "changed",
         fields: expect.arrayContaining(["description", "inputSchema", "annotations"]),
+        // What the review approves, beside the raw fields: the new idempotentHint allows retries.
+        effects: ["idempotent: false → true"],
       },
     ]);
     const audit = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({

@@ -22,7 +22,7 @@ let users = 0;
 const uniqueUser = () => `u${Date.now().toString(36)}${users++}`;
 
 async function oauthWorld(): Promise<HubWorld & { appId: string }> {
-  const w = await hubWorld([]);
+  const w = await hubWorld([], { oauth: { returnUrl: RETURN_PAGE } });
   const dev = (await issueKey(w.tenant, "developer")).secret;
   const res = await api("POST", "/v1/apps", {
     key: dev,
@@ -56,13 +56,33 @@ async function oauthWorld(): Promise<HubWorld & { appId: string }> {
   return { ...w, appId };
 }
 
-/** The user's browser: the authorization server signs them in and sends them back to Lattice's callback. */
-async function signIn(url: string, user: string, extra = ""): Promise<{ status: number; body: unknown }> {
+/** The tenant's frontend page a sign-in comes back to (policy oauth.returnUrl). */
+const RETURN_PAGE = "http://frontend.test/signed-in";
+
+/**
+ * The user's browser: the authorization server signs `user` in and sends the browser to Lattice's
+ * callback, which passes it on to the frontend's page; that page's query string, as the frontend sees it.
+ */
+async function browserSignIn(w: HubWorld & { appId: string }, url: string, user: string, extra = "") {
   const res = await fixture().fetch(`${url}&login_hint=${user}${extra}`, { redirect: "manual" });
   expect(res.status).toBe(302);
   const back = new URL(res.headers.get("Location")!);
-  expect(back.origin + back.pathname).toBe("http://lattice.test/v1/oauth/callback");
-  return api("GET", back.pathname + back.search);
+  expect(back.origin + back.pathname).toBe(`http://lattice.test/v1/oauth/callback/${w.appId}`);
+  const onward = await api("GET", back.pathname + back.search);
+  expect(onward.status, JSON.stringify(onward.body)).toBe(303);
+  const page = new URL(onward.response.headers.get("Location")!);
+  expect(page.origin + page.pathname).toBe(RETURN_PAGE);
+  return Object.fromEntries(page.searchParams);
+}
+
+/** The frontend completes the sign-in for the user it has signed in. */
+async function complete(w: HubWorld, asUser: string, params: Record<string, string>) {
+  return api("POST", `/v1/users/${asUser}/authorizations`, { key: w.frontend, body: params });
+}
+
+/** Both halves, for one user who signs in at their own sign-in URL. */
+async function signIn(w: HubWorld & { appId: string }, url: string, user: string, extra = "") {
+  return complete(w, user, await browserSignIn(w, url, user, extra));
 }
 
 /** What the fixture was asked, oldest first (of one subject, when given). */
@@ -92,8 +112,9 @@ describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(url.searchParams.get("resource")).toBe(`${AS}/mcp`);
 
-    const back = await signIn(consent.authorization.url, user);
+    const back = await signIn(w, consent.authorization.url, user);
     expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toEqual({ authorized: true });
     const done = await settle(w, sid, qid);
     expect(done.status, JSON.stringify(done.error)).toBe("completed");
     expect(done.display[0]?.value).toBe(`you are ${user}`);
@@ -119,7 +140,7 @@ describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
     const sid = await openSession(w, { userId: user });
     const qid = await ask(w, sid, "who am I?");
     const consent = await authorizeConsent(w, sid, qid);
-    expect((await signIn(consent.authorization.url, user)).status).toBe(200);
+    expect((await signIn(w, consent.authorization.url, user)).status).toBe(200);
     expect((await settle(w, sid, qid)).status).toBe("completed");
     const grants = (await fixtureLog(user)).map((e) => e.grant_type).filter(Boolean);
     expect(grants).toEqual(["authorization_code", "refresh_token"]);
@@ -143,17 +164,43 @@ describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
     const consent = await authorizeConsent(w, sid, qid);
     const state = new URL(consent.authorization.url).searchParams.get("state")!;
     const forged = `${state.slice(0, -4)}AAAA`;
-    expectError(await api("GET", `/v1/oauth/callback?code=x&state=${encodeURIComponent(forged)}`), 400);
+    const callback = `/v1/oauth/callback/${w.appId}`;
+    expectError(await api("GET", `${callback}?code=x&state=${encodeURIComponent(forged)}`), 400);
+    // An answer on another app's path is refused (no mix-up between apps).
+    expectError(
+      await api("GET", `/v1/oauth/callback/app_other?code=x&state=${encodeURIComponent(state)}`),
+      400,
+    );
 
-    const declined = await signIn(consent.authorization.url, user, "&deny=1");
-    expect(declined.status).toBe(200);
+    const returned = await browserSignIn(w, consent.authorization.url, user, "&deny=1");
+    expect(returned.error).toBe("access_denied");
+    const declined = await complete(w, user, returned);
+    expect(declined.body).toEqual({ authorized: false });
     const q = await settle(w, sid, qid);
     expect(q.status).toBe("failed");
     expect(q.error?.code).toBe("consent_denied");
-    // The state was one-time: the same callback again is refused.
-    expectError(
-      await api("GET", `/v1/oauth/callback?error=access_denied&state=${encodeURIComponent(state)}`),
-      400,
-    );
+    // The state was one-time: the same answer again is refused.
+    expectError(await complete(w, user, returned), 404);
+  });
+
+  it("binds a sign-in to its user: a sign-in URL someone else follows does not land in the sender's spoke", async () => {
+    const w = await oauthWorld();
+    const [mallory, victim] = [uniqueUser(), uniqueUser()];
+    const sid = await openSession(w, { userId: mallory });
+    const qid = await ask(w, sid, "who am I?");
+    const consent = await authorizeConsent(w, sid, qid);
+    // Mallory sends her sign-in URL to the victim, who signs in; the frontend completes it for its
+    // signed-in user, the victim: refused, as if no such sign-in existed.
+    const returned = await browserSignIn(w, consent.authorization.url, victim);
+    expectError(await complete(w, victim, returned), 404);
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    // A user token reaches only its own user's completions too.
+    const token = await api("POST", `/v1/users/${victim}/tokens`, { key: w.frontend, body: {} });
+    const victimToken = (token.body as { token: string }).token;
+    const viaToken = await api("POST", `/v1/users/${mallory}/authorizations`, {
+      key: victimToken,
+      body: returned,
+    });
+    expectError(viaToken, 404);
   });
 });

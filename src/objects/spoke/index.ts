@@ -247,13 +247,13 @@ export class SpokeDO extends DurableObject<Env> {
       code: string | null;
       iss?: string;
     },
-  ): Promise<PendingAsk | null> {
+  ): Promise<(PendingAsk & { authorized: boolean }) | null> {
     this.bindOwner(done);
     const target = await oauthTargetOf(this.env, done.tenantId, done.appId);
     if (!target) return null;
     const asked = await this.oauth(done).complete(target, done.nonce, done.code, done.iss);
     if (asked) {
-      const type = done.code === null ? "app_authorization_refused" : "app_authorized";
+      const type = asked.authorized ? "app_authorized" : "app_authorization_refused";
       await tenantStub(this.env, done.tenantId).audit(type, { appId: done.appId, userId: done.userId });
     }
     return asked;
@@ -263,7 +263,8 @@ export class SpokeDO extends DurableObject<Env> {
   async revokeAuthorization(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): Promise<boolean> {
     this.bindOwner(owner);
     const target = await oauthTargetOf(this.env, owner.tenantId, owner.appId);
-    return target ? this.oauth(owner).revoke(target) : false;
+    // An app that no longer serves has no server to revoke at: its tokens are dropped all the same.
+    return target ? this.oauth(owner).revoke(target) : this.oauth(owner).forgetAll();
   }
 
   private async forgetToken(call: SpokeCall): Promise<void> {

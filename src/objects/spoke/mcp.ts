@@ -1,6 +1,6 @@
 import type { Functionality } from "../../apps/manifest.ts";
 import type { ServingApp, SpokeErrorCode } from "../../contracts.ts";
-import { appAuthHeaders, secretBinding, tokenFetch } from "../../mcp/auth.ts";
+import { appAuthHeaders, forgetAppToken, secretBinding, tokenFetch } from "../../mcp/auth.ts";
 import { connectMcp, type McpConnection, McpFailure, type McpLimits } from "../../mcp/connection.ts";
 import { pinsOf, toolChanges } from "../../mcp/definitions.ts";
 import { toolOutcome } from "../../mcp/results.ts";
@@ -98,6 +98,8 @@ export async function callMcpTool(
     }
     return { ok: true, value: outcome.value, pinCheck };
   } catch (error) {
+    if (error instanceof McpFailure && error.code === "authorization_required")
+      forgetAppToken(mcp.auth, secret);
     if (error instanceof McpFailure) return { ok: false, code: error.code, message: error.message };
     throw error;
   } finally {

@@ -1,5 +1,6 @@
 import {
   exchangeAuthorization,
+  OAuthError,
   type OAuthTokens,
   refreshAuthorization,
   startAuthorization,
@@ -8,7 +9,7 @@ import * as z from "zod";
 import type { McpAuth } from "../../apps/manifest.ts";
 import { decode } from "../../decode.ts";
 import { purposeKey } from "../../derive.ts";
-import { metadataOf, oauthCallbackUrl, tokenFetch } from "../../mcp/auth.ts";
+import { metadataOf, oauthCallbackUrl, secretBinding, tokenFetch } from "../../mcp/auth.ts";
 import { encodeState, type StateOwner } from "../../mcp/oauth-state.ts";
 import { randomToken } from "../crypto.ts";
 import { seal, unseal } from "../seal.ts";
@@ -24,7 +25,7 @@ import { tenantStub } from "../stubs.ts";
 
 export const USER_OAUTH_MIGRATIONS = [
   `CREATE TABLE oauth_tokens (
-     token_url TEXT PRIMARY KEY, sealed TEXT NOT NULL, expires_at INTEGER, updated_at TEXT NOT NULL)`,
+     binding TEXT PRIMARY KEY, sealed TEXT NOT NULL, expires_at INTEGER, updated_at TEXT NOT NULL)`,
   `CREATE TABLE oauth_pending (
      nonce TEXT PRIMARY KEY, sealed_verifier TEXT NOT NULL, session_id TEXT NOT NULL, query_id TEXT NOT NULL,
      subject TEXT NOT NULL, created_at INTEGER NOT NULL)`,
@@ -53,7 +54,10 @@ const StoredTokens = z.object({
 });
 type StoredTokens = z.infer<typeof StoredTokens>;
 
-const PENDING_MS = 10 * 60 * 1000;
+/** A sign-in may take a while (the consent itself may wait up to a day): an hour, then it is gone. */
+const PENDING_MS = 60 * 60 * 1000;
+/** Refreshes in flight, per (tenant, user, app, token binding), in this isolate. */
+const refreshing = new Map<string, Promise<string | undefined>>();
 const EARLY_MS = 30_000;
 const TOKEN_TIMEOUT_MS = 10_000;
 
@@ -73,7 +77,7 @@ export class UserOAuth {
     t: OAuthTarget,
     ask: PendingAsk,
   ): Promise<{ authorized: true } | { authorized: false; url: string }> {
-    if (this.row(t.auth.tokenUrl)) return { authorized: true };
+    if (await this.usable(t)) return { authorized: true };
     this.sql`DELETE FROM oauth_pending WHERE created_at < ${Date.now() - PENDING_MS}`;
     const nonce = randomToken(18);
     const { authorizationUrl, codeVerifier } = await startAuthorization(new URL(t.auth.tokenUrl).origin, {
@@ -99,7 +103,7 @@ export class UserOAuth {
     nonce: string,
     code: string | null,
     iss: string | undefined,
-  ): Promise<PendingAsk | null> {
+  ): Promise<(PendingAsk & { authorized: boolean }) | null> {
     type Pending = {
       sealed_verifier: string;
       session_id: string;
@@ -111,49 +115,66 @@ export class UserOAuth {
     this.sql`DELETE FROM oauth_pending WHERE nonce = ${nonce}`; // one use, whatever happens next
     if (!pending || pending.created_at < Date.now() - PENDING_MS) return null;
     const asked = { sessionId: pending.session_id, queryId: pending.query_id, subject: pending.subject };
-    if (code === null) return asked;
     const verifier = await this.unseal(t, pending.sealed_verifier);
-    if (!verifier) return null;
-    const tokens = await exchangeAuthorization(new URL(t.auth.tokenUrl).origin, {
-      metadata: metadataOf(t.auth),
-      clientInformation: client(t),
-      authorizationCode: code,
-      ...(iss !== undefined && { iss }),
-      codeVerifier: verifier,
-      redirectUri: t.redirectUrl,
-      resource: t.resource,
-      fetchFn: tokenFetch([t.auth.tokenUrl], t.timeoutMs),
-    });
-    await this.store(t, tokens);
-    return asked;
+    if (code === null || !verifier) return { ...asked, authorized: false };
+    try {
+      const tokens = await exchangeAuthorization(new URL(t.auth.tokenUrl).origin, {
+        metadata: metadataOf(t.auth),
+        clientInformation: client(t),
+        authorizationCode: code,
+        ...(iss !== undefined && { iss }),
+        codeVerifier: verifier,
+        redirectUri: t.redirectUrl,
+        resource: t.resource,
+        fetchFn: tokenFetch([t.auth.tokenUrl], t.timeoutMs),
+      });
+      await this.store(t, tokens);
+    } catch {
+      // A refused or unanswered exchange (or a wrong `iss`): the consent is settled as not authorized.
+      return { ...asked, authorized: false };
+    }
+    return { ...asked, authorized: true };
   }
 
   /** A live access token, refreshed when it is about to expire; undefined when the user must sign in again. */
   async accessToken(t: OAuthTarget): Promise<string | undefined> {
-    const row = this.row(t.auth.tokenUrl);
+    const row = this.row(rowKey(t));
     if (!row) return undefined;
     const tokens = await this.open(t, row.sealed);
-    if (!tokens) return undefined;
+    if (!tokens) return this.forget(t); // sealed under another secret or tampered: sign in again
     if (row.expires_at === null || row.expires_at - EARLY_MS > Date.now()) return tokens.access_token;
     if (!tokens.refresh_token) return this.forget(t);
+    // One refresh at a time per user and app: a rotating server refuses the second use of a refresh token.
+    const key = JSON.stringify([this.owner.tenantId, this.owner.userId, this.owner.appId, rowKey(t)]);
+    let running = refreshing.get(key);
+    if (!running) {
+      running = this.refresh(t, tokens.refresh_token).finally(() => refreshing.delete(key));
+      refreshing.set(key, running);
+    }
+    return running;
+  }
+
+  private async refresh(t: OAuthTarget, refreshToken: string): Promise<string | undefined> {
     try {
       const fresh = await refreshAuthorization(new URL(t.auth.tokenUrl).origin, {
         metadata: metadataOf(t.auth),
         clientInformation: client(t),
-        refreshToken: tokens.refresh_token,
+        refreshToken,
         resource: t.resource,
         fetchFn: tokenFetch([t.auth.tokenUrl], t.timeoutMs),
       });
-      await this.store(t, { ...fresh, refresh_token: fresh.refresh_token ?? tokens.refresh_token });
+      await this.store(t, { ...fresh, refresh_token: fresh.refresh_token ?? refreshToken });
       return fresh.access_token;
-    } catch {
-      return this.forget(t); // a refused refresh: the user signs in again
+    } catch (error) {
+      // Refused (invalid_grant): the user signs in again. A timeout or a 5xx keeps the tokens for next time.
+      if (error instanceof OAuthError && error.code === "invalid_grant") return this.forget(t);
+      return undefined;
     }
   }
 
   /** Drops the user's tokens; revokes the refresh (or access) token at the server when it names where. */
   async revoke(t: OAuthTarget): Promise<boolean> {
-    const row = this.row(t.auth.tokenUrl);
+    const row = this.row(rowKey(t));
     if (!row) return false;
     const tokens = await this.open(t, row.sealed);
     this.forget(t);
@@ -172,14 +193,32 @@ export class UserOAuth {
     return true;
   }
 
+  /** Tokens that open and are live or refreshable (the call refreshes); others are dropped. */
+  private async usable(t: OAuthTarget): Promise<boolean> {
+    const row = this.row(rowKey(t));
+    if (!row) return false;
+    const tokens = await this.open(t, row.sealed);
+    if (tokens && (row.expires_at === null || row.expires_at > Date.now() || tokens.refresh_token)) return true;
+    this.forget(t);
+    return false;
+  }
+
+  /** Every token this spoke holds, dropped (the app no longer serves: nothing to revoke at). */
+  forgetAll(): boolean {
+    const had = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM oauth_tokens`[0]?.n ?? 0;
+    this.sql`DELETE FROM oauth_tokens`;
+    this.sql`DELETE FROM oauth_pending`;
+    return had > 0;
+  }
+
   forget(t: OAuthTarget): undefined {
-    this.sql`DELETE FROM oauth_tokens WHERE token_url = ${t.auth.tokenUrl}`;
+    this.sql`DELETE FROM oauth_tokens WHERE binding = ${rowKey(t)}`;
     return undefined;
   }
 
-  private row(tokenUrl: string) {
+  private row(binding: string) {
     return this.sql<{ sealed: string; expires_at: number | null }>`
-      SELECT sealed, expires_at FROM oauth_tokens WHERE token_url = ${tokenUrl}`[0];
+      SELECT sealed, expires_at FROM oauth_tokens WHERE binding = ${binding}`[0];
   }
 
   private async store(t: OAuthTarget, tokens: OAuthTokens): Promise<void> {
@@ -190,8 +229,8 @@ export class UserOAuth {
     };
     const sealed = await this.seal(t, JSON.stringify(kept));
     this
-      .sql`INSERT INTO oauth_tokens VALUES (${t.auth.tokenUrl}, ${sealed}, ${expires}, ${new Date().toISOString()})
-             ON CONFLICT (token_url) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
+      .sql`INSERT INTO oauth_tokens VALUES (${rowKey(t)}, ${sealed}, ${expires}, ${new Date().toISOString()})
+             ON CONFLICT (binding) DO UPDATE SET sealed = excluded.sealed, expires_at = excluded.expires_at,
                updated_at = excluded.updated_at`;
   }
 
@@ -209,13 +248,7 @@ export class UserOAuth {
   }
 
   private bound(t: OAuthTarget): unknown[] {
-    return [
-      "lattice-user-oauth-v1",
-      this.owner.tenantId,
-      this.owner.userId,
-      this.owner.appId,
-      t.auth.tokenUrl,
-    ];
+    return ["lattice-user-oauth-v2", this.owner.tenantId, this.owner.userId, this.owner.appId, rowKey(t)];
   }
 }
 
@@ -228,11 +261,17 @@ export async function oauthTargetOf(env: Env, tenantId: string, appId: string): 
   return {
     auth: mcp.auth,
     resource: mcp.url,
-    clientSecret: await tenant.appCredential(appId, mcp.auth.tokenUrl),
-    redirectUrl: oauthCallbackUrl(env),
+    clientSecret: await tenant.appCredential(appId, secretBinding(mcp.auth, mcp.url) ?? ""),
+    redirectUrl: oauthCallbackUrl(env, appId),
     timeoutMs: TOKEN_TIMEOUT_MS,
   };
 }
+
+/**
+ * Which tokens a row holds: those of this token URL and client, for this MCP server (`resource`). A
+ * version that points elsewhere finds none: its users sign in again, for the server they now reach.
+ */
+const rowKey = (t: OAuthTarget) => JSON.stringify([t.auth.tokenUrl, t.auth.clientId, t.resource]);
 
 const sealingKey = (secret: string) =>
   purposeKey(secret, "user-oauth", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
-import type { FieldProblem } from "../../apps/check.ts";
+import { type FieldProblem, manifestProblems } from "../../apps/check.ts";
+import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
@@ -216,15 +217,30 @@ export class TenantDO extends DurableObject<Env> {
    */
   recordToolDrift(appId: string, version: number, changes: ToolChange[], definitions: McpToolDefinition[]) {
     const serving = registry.servingApp(this.sql, appId);
-    const next = serving ? withImportedTools(serving.manifest, definitions) : null;
-    const drift = registry.recordDrift(this.sql, appId, version, changes, next?.ok ? next.manifest : null);
+    // A report about a version no longer serving (one approved meanwhile) is stale: nothing stops.
+    if (!serving || serving.version !== version) return;
+    const { policy } = this.policies.get(this.sql);
+    const imported = withImportedTools(serving.manifest, definitions);
+    // The pending version must pass registration's checks too (label levels, schemas, wiring).
+    const problems = imported.ok
+      ? manifestProblems(imported.manifest, {
+          mode: modeOf(this.env),
+          confidentialityLevels: policy.lattices.confidentiality,
+          integrityLevels: policy.lattices.integrity,
+        })
+      : imported.problems;
+    const next =
+      imported.ok && !problems.length
+        ? { ok: true as const, manifest: imported.manifest }
+        : { ok: false as const, problems };
+    const drift = registry.recordDrift(this.sql, appId, version, changes, next.ok ? next.manifest : null);
     if (drift) {
       this.audit("mcp_tools_changed", {
         appId,
         version,
         changes,
         pending: drift.pending,
-        ...(next && !next.ok && { importProblems: next.problems.slice(0, 5) }),
+        ...(!next.ok && { importProblems: next.problems.slice(0, 5) }),
       });
     }
   }

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { Manifest } from "../../apps/manifest.ts";
 import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
-import { type ToolChange, toolChanges } from "../../mcp/definitions.ts";
+import { type ToolChange, toolChanges, withEffects } from "../../mcp/definitions.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { randomId, randomToken } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
@@ -44,6 +44,7 @@ const DriftSchema = z.object({
       tool: z.string(),
       change: z.enum(["added", "removed", "changed"]),
       fields: z.array(z.string()).optional(),
+      effects: z.array(z.string()).optional(),
     }),
   ),
   pending: z.number().nullable(),
@@ -301,7 +302,12 @@ function withToolChanges(v: AppVersion, all: AppVersion[]): AppVersion {
   if (!mine) return v;
   const before = all.filter((o) => o.version < v.version && o.status === "approved").at(-1);
   const theirs = before?.manifest.mcp?.definitions;
-  return theirs ? { ...v, toolChanges: toolChanges(theirs, mine) } : v;
+  if (!before || !theirs) return v;
+  const changes = toolChanges(theirs, mine);
+  return {
+    ...v,
+    toolChanges: withEffects(changes, before.manifest.functionalities, v.manifest.functionalities),
+  };
 }
 
 function viewApp(sql: Sql, appId: string): AppView | null {

@@ -1,9 +1,10 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { spokeStub } from "../../objects/stubs.ts";
+import { decodeState } from "../../mcp/oauth-state.ts";
+import { hubStub, spokeStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
-import { authErrors, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { authErrors, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 import { validationHook } from "../validation.ts";
 import { artifactsOf } from "./artifacts.ts";
@@ -51,11 +52,39 @@ const revokeAuthorization = createRoute({
   summary:
     "Revoke the user's own authorization of an MCP app (per-user OAuth): tokens dropped and revoked at its server",
   security: [{ bearer: [] }],
-  request: { params: UserParam.extend({ appId: z.string().min(1).max(64) }) },
+  request: { params: UserParam.extend({ appId: z.string().regex(/^app_[0-9a-f]{1,64}$/, "an app id") }) },
   responses: {
     200: jsonResponse(
       z.object({ revoked: z.literal(true) }),
       "Revoked; the next call asks the user to sign in again",
+    ),
+    ...authErrors,
+    ...notFoundError,
+  },
+});
+
+const CompleteAuthorization = z
+  .object({
+    state: z.string().min(1).max(2048),
+    code: z.string().min(1).max(4096).optional(),
+    iss: z.string().max(2048).optional(),
+    error: z.string().max(256).optional(),
+  })
+  .strict()
+  .openapi("CompleteAuthorization");
+
+const completeAuthorization = createRoute({
+  method: "post",
+  path: "/{userId}/authorizations",
+  tags: ["frontend"],
+  summary:
+    "Complete a user's sign-in to an MCP app: what the authorization server sent back (state, code or error), for the user the frontend has signed in",
+  security: [{ bearer: [] }],
+  request: { params: UserParam, ...jsonBody(CompleteAuthorization) },
+  responses: {
+    200: jsonResponse(
+      z.object({ authorized: z.boolean() }),
+      "Settled: the query waiting on the sign-in goes on (authorized) or fails (refused)",
     ),
     ...authErrors,
     ...notFoundError,
@@ -73,6 +102,31 @@ export const grantRoutes = base
     const { userId, gid } = c.req.valid("param");
     if (!(await artifactsOf(c, userId).revokeGrant(gid))) throw notFound("grant");
     return c.json({ revoked: true as const }, 200);
+  })
+  .openapi(completeAuthorization, async (c) => {
+    const { userId } = c.req.valid("param");
+    const { state, code, iss } = c.req.valid("json");
+    if (!ownUser(c, userId)) throw notFound("user");
+    const { tenantId } = c.var.principal;
+    const owner = c.env.LATTICE_KEY_SECRET ? await decodeState(c.env.LATTICE_KEY_SECRET, state) : null;
+    // Only the user the sign-in was started for completes it: another user's browser cannot.
+    if (!owner || owner.tenantId !== tenantId || owner.userId !== userId) throw notFound("authorization");
+    const done = await spokeStub(c.env, tenantId, userId, owner.appId).completeAuthorization({
+      ...owner,
+      code: code ?? null,
+      ...(iss !== undefined && { iss }),
+    });
+    if (!done) throw notFound("authorization"); // used, expired, or never issued
+    try {
+      await hubStub(c.env, tenantId, done.sessionId).authorizationDone(
+        done.queryId,
+        done.subject,
+        done.authorized,
+      );
+    } catch {
+      // The tokens are kept; a query that no longer waits (or a gone session) changes nothing.
+    }
+    return c.json({ authorized: done.authorized }, 200);
   })
   .openapi(revokeAuthorization, async (c) => {
     const { userId, appId } = c.req.valid("param");

@@ -1,14 +1,17 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { decodeState } from "../../mcp/oauth-state.ts";
-import { hubStub, spokeStub } from "../../objects/stubs.ts";
+import { tenantStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError, invalid } from "../errors.ts";
+import { invalid } from "../errors.ts";
 import { validationHook } from "../validation.ts";
 
 /**
- * Where an MCP app's authorization server sends the user back (per-user OAuth 2.1, code + PKCE).
- * No API key: the signed `state` names the user's spoke, which redeems the code once and keeps the
- * tokens; the query waiting on the `authorize` consent then goes on.
+ * Where an MCP app's authorization server sends the user's browser back (per-user OAuth 2.1). It
+ * redeems nothing: a browser is not a user. It passes `state`, `code` (or `error`) and `iss` on to
+ * the tenant's frontend page (`oauth.returnUrl`), which completes the sign-in for the user it has
+ * signed in (`POST /v1/users/{userId}/authorizations`); Lattice then checks that user is the one the
+ * sign-in was started for. So a sign-in URL sent to someone else cannot put their account in the
+ * sender's spoke, nor the sender's in theirs.
  */
 const Callback = z.object({
   state: z.string().min(1).max(2048),
@@ -19,20 +22,15 @@ const Callback = z.object({
 
 const callback = createRoute({
   method: "get",
-  path: "/callback",
+  path: "/callback/{appId}",
   tags: ["users"],
-  summary: "The OAuth redirect of an MCP app's authorization server (opened by the user's browser)",
-  request: { query: Callback },
+  summary: "The redirect of an MCP app's authorization server: on to the tenant's frontend page, unredeemed",
+  request: { params: z.object({ appId: z.string().min(1).max(64) }), query: Callback },
   responses: {
-    200: {
-      description: "A page telling the user they may close it",
-      content: { "text/html": { schema: z.string() } },
-    },
-    400: { description: "A state Lattice did not issue, or a code already used" },
+    303: { description: "On to the tenant's oauth.returnUrl with state, code (or error) and iss" },
+    400: { description: "A state Lattice did not issue, for another app, or a tenant without a return page" },
   },
 });
-
-const page = (text: string) => `<!doctype html><meta charset="utf-8"><title>Lattice</title><p>${text}</p>`;
 
 export const oauthRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(
   callback,
@@ -40,34 +38,22 @@ export const oauthRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     const { state, code, iss, error } = c.req.valid("query");
     const secret = c.env.LATTICE_KEY_SECRET;
     const owner = secret ? await decodeState(secret, state) : null;
-    if (!owner)
+    // The answer must come back on the path of the app the sign-in was for (no mix-up between apps).
+    if (!owner || owner.appId !== c.req.valid("param").appId) {
       throw invalid("not an authorization Lattice asked for", [{ field: "query.state", message: "unknown" }]);
-    if (!code && !error) throw invalid("the callback carries neither a code nor an error", []);
-    const spoke = spokeStub(c.env, owner.tenantId, owner.userId, owner.appId);
-    let asked: Awaited<ReturnType<typeof spoke.completeAuthorization>>;
-    try {
-      asked = await spoke.completeAuthorization({
-        ...owner,
-        nonce: owner.nonce,
-        code: code ?? null,
-        ...(iss !== undefined && { iss }),
-      });
-    } catch (cause) {
-      // The token endpoint refused the code (or did not answer): the user may try again from the query.
-      throw new ApiError(
-        400,
-        "authorization_failed",
-        "the app's authorization server did not accept the code",
-        undefined,
-        cause,
-      );
     }
-    if (!asked) throw invalid("this authorization was already completed or has expired", []);
-    const hub = hubStub(c.env, owner.tenantId, asked.sessionId);
-    await hub.authorizationDone(asked.queryId, asked.subject, code !== undefined);
-    return c.html(
-      page(code ? "You are signed in to the app. You can close this window." : "The app was not authorized."),
-      200,
-    );
+    if (!code && !error) throw invalid("the callback carries neither a code nor an error", []);
+    // The tenant comes from the sealed state (no key here): only Lattice could have written it.
+    const { policy } = await tenantStub(c.env, owner.tenantId).policy();
+    const returnUrl = policy.oauth.returnUrl;
+    if (!returnUrl) {
+      throw invalid("this tenant has no page to complete a sign-in (policy oauth.returnUrl)", []);
+    }
+    const next = new URL(returnUrl);
+    next.searchParams.set("state", state);
+    if (code) next.searchParams.set("code", code);
+    if (error) next.searchParams.set("error", error);
+    if (iss) next.searchParams.set("iss", iss);
+    return c.redirect(next.href, 303);
   },
 );

@@ -26,6 +26,7 @@ export const CLIENTS: Record<string, Client> = {
   "lattice-client": { id: "lattice-client", secret: "lattice-client-secret" },
   "public-client": { id: "public-client", secret: null },
 };
+/** Lattice's callback is one path per app: /v1/oauth/callback/{appId}. */
 export const CALLBACK_PATH = "/v1/oauth/callback";
 
 /** An absolute http(s) URI without a fragment whose path is the callback path. */
@@ -33,7 +34,9 @@ export function redirectUriAllowed(uri: string): boolean {
   if (!URL.canParse(uri)) return false;
   const url = new URL(uri);
   return (
-    (url.protocol === "http:" || url.protocol === "https:") && !url.hash && url.pathname === CALLBACK_PATH
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    !url.hash &&
+    url.pathname.startsWith(`${CALLBACK_PATH}/`)
   );
 }
 
