@@ -69,23 +69,11 @@ export class SpokeDO extends DurableObject<Env> {
         ...detail,
       });
 
-    const app = await tenant.servingApp(call.appId);
-    if (!app) return fail("app_unavailable", "the app is not approved or is disabled");
-    if (app.drifted) {
-      return fail(
-        "tool_drift",
-        "the app's MCP server changed its tools since approval; an admin must review the change",
-      );
-    }
-    if (call.appVersion !== undefined && call.appVersion !== app.version) {
-      const message = `the app now serves version ${app.version}, not ${call.appVersion}, which the plan was checked against`;
-      return fail("app_changed", message);
-    }
-    const fn = app.manifest.functionalities.find((f) => f.name === call.functionality);
-    if (!fn) return fail("unknown_functionality", `no functionality ${call.functionality}`);
-    const quota = await tenant.spend("app_calls");
-    if (!quota.ok)
-      return fail("quota_exceeded", `the tenant's daily app_calls quota (${quota.limit}) is used up`);
+    // One round trip: the serving version, the functionality, and the day's app-call quota.
+    const begun = await tenant.beginAppCall(call.appId, call.functionality, call.appVersion);
+    if (!begun.ok) return fail(begun.code, begun.message);
+    const { app } = begun;
+    const fn = app.manifest.functionalities.find((f) => f.name === call.functionality)!;
 
     const requestProblems = valueProblems(fn.request, call.request);
     if (requestProblems.length) {
@@ -339,15 +327,9 @@ export class SpokeDO extends DurableObject<Env> {
     tenantId: string,
     timeoutMs: number,
   ): Promise<{ model: ModelConfig; limits: ModelLimits }> {
-    const tenant = tenantStub(this.env, tenantId);
-    const budget = await tenant.tokensLeft();
-    if (!budget.ok) {
-      throw new ModelError(
-        "quota_exceeded",
-        `the tenant's daily model_tokens quota (${budget.limit}) is used up`,
-      );
-    }
-    return { model: await tenant.modelConfig(role), limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
+    const resolved = await tenantStub(this.env, tenantId).modelFor(role);
+    if (!resolved.ok) throw new ModelError(resolved.code, resolved.message);
+    return { model: resolved.model, limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
   }
 
   /** The app's memory of this user (memory.ts). */

@@ -3,7 +3,7 @@ import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../
 import { type FieldProblem, manifestProblems } from "../../apps/check.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
-import type { ServingAppInfo } from "../../contracts.ts";
+import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange, withImportedTools } from "../../mcp/definitions.ts";
@@ -363,6 +363,46 @@ export class TenantDO extends DurableObject<Env> {
     const check = usage.spend(this.sql, kind, 1, limit);
     if (!check.ok) this.audit("quota_exceeded", { quota: kind, limit });
     return check;
+  }
+
+  /**
+   * A spoke about to call an app, in one round trip: the serving version (checked against the one
+   * the plan was verified for), the functionality, and one of today's app calls spent, only when
+   * the call will go out.
+   */
+  beginAppCall(
+    appId: string,
+    functionality: string,
+    version: number | undefined,
+  ):
+    | Ok<{ app: ServingApp }>
+    | Failure<"app_unavailable" | "tool_drift" | "app_changed" | "unknown_functionality" | "quota_exceeded"> {
+    const app = registry.servingApp(this.sql, appId);
+    if (!app) return failure("app_unavailable", "the app is not approved or is disabled");
+    if (app.drifted) {
+      const message =
+        "the app's MCP server changed its tools since approval; an admin must review the change";
+      return failure("tool_drift", message);
+    }
+    if (version !== undefined && version !== app.version) {
+      const message = `the app now serves version ${app.version}, not ${version}, which the plan was checked against`;
+      return failure("app_changed", message);
+    }
+    if (!app.manifest.functionalities.some((f) => f.name === functionality)) {
+      return failure("unknown_functionality", `no functionality ${functionality}`);
+    }
+    const quota = this.spend("app_calls");
+    if (!quota.ok)
+      return failure("quota_exceeded", `the tenant's daily app_calls quota (${quota.limit}) is used up`);
+    return { ok: true, app };
+  }
+
+  /** A model for one call in one round trip: refused when today's tokens are used up, else resolved. */
+  async modelFor(role: ModelRole): Promise<Ok<{ model: ModelConfig }> | Failure<"quota_exceeded">> {
+    const budget = this.tokensLeft();
+    if (!budget.ok)
+      return failure("quota_exceeded", `the tenant's daily model_tokens quota (${budget.limit}) is used up`);
+    return { ok: true, model: await this.modelConfig(role) };
   }
 
   /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
