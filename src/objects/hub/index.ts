@@ -21,6 +21,7 @@ import { CONSENT_MIGRATIONS, ConsentStore } from "./consents.ts";
 import { EPHEMERAL_MIGRATIONS, ephemeralId, type FunctionalityRef, resolveEphemeral } from "./ephemeral.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { HubStore, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
+import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
 export const HUB_MIGRATIONS = {
@@ -52,15 +53,17 @@ export class HubDO extends DurableObject<Env> {
   private readonly consentStore: ConsentStore;
   /** Identifies this in-memory instance: a new one after every eviction or restart. */
   private readonly instance = randomId("inst", 6);
-  /** Open event streams: lease id → when it lapses. */
-  private readonly streams = new Map<string, number>();
+  /** Open event streams, each pushed the events it matches as the store writes them. */
+  private readonly streams = new EventStreams((after, queryId, limit) =>
+    this.store.events(after, queryId, limit),
+  );
   private readonly lifecycle: QueryLifecycle;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
     migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
-    this.store = new HubStore(this.sql);
+    this.store = new HubStore(this.sql, (event) => this.streams.push(event));
     this.consentStore = new ConsentStore(this.sql);
     this.lifecycle = new QueryLifecycle({
       env,
@@ -121,21 +124,28 @@ export class HubDO extends DurableObject<Env> {
   }
 
   /**
-   * A lease for one open event stream, or null at `max`: streams poll this object, so their number
-   * is bounded. Leases live in memory and expire on their own (an evicted hub forgets them, and the
-   * streams end within their time bound anyway).
+   * A lease for one open event stream, or null at `max`: each open stream holds memory here, so
+   * their number is bounded. Leases live in memory (an evicted hub forgets them, and ends their
+   * streams); one never opened lapses after `ttlMs`.
    */
   openStream(max: number, ttlMs: number): string | null {
-    const now = Date.now();
-    for (const [id, until] of this.streams) if (until <= now) this.streams.delete(id);
-    if (this.streams.size >= max) return null;
-    const id = randomId("st", 8);
-    this.streams.set(id, now + ttlMs);
-    return id;
+    return this.streams.lease(max, ttlMs);
   }
 
   closeStream(lease: string): void {
-    this.streams.delete(lease);
+    this.streams.release(lease);
+  }
+
+  /**
+   * The session's events as server-sent events, on a lease: those stored after `after`, then each
+   * new one as it is written, for at most `maxMs`. A query's stream ends when it finishes or waits
+   * for the user. Null when the lease lapsed and no place is free.
+   */
+  eventStream(
+    lease: string,
+    opts: { after: number; queryId?: string; max: number; maxMs: number },
+  ): ReadableStream<Uint8Array> | null {
+    return this.streams.open(lease, opts);
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {

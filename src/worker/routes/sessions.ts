@@ -1,5 +1,4 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { streamSSE } from "hono/streaming";
 import { randomId } from "../../objects/crypto.ts";
 import type { HubDO } from "../../objects/hub/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
@@ -124,8 +123,9 @@ export const sessionRoutes = base
       if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
       throw conflict("this Idempotency-Key was used for a different query");
     }
-    if (lease) return streamEvents(c, hub, lease, 0, started.query.id) as never;
-    return c.json(started.query, 202);
+    // No stream only if the hub was evicted since the lease and its places filled: the query runs.
+    const stream = lease && (await streamEvents(hub, lease, 0, started.query.id));
+    return stream ? (c.body(stream, 200, SSE_HEADERS) as never) : c.json(started.query, 202);
   })
   .openapi(read, async (c) => {
     const { sid, qid } = c.req.valid("param");
@@ -136,50 +136,61 @@ export const sessionRoutes = base
   .openapi(events, async (c) => {
     const hub = await openHub(c, c.req.valid("param").sid);
     const after = Number(c.req.header("Last-Event-ID") ?? "0");
-    return streamEvents(c, hub, await leaseStream(hub), Number.isFinite(after) ? after : 0) as never;
+    const stream = await streamEvents(hub, await leaseStream(hub), Number.isFinite(after) ? after : 0);
+    if (!stream) throw tooManyStreams();
+    return c.body(stream, 200, SSE_HEADERS) as never;
   });
 
-const POLL_MS = 150;
 const MAX_STREAM_MS = 5 * 60_000;
-const STOP_TYPES = new Set(["query_finished", "consent_requested"]);
+const SSE_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
 
-/** Open event streams a session may hold at once (each polls its hub): more answer 429. */
+/** Open event streams a session may hold at once (the hub keeps each in memory): more answer 429. */
 export const MAX_STREAMS_PER_SESSION = 4;
+
+function tooManyStreams(): ApiError {
+  const message = `at most ${MAX_STREAMS_PER_SESSION} open event streams per session`;
+  return new ApiError(429, "too_many_streams", message, undefined, undefined, { "Retry-After": "5" });
+}
 
 /** One of the session's open-stream places, or 429 when all are taken. */
 async function leaseStream(hub: Rpc<HubDO>): Promise<string> {
   const lease = await hub.openStream(MAX_STREAMS_PER_SESSION, MAX_STREAM_MS + 10_000);
   if (lease) return lease;
-  const message = `at most ${MAX_STREAMS_PER_SESSION} open event streams per session`;
-  throw new ApiError(429, "too_many_streams", message, undefined, undefined, { "Retry-After": "5" });
+  throw tooManyStreams();
 }
 
 /**
- * Relays the hub's event log as SSE, on a lease taken before (freed when the stream ends). Polling
- * the hub keeps the stream correct across evictions (the log is durable); a client resumes with
- * Last-Event-ID. A query stream ends when the query finishes or waits for the user.
+ * The hub's server-sent events on a lease taken before, as a response body: the hub replays what
+ * the client missed (after Last-Event-ID) and pushes the rest as it is written; this only relays.
+ * Null when the hub has no place for it (see `eventStream`).
  */
-function streamEvents(
-  c: Parameters<typeof streamSSE>[0],
+async function streamEvents(
   hub: Rpc<HubDO>,
   lease: string,
   after: number,
   queryId?: string,
-) {
-  return streamSSE(c, async (stream) => {
-    try {
-      let seq = after;
-      const deadline = Date.now() + MAX_STREAM_MS;
-      while (!stream.aborted && Date.now() < deadline) {
-        for (const event of await hub.events(seq, queryId)) {
-          seq = event.seq;
-          await stream.writeSSE({ id: String(event.seq), event: event.type, data: JSON.stringify(event) });
-          if (queryId && STOP_TYPES.has(event.type)) return;
-        }
-        await stream.sleep(POLL_MS);
-      }
-    } finally {
-      await hub.closeStream(lease);
-    }
+): Promise<ReadableStream<Uint8Array> | null> {
+  const opts = { after, max: MAX_STREAMS_PER_SESSION, maxMs: MAX_STREAM_MS, ...(queryId && { queryId }) };
+  const body = await hub.eventStream(lease, opts);
+  return body && relay(body, () => hub.closeStream(lease));
+}
+
+/**
+ * The hub's stream, ending cleanly where the hub's breaks off (evicted, restarted): the client
+ * reconnects with Last-Event-ID as after any end. A client going away frees the lease at once: the
+ * hub ends its side (a cancel would reach the hub only at its next write); only if the hub cannot
+ * be reached is our side cancelled.
+ */
+function relay(body: ReadableStream<Uint8Array>, free: () => Promise<void>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      try {
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
+      } catch {} // the client went away while this read was waiting
+    },
+    cancel: (reason) => free().catch(() => reader.cancel(reason)),
   });
 }
