@@ -70,17 +70,10 @@ export class QueryLifecycle {
       ? []
       : await artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
     this.store.emit(query.id, "planning", {});
-    const budget = await tenant.tokensLeft();
-    if (!budget.ok) {
-      return {
-        state: "invalid",
-        error: {
-          code: "quota_exceeded",
-          message: `the tenant's daily model_tokens quota (${budget.limit}) is used up`,
-        },
-      };
-    }
-    const model = await tenant.modelConfig("planner");
+    // One round trip: today's tokens left, and the planner's model resolved.
+    const resolved = await tenant.modelFor("planner");
+    if (!resolved.ok) return { state: "invalid", error: { code: resolved.code, message: resolved.message } };
+    const { model } = resolved;
     const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs: policy.limits.modelTimeoutMs };
     return planQuery({
       query: query.text,
