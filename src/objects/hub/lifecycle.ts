@@ -54,8 +54,13 @@ export class QueryLifecycle {
   async step(query: QueryRecord, session: Session): Promise<void> {
     this.store.update(query.id, {}); // touched: the next alarm serves the query that waited longest
     try {
-      if (query.status === "planning") this.recordPlan(query, await this.plan(query, session));
-      else if (query.status === "running") await this.execute(query, session);
+      if (query.status === "planning") {
+        this.recordPlan(query, await this.plan(query, session));
+        // A verified plan starts at once, in this invocation: no alarm hop between planning and step 1.
+        const planned = this.store.query(query.id);
+        if (planned?.status === "running" && query.options.stepping !== "manual")
+          await this.execute(planned, session);
+      } else if (query.status === "running") await this.execute(query, session);
     } catch (error) {
       this.fail(query.id, session, unexpected(error));
     }
