@@ -1,6 +1,7 @@
 import { CatalogDocument, type CatalogEntry } from "../../apps/catalog.ts";
 import { subschemaProblems } from "../../apps/compat.ts";
 import type { Functionality } from "../../apps/manifest.ts";
+import type { ServingAppInfo } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
 import type { Sql } from "../sql.ts";
 
@@ -58,4 +59,40 @@ export function bindingProblems(
     });
   }
   return problems;
+}
+
+/** Problems with an approval's bindings of `pending`'s functionalities to catalog entries, per field. */
+export function bindingsProblems(
+  pending: { manifest: { functionalities: Functionality[] } } | null,
+  catalog: { entries: CatalogEntry[] },
+  bindings: Record<string, string>,
+): Array<{ field: string; message: string }> {
+  if (!pending) return [];
+  const entries = new Map(catalog.entries.map((e) => [e.name, e]));
+  return Object.entries(bindings).flatMap(([fnName, entryName]) => {
+    const field = `body.bindings.${fnName}`;
+    const fn = pending.manifest.functionalities.find((f) => f.name === fnName);
+    if (!fn) return [{ field, message: "not a functionality of this version" }];
+    const entry = entries.get(entryName);
+    if (!entry) return [{ field, message: `no catalog entry "${entryName}"` }];
+    return bindingProblems(fn, entry).map((p) => ({ field, message: `${p.path}: ${p.message}` }));
+  });
+}
+
+/** Whether a serving app's binding still holds: its entry exists and is compatible (memoised per entry text and version). */
+export class LiveBindings {
+  private readonly compatible = new Map<string, boolean>();
+
+  holds(app: ServingAppInfo, fnName: string, entry: CatalogEntry | undefined): boolean {
+    const fn = app.manifest.functionalities.find((f) => f.name === fnName);
+    if (!entry || !fn) return false;
+    const key = `${app.appId}:${app.version}:${fnName}:${JSON.stringify(entry)}`;
+    let ok = this.compatible.get(key);
+    if (ok === undefined) {
+      ok = bindingProblems(fn, entry).length === 0;
+      if (this.compatible.size > 2000) this.compatible.clear();
+      this.compatible.set(key, ok);
+    }
+    return ok;
+  }
 }

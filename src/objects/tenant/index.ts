@@ -1,20 +1,27 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
-import { type FieldProblem, manifestProblems } from "../../apps/check.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
-import { pinsOf, type ToolChange, withImportedTools } from "../../mcp/definitions.ts";
+import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
-import { randomId, sha256Hex } from "../crypto.ts";
+import { sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { APP_CREDENTIAL_MIGRATIONS, openCredential, storeCredential } from "./app-credentials.ts";
 import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
-import { bindingProblems, CATALOG_MIGRATIONS, currentCatalog, putCatalog } from "./catalog-store.ts";
-import { type IssuedKey, KEY_ROLES, type KeyInfo, type KeyRole } from "./keys.ts";
+import {
+  bindingsProblems,
+  CATALOG_MIGRATIONS,
+  currentCatalog,
+  LiveBindings,
+  putCatalog,
+} from "./catalog-store.ts";
+import type { IssuedKey, KeyInfo, KeyRole } from "./keys.ts";
+import * as keys from "./keys.ts";
+import { driftedManifest } from "./mcp-drift.ts";
 import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
 import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
@@ -47,18 +54,11 @@ const LEGACY_LAYOUT = [
   ["policy", 1],
 ] as const;
 
-type KeyRow = {
-  id: string;
-  role: string;
-  label: string;
-  created_at: string;
-  revoked_at: string | null;
-};
-
 /** One per tenant: the tenant record, its API keys (hashed), the app registry and the audit log. */
 export class TenantDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly policies = new PolicyCache();
+  private readonly live = new LiveBindings();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -95,34 +95,20 @@ export class TenantDO extends DurableObject<Env> {
   async issueKey(role: KeyRole, label: string): Promise<IssuedKey> {
     const tenant = this.info();
     if (!tenant) throw new Error("tenant does not exist");
-    const secret = await newApiKey(this.env.LATTICE_KEY_SECRET, tenant.id);
-    const id = randomId("key");
-    const createdAt = now();
-    this.sql`INSERT INTO keys (id, role, label, hash, created_at)
-             VALUES (${id}, ${role}, ${label}, ${await sha256Hex(secret)}, ${createdAt})`;
-    return { id, role, label, createdAt, revokedAt: null, secret };
+    return keys.insertKey(this.sql, role, label, await newApiKey(this.env.LATTICE_KEY_SECRET, tenant.id));
   }
 
   listKeys(): KeyInfo[] {
-    return this
-      .sql<KeyRow>`SELECT id, role, label, created_at, revoked_at FROM keys ORDER BY created_at, id`.map(
-      toKeyInfo,
-    );
+    return keys.listKeys(this.sql);
   }
 
   /** Takes effect at once here; Workers trust a verified key for at most PRINCIPAL_TTL_MS (principal-cache.ts). */
   revokeKey(id: string): KeyInfo | null {
-    this.sql`UPDATE keys SET revoked_at = ${now()} WHERE id = ${id} AND revoked_at IS NULL`;
-    const row = this
-      .sql<KeyRow>`SELECT id, role, label, created_at, revoked_at FROM keys WHERE id = ${id}`[0];
-    return row ? toKeyInfo(row) : null;
+    return keys.revokeKey(this.sql, id);
   }
 
   async authenticate(secret: string): Promise<{ keyId: string; role: KeyRole } | null> {
-    const hash = await sha256Hex(secret);
-    const row = this.sql<{ id: string; role: string }>`
-      SELECT id, role FROM keys WHERE hash = ${hash} AND revoked_at IS NULL`[0];
-    return row ? { keyId: row.id, role: keyRole(row.role) } : null;
+    return keys.findKey(this.sql, await sha256Hex(secret));
   }
 
   // --- app registry (registry.ts) ---
@@ -169,7 +155,11 @@ export class TenantDO extends DurableObject<Env> {
       | { approve: false; reason: string },
   ): Promise<ReturnType<typeof registry.review> | Failure<"invalid_binding">> {
     if (decision.approve) {
-      const problems = this.bindingCheck(appId, version, decision.bindings ?? {});
+      const problems = bindingsProblems(
+        registry.pendingVersion(this.sql, appId, version),
+        currentCatalog(this.sql),
+        decision.bindings ?? {},
+      );
       if (problems.length) return failure("invalid_binding", "a binding does not hold", problems);
     }
     // An MCP version pins the digest of every tool definition it was reviewed with.
@@ -219,20 +209,8 @@ export class TenantDO extends DurableObject<Env> {
     const serving = registry.servingApp(this.sql, appId);
     // A report about a version no longer serving (one approved meanwhile) is stale: nothing stops.
     if (!serving || serving.version !== version) return;
-    const { policy } = this.policies.get(this.sql);
-    const imported = withImportedTools(serving.manifest, definitions);
-    // The pending version must pass registration's checks too (label levels, schemas, wiring).
-    const problems = imported.ok
-      ? manifestProblems(imported.manifest, {
-          mode: modeOf(this.env),
-          confidentialityLevels: policy.lattices.confidentiality,
-          integrityLevels: policy.lattices.integrity,
-        })
-      : imported.problems;
-    const next =
-      imported.ok && !problems.length
-        ? { ok: true as const, manifest: imported.manifest }
-        : { ok: false as const, problems };
+    const { lattices } = this.policies.get(this.sql).policy;
+    const next = driftedManifest(serving.manifest, definitions, modeOf(this.env), lattices);
     const drift = registry.recordDrift(this.sql, appId, version, changes, next.ok ? next.manifest : null);
     if (drift) {
       this.audit("mcp_tools_changed", {
@@ -260,20 +238,6 @@ export class TenantDO extends DurableObject<Env> {
     return registry.servingApps(this.sql);
   }
 
-  private bindingCheck(appId: string, version: number, bindings: Record<string, string>): FieldProblem[] {
-    const pending = registry.pendingVersion(this.sql, appId, version);
-    if (!pending) return [];
-    const entries = new Map(currentCatalog(this.sql).entries.map((e) => [e.name, e]));
-    return Object.entries(bindings).flatMap(([fnName, entryName]) => {
-      const field = `body.bindings.${fnName}`;
-      const fn = pending.manifest.functionalities.find((f) => f.name === fnName);
-      if (!fn) return [{ field, message: "not a functionality of this version" }];
-      const entry = entries.get(entryName);
-      if (!entry) return [{ field, message: `no catalog entry "${entryName}"` }];
-      return bindingProblems(fn, entry).map((p) => ({ field, message: `${p.path}: ${p.message}` }));
-    });
-  }
-
   // --- catalog (catalog-store.ts) ---
 
   catalog() {
@@ -296,7 +260,7 @@ export class TenantDO extends DurableObject<Env> {
     const entries = new Map(doc.entries.map((e) => [e.name, e]));
     const broken = registry.servingApps(this.sql).flatMap((app) =>
       Object.entries(app.bindings)
-        .filter(([fn, entry]) => !this.liveBinding(app, fn, entries.get(entry)))
+        .filter(([fn, entry]) => !this.live.holds(app, fn, entries.get(entry)))
         .map(([functionality, entry]) => ({ app: app.name, functionality, entry })),
     );
     this.audit("catalog_updated", { version, broken });
@@ -311,25 +275,10 @@ export class TenantDO extends DurableObject<Env> {
     const apps = registry.servingApps(this.sql).map((app) => ({
       ...app,
       bindings: Object.fromEntries(
-        Object.entries(app.bindings).filter(([fn, entry]) => this.liveBinding(app, fn, entries.get(entry))),
+        Object.entries(app.bindings).filter(([fn, entry]) => this.live.holds(app, fn, entries.get(entry))),
       ),
     }));
     return { policy, catalog, apps };
-  }
-
-  /** A binding holds while its entry exists and is still compatible (memoised per entry text and version). */
-  private readonly compatible = new Map<string, boolean>();
-  private liveBinding(app: ServingAppInfo, fnName: string, entry: CatalogEntry | undefined): boolean {
-    const fn = app.manifest.functionalities.find((f) => f.name === fnName);
-    if (!entry || !fn) return false;
-    const key = `${app.appId}:${app.version}:${fnName}:${JSON.stringify(entry)}`;
-    let ok = this.compatible.get(key);
-    if (ok === undefined) {
-      ok = bindingProblems(fn, entry).length === 0;
-      if (this.compatible.size > 2000) this.compatible.clear();
-      this.compatible.set(key, ok);
-    }
-    return ok;
   }
 
   // --- policy (policy-store.ts) ---
@@ -377,24 +326,12 @@ export class TenantDO extends DurableObject<Env> {
   ):
     | Ok<{ app: ServingApp }>
     | Failure<"app_unavailable" | "tool_drift" | "app_changed" | "unknown_functionality" | "quota_exceeded"> {
-    const app = registry.servingApp(this.sql, appId);
-    if (!app) return failure("app_unavailable", "the app is not approved or is disabled");
-    if (app.drifted) {
-      const message =
-        "the app's MCP server changed its tools since approval; an admin must review the change";
-      return failure("tool_drift", message);
-    }
-    if (version !== undefined && version !== app.version) {
-      const message = `the app now serves version ${app.version}, not ${version}, which the plan was checked against`;
-      return failure("app_changed", message);
-    }
-    if (!app.manifest.functionalities.some((f) => f.name === functionality)) {
-      return failure("unknown_functionality", `no functionality ${functionality}`);
-    }
+    const found = registry.callableApp(this.sql, appId, functionality, version);
+    if (!found.ok) return found;
     const quota = this.spend("app_calls");
     if (!quota.ok)
       return failure("quota_exceeded", `the tenant's daily app_calls quota (${quota.limit}) is used up`);
-    return { ok: true, app };
+    return found;
   }
 
   /** A model for one call in one round trip: refused when today's tokens are used up, else resolved. */
@@ -448,23 +385,6 @@ export class TenantDO extends DurableObject<Env> {
   readAudit(since: { seq: number } | { at: string }, limit = 200) {
     return readAudit(this.sql, since, limit);
   }
-}
-
-function toKeyInfo(row: KeyRow): KeyInfo {
-  return {
-    id: row.id,
-    role: keyRole(row.role),
-    label: row.label,
-    createdAt: row.created_at,
-    revokedAt: row.revoked_at,
-  };
-}
-
-/** A stored role is one this code wrote; anything else is a damaged row, refused rather than trusted. */
-function keyRole(stored: string): KeyRole {
-  const role = KEY_ROLES.find((r) => r === stored);
-  if (!role) throw new Error(`stored key role ${JSON.stringify(stored)} is not a key role`);
-  return role;
 }
 
 const now = () => new Date().toISOString();

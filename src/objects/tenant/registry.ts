@@ -219,6 +219,35 @@ export function servingApp(sql: Sql, appId: string): ServingApp | null {
   };
 }
 
+/** The serving version, if it may take a call of `functionality` for a plan verified against `version`. */
+export function callableApp(
+  sql: Sql,
+  appId: string,
+  functionality: string,
+  version: number | undefined,
+):
+  | Ok<{ app: ServingApp }>
+  | Failure<"app_unavailable" | "tool_drift" | "app_changed" | "unknown_functionality"> {
+  const app = servingApp(sql, appId);
+  if (!app) return failure("app_unavailable", "the app is not approved or is disabled");
+  if (app.drifted) {
+    return failure(
+      "tool_drift",
+      "the app's MCP server changed its tools since approval; an admin must review the change",
+    );
+  }
+  if (version !== undefined && version !== app.version) {
+    return failure(
+      "app_changed",
+      `the app now serves version ${app.version}, not ${version}, which the plan was checked against`,
+    );
+  }
+  if (!app.manifest.functionalities.some((f) => f.name === functionality)) {
+    return failure("unknown_functionality", `no functionality ${functionality}`);
+  }
+  return { ok: true, app };
+}
+
 /**
  * A new signing secret for the owner's app; the old one stays valid for `ROTATION_OVERLAP_MS`, or
  * not at all when `immediate` (a leaked secret).
