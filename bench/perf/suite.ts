@@ -17,6 +17,7 @@ const steps: Array<{ name: string; command: string; args: string[] }> = [
     ? { name: "policy", command: npm, args: ["run", "bench:policy"] }
     : { name: "policy", command: process.execPath, args: ["bench/policy.ts"] },
   { name: "perf", command: npm, args: ["run", "bench:perf"] },
+  { name: "catalog growth", command: process.execPath, args: ["bench/perf/catalog-growth.ts"] },
 ];
 if (scripts["bench:security"])
   steps.push({ name: "security", command: npm, args: ["run", "bench:security"] });

@@ -1,11 +1,13 @@
 import { valueProblems } from "../apps/schemas.ts";
 import type { ArtifactMetadata } from "../contracts.ts";
 import { checkPlan, type PlanCheck, type Policy, planJsonSchema } from "../policy/index.ts";
+import { resultType, signatureOf } from "./signatures.ts";
 import type { PlannerTool, PlanningSnapshot } from "./snapshot.ts";
 
 /**
  * The planner's input is built from trusted input only: the query, what it may call, artifact
- * metadata (never values) and the session's earlier queries. Nothing an app returned ever enters it. One call; one structured retry where policy allows, for static flow
+ * metadata (never values) and the session's earlier queries. Nothing an app returned ever enters it.
+ * One call; one structured retry where policy allows, for static flow
  * rejections only, carrying a correction built from policy and plan structure alone. The model is
  * a port: the hub passes a function that calls the tenant's planner model.
  */
@@ -21,7 +23,8 @@ export type PlannerModel = (
 
 const RULES = `You never see tool results: later steps refer to earlier results by name ({"ref": name, "path": [...]}).
 Use a "qllm" step to read, summarise, extract or compute from data; give it a self-contained prompt and an object JSON Schema.
-Show the user what they asked for with "display" steps.`;
+Show the user what they asked for with "display" steps.
+Each callable is listed as name(arg: type, optional?: type) -> result: pass its arguments by these names in "args", and reach result fields by these names in "path". string(email) is a format, string(/re/) a pattern, int(1..9) a range, "a"|"b" the allowed values, T[] a list, /* */ a note; [irreversible] marks what cannot be undone.`;
 
 const SYSTEM = {
   catalog: `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
@@ -32,11 +35,41 @@ Use only the tools listed (as "app.functionality") and only the artifacts listed
 ${RULES} Literals you write yourself are trusted only if the user stated them.`,
 };
 
+/** Each earlier query is cut to this many characters, and all of them to about this many in all. */
+const EARLIER_CHARS = 300;
+const EARLIER_TOTAL = 1500;
+
+/**
+ * The session's context the planner reads: the newest `keep` earlier queries (the policy's bound),
+ * each cut to EARLIER_CHARS, newest first until EARLIER_TOTAL, so a long session costs a bounded
+ * prompt. `omitted` counts the older ones left out (none when the policy shows no history).
+ */
+export function recentQueries(all: readonly string[], keep: number): { queries: string[]; omitted: number } {
+  if (keep <= 0) return { queries: [], omitted: 0 };
+  const queries: string[] = [];
+  let used = 0;
+  for (const text of all.slice(-keep).reverse()) {
+    if (used >= EARLIER_TOTAL) break;
+    const cut = clip(text, EARLIER_CHARS);
+    queries.unshift(cut);
+    used += cut.length;
+  }
+  return { queries, omitted: all.length - queries.length };
+}
+
+/** At most `max` UTF-16 units, never splitting a surrogate pair, with an ellipsis when cut. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? "")) end--;
+  return `${text.slice(0, end)}…`;
+}
+
 /**
  * The planner's messages. Catalog mode: the catalog entries (the tenant admin's words), never an
- * app's. Apps mode: each app's reviewed description and functionalities. Both: artifact metadata as
- * earlier plans wrote it (no label, no time: nothing that depends on what tools returned), and the
- * session's last earlier queries.
+ * app's. Apps mode: each app's reviewed description and functionalities. Both: each callable as a
+ * typed signature (signatures.ts), artifact metadata as earlier plans wrote it (no label, no time:
+ * nothing that depends on what tools returned), and the session's last earlier queries.
  */
 export function plannerMessages(input: {
   mode: "catalog" | "apps";
@@ -45,33 +78,45 @@ export function plannerMessages(input: {
   appDescriptions: Readonly<Record<string, string>>;
   artifacts: readonly ArtifactMetadata[];
   earlierQueries: readonly string[];
+  /** Older earlier queries left out of `earlierQueries`. */
+  earlierOmitted?: number;
+  /** The catalog's size when `tools` is a selection of it (catalog-select.ts). */
+  selectedOf?: number | null;
 }): PlannerMessage[] {
   const artifacts = input.artifacts.map(({ id, name, schema, intent, semantics, query }) => ({
     id,
     name,
-    ...(schema === null || schema === undefined ? {} : { schema }),
+    ...(schema === null || schema === undefined ? {} : { schema: resultType(schema) }),
     intent,
     semantics,
-    query,
+    // The query that made it, cut as earlier queries are: up to 100 artifacts come along.
+    query: clip(query, EARLIER_CHARS),
   }));
   const callable =
     input.mode === "catalog"
-      ? { functionalities: input.tools }
+      ? { functionalities: input.tools.map(signatureOf) }
       : {
           // One entry per app (its description once), each functionality named as the plan calls it.
           apps: Object.entries(input.appDescriptions).map(([app, description]) => ({
             app,
             description,
-            tools: input.tools.filter((t) => t.tool.startsWith(`${app}.`)),
+            tools: input.tools.filter((t) => t.tool.startsWith(`${app}.`)).map(signatureOf),
           })),
         };
-  const context = { ...callable, artifacts, earlierQueries: input.earlierQueries };
+  const omitted = input.earlierOmitted ? { earlierQueriesOmitted: input.earlierOmitted } : {};
+  const context = { ...callable, artifacts, earlierQueries: input.earlierQueries, ...omitted };
+  const listed =
+    input.mode === "apps"
+      ? "tools"
+      : input.selectedOf
+        ? `functionalities: the ${input.tools.length} of the catalog's ${input.selectedOf} that match the query`
+        : "functionalities";
   // The query comes last and alone, so the user's words are never mixed up with anything else.
   return [
     { role: "system", content: SYSTEM[input.mode] },
     {
       role: "user",
-      content: `Context (${input.mode === "catalog" ? "functionalities" : "tools"}, saved artifacts, earlier queries):\n${JSON.stringify(context)}`,
+      content: `Context (${listed}, saved artifacts, earlier queries${input.earlierOmitted ? ", older ones omitted" : ""}):\n${JSON.stringify(context)}`,
     },
     { role: "user", content: input.query },
   ];

@@ -2,8 +2,9 @@ import type { CatalogEntry } from "../apps/catalog.ts";
 import { schemaProblems } from "../apps/schemas.ts";
 import type { ArtifactMetadata, ServingAppInfo } from "../contracts.ts";
 import { isRecord, type Policy, type Step, type Verdict } from "../policy/index.ts";
+import { selectTools } from "./catalog-select.ts";
 import type { QueryError } from "./failure.ts";
-import { type PlannerModel, plan, plannerMessages } from "./planner.ts";
+import { type PlannerModel, plan, plannerMessages, recentQueries } from "./planner.ts";
 import type { QueryContext } from "./query.ts";
 import type { Defences } from "./records.ts";
 import { planningOf } from "./snapshot.ts";
@@ -55,6 +56,10 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
   const artifacts =
     mode === "catalog" ? input.artifacts.filter((a) => a.plannedIn === "catalog") : input.artifacts;
   const { snapshot, tools, appDescriptions } = planningOf({ ...input, artifacts, allowed });
+  // The newest few, cut short: a long session's history would crowd out the catalog.
+  const earlier = recentQueries(input.earlierQueries, policy.planning.earlierQueries);
+  // Only catalog mode selects: there the names and descriptions are the admin's, never an app's.
+  const shown = mode === "catalog" ? selectTools(tools, input.query, earlier.queries) : { tools, of: null };
   const outcome = await plan({
     query: input.query,
     policy,
@@ -62,13 +67,12 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
     messages: plannerMessages({
       mode,
       query: input.query,
-      tools,
+      tools: shown.tools,
       appDescriptions,
       artifacts,
-      // The newest few: a long session's history would crowd out the catalog.
-      earlierQueries: policy.planning.earlierQueries
-        ? input.earlierQueries.slice(-policy.planning.earlierQueries)
-        : [],
+      earlierQueries: earlier.queries,
+      earlierOmitted: earlier.omitted,
+      selectedOf: shown.of,
     }),
     model: input.model,
   });

@@ -162,19 +162,25 @@ function catalogSnapshot(
   const targets: Record<string, Target[]> = {};
   const destinations: Record<string, string[]> = {};
   const tools: PlannerTool[] = [];
+  // Each entry's bound functionalities, apps in name order: one pass over the apps, not one per entry.
+  type Functionality = ServingAppInfo["manifest"]["functionalities"][number];
+  const serving = new Map<string, Array<[ServingAppInfo, Functionality]>>();
+  for (const app of [...apps].sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const fn of app.manifest.functionalities) {
+      const name = app.bindings[fn.name];
+      if (typeof name === "string") serving.set(name, [...(serving.get(name) ?? []), [app, fn]]);
+    }
+  }
   for (const doc of entries) {
     const bound: Target[] = [];
-    for (const app of [...apps].sort((a, b) => a.name.localeCompare(b.name))) {
-      for (const fn of app.manifest.functionalities) {
-        if (app.bindings[fn.name] !== doc.name) continue;
-        // An answer is at least as secret as the entry says and as the app declares; never more trusted than the entry.
-        const output: Label = {
-          confidentiality: higher(doc.output.confidentiality, fn.output.confidentiality),
-          integrity: doc.output.integrity ?? l.integrity.bottom,
-        };
-        const entry = { irreversible: doc.irreversible, output, requestSchema: doc.request };
-        bound.push({ ...targetOf(doc.name, app, fn, entry), response: doc.response });
-      }
+    for (const [app, fn] of serving.get(doc.name) ?? []) {
+      // An answer is at least as secret as the entry says and as the app declares; never more trusted than the entry.
+      const output: Label = {
+        confidentiality: higher(doc.output.confidentiality, fn.output.confidentiality),
+        integrity: doc.output.integrity ?? l.integrity.bottom,
+      };
+      const entry = { irreversible: doc.irreversible, output, requestSchema: doc.request };
+      bound.push({ ...targetOf(doc.name, app, fn, entry), response: doc.response });
     }
     if (!bound.length) continue;
     targets[doc.name] = bound;

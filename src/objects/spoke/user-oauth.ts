@@ -198,7 +198,8 @@ export class UserOAuth {
     const row = this.row(rowKey(t));
     if (!row) return false;
     const tokens = await this.open(t, row.sealed);
-    if (tokens && (row.expires_at === null || row.expires_at > Date.now() || tokens.refresh_token)) return true;
+    if (tokens && (row.expires_at === null || row.expires_at > Date.now() || tokens.refresh_token))
+      return true;
     this.forget(t);
     return false;
   }
