@@ -21,6 +21,7 @@ interface PerfFigures {
   };
   throughput: Array<{ sessions: number; qps: number; readQps?: number }>;
   calls?: Array<{ query: string; byClass: Record<string, number>; total: number }>;
+  push?: { events: number; delayMs: { p50: number; max: number } };
 }
 
 const read = (path: string): unknown => (existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : null);
@@ -61,6 +62,14 @@ export function goalRows(perf: PerfFigures, resultsDir = "bench/results"): GoalR
       goal: "≥ 1.8×, and ≥ 0.5× plain reads at that concurrency",
       measured: `${f2(scale)}×; ${f2(vsRead)}× of ${many.readQps ?? "-"} reads/s`,
       met: scale >= 1.8 && vsRead >= 0.5,
+    });
+  }
+  if (perf.push) {
+    rows.push({
+      measure: "event written → client received (push, not poll)",
+      goal: "pushed as written",
+      measured: `p50 ${perf.push.delayMs.p50} ms, max ${perf.push.delayMs.max} ms over ${perf.push.events} events`,
+      met: perf.push.delayMs.p50 <= 10,
     });
   }
   const security = read(`${resultsDir}/security.json`) as {

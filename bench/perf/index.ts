@@ -14,6 +14,7 @@ import { measureCalls } from "./calls.ts";
 import { putPolicy, setupTenant, type Tenant } from "./client.ts";
 import { measureOverhead, type OverheadConfig } from "./overhead.ts";
 import { benchPolicy, MODEL, overheadEntries } from "./plans.ts";
+import { measurePush } from "./push.ts";
 import { report } from "./report.ts";
 import { measureThroughput, type ThroughputConfig } from "./throughput.ts";
 import { verifierFigures } from "./verifier.ts";
@@ -87,7 +88,8 @@ const overhead = await phase("overhead", (t) => measureOverhead(t, overheadCfg))
 const throughput = await phase("throughput", (t) => measureThroughput(t, throughputCfg));
 const artifacts = await phase("artifacts", (t) => measureArtifacts(t, artifactsCfg, entries));
 const calls = await phase("calls", (t) => measureCalls(t, quick ? 3 : 8), { countCalls: true });
-const results = { overhead, throughput, artifacts, calls };
+const push = await phase("push", (t) => measurePush(t, quick ? 5 : 20));
+const results = { overhead, throughput, artifacts, calls, push };
 
 const environment = {
   date: started.toISOString(),

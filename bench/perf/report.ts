@@ -3,6 +3,7 @@ import type { ArtifactsRow } from "./artifacts.ts";
 import type { CallsRow } from "./calls.ts";
 import { goalRows, goalsTable } from "./goals.ts";
 import type { OverheadResult } from "./overhead.ts";
+import type { PushResult } from "./push.ts";
 import { round, table } from "./stats.ts";
 import type { ThroughputRow } from "./throughput.ts";
 import type { VerifierFigures } from "./verifier.ts";
@@ -22,6 +23,7 @@ export interface ReportInput {
   artifacts: ArtifactsRow[];
   verifier: VerifierFigures;
   calls: CallsRow[];
+  push: PushResult;
 }
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : "-");
@@ -43,6 +45,10 @@ export function report(r: ReportInput): string {
     verifierSection(r.verifier, r.overhead),
     "",
     callsSection(r.calls),
+    "",
+    "## 6. Event delivery: an event's write (hub timestamp) to its receipt on an open SSE stream",
+    "",
+    `${r.push.events} events: p50 ${ms(r.push.delayMs.p50)} ms, p99 ${ms(r.push.delayMs.p99)} ms, max ${ms(r.push.delayMs.max)} ms (pushed by the hub as each is stored).`,
     "",
     "## Goals (issue #16): this run's figures, and bench:security's and the catalog growth's latest",
     "",
