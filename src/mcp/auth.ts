@@ -5,6 +5,7 @@ import {
   fetchToken,
 } from "@modelcontextprotocol/client";
 import type { McpAuth } from "../apps/manifest.ts";
+import { readBounded } from "../bounded-body.ts";
 
 /**
  * The Authorization header Lattice sends an MCP server. Static bearer tokens go as given; OAuth
@@ -120,31 +121,8 @@ export function tokenFetch(allowed: readonly string[], timeoutMs: number, maxByt
     if (!urls.has(url)) throw new Error("token request to a URL the manifest does not name");
     const signal = AbortSignal.timeout(timeoutMs);
     const response = await fetch(url, { ...init, redirect: "manual", signal });
-    const text = await boundedText(response, maxBytes);
+    const text = await readBounded(response, maxBytes);
+    if (text === "too_large") throw new Error("token answer too large");
     return new Response(text, { status: response.status, headers: response.headers });
   };
-}
-
-async function boundedText(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new Error("token answer too large");
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }

@@ -1,3 +1,4 @@
+import { readBounded } from "../../bounded-body.ts";
 import { hex } from "../crypto.ts";
 
 /** The HTTP side of a spoke: a signed POST to the app with a timeout and a response size limit. */
@@ -129,39 +130,14 @@ export async function postToApp(
   }
 }
 
-/** Reads at most `max` bytes; never buffers more than that from a hostile app. */
+/** Reads at most `max` bytes (readBounded); a read cut short by the deadline is a timeout. */
 async function readLimited(response: Response, max: number, signal: AbortSignal): Promise<string> {
-  const declared = Number(response.headers.get("Content-Length") ?? "0");
-  if (declared > max) {
-    await response.body?.cancel();
-    return "too_large";
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel();
-        return "too_large";
-      }
-      chunks.push(value);
-    }
+    return await readBounded(response, max);
   } catch (error) {
     if (signal.aborted) return "timeout";
     throw error;
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
 
 function describe(error: unknown): string {
