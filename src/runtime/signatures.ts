@@ -15,8 +15,13 @@ const isSchema = (v: unknown): v is Schema => typeof v === "object" && v !== nul
 
 /** Past this depth a schema renders as `…`: enough for real request shapes, bounded for hostile ones. */
 const MAX_DEPTH = 8;
-/** Schema nodes one signature may render: $refs can fan out exponentially, the prompt must not. */
+/**
+ * Schema nodes one signature may render, every property, alternative and part counted: $refs can
+ * fan out exponentially, the prompt must not. And a signature never exceeds MAX_SIGNATURE characters.
+ */
 const MAX_NODES = 1000;
+const MAX_SIGNATURE = 4000;
+const MAX_KEY = 64;
 /** Long patterns, notes and values are cut: they are hints, the validator still checks the full schema. */
 const MAX_PATTERN = 80;
 const MAX_NOTE = 200;
@@ -37,7 +42,7 @@ interface Ctx {
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 const value = (v: unknown) => clip(JSON.stringify(v) ?? "null", MAX_VALUE);
-const key = (k: string) => (/^[A-Za-z_$][\w$-]*$/.test(k) ? k : JSON.stringify(k));
+const key = (k: string) => clip(/^[A-Za-z_$][\w$-]*$/.test(k) ? k : JSON.stringify(k), MAX_KEY);
 /** A union or intersection (a `|` or `&` outside brackets and strings) needs parentheses before `[]`. */
 function atom(t: string): string {
   let depth = 0;
@@ -65,24 +70,32 @@ function resolve(ref: string, root: Schema): unknown {
   return at;
 }
 
-/** allOf parts folded into one object: their properties and required joined (each $ref once). */
-function merged(schema: Schema, ctx: Ctx, seen: ReadonlySet<string> = new Set()): Schema {
+/**
+ * allOf parts folded into one object: their properties and required joined. Each $ref is folded
+ * once in the whole fold (siblings too), and properties are gathered into one object, so a hostile
+ * `allOf` of many parts costs its size, not its size squared.
+ */
+function merged(schema: Schema, ctx: Ctx, seen: Set<string> = new Set()): Schema {
   if (!Array.isArray(schema.allOf)) return schema;
   const { allOf, ...rest } = schema;
   const out: Schema = { ...rest };
+  const properties: Schema = isSchema(rest.properties) ? { ...rest.properties } : {};
+  const required = new Set<string>(Array.isArray(rest.required) ? (rest.required as string[]) : []);
   for (const raw of allOf as unknown[]) {
     const ref = isSchema(raw) && typeof raw.$ref === "string" ? raw.$ref : null;
     if ((ref && seen.has(ref)) || --ctx.budget.left < 0) continue;
+    if (ref) seen.add(ref);
     const part = ref ? resolve(ref, ctx.root) : raw;
     if (!isSchema(part)) continue;
-    const sub = merged(part, ctx, ref ? new Set([...seen, ref]) : seen);
+    const sub = merged(part, ctx, seen);
     for (const [k, v] of Object.entries(sub)) {
-      if (k === "properties" && isSchema(v)) out.properties = { ...(out.properties as Schema), ...v };
-      else if (k === "required" && Array.isArray(v))
-        out.required = [...new Set([...((out.required as string[]) ?? []), ...v])];
+      if (k === "properties" && isSchema(v)) Object.assign(properties, v);
+      else if (k === "required" && Array.isArray(v)) for (const r of v) required.add(String(r));
       else if (!(k in out)) out[k] = v;
     }
   }
+  if (Object.keys(properties).length) out.properties = properties;
+  if (required.size) out.required = [...required];
   return out;
 }
 
@@ -160,11 +173,17 @@ function objectFields(s: Schema, ctx: Ctx): string | null {
   const props = isSchema(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required.filter((r) => typeof r === "string") : []);
   const inner = { ...ctx, depth: ctx.depth + 1 };
-  const parts = Object.entries(props).map(([name, p]) => {
+  const parts: string[] = [];
+  for (const [name, p] of Object.entries(props)) {
+    // Every property costs a node, boolean schemas too: a wide object cannot expand for free.
+    if (--ctx.budget.left < 0) {
+      parts.push("…");
+      break;
+    }
     const optional = !required.has(name);
     const fallback = optional && isSchema(p) && p.default !== undefined ? ` = ${value(p.default)}` : "";
-    return `${key(name)}${optional ? "?" : ""}: ${typeOf(p, inner)}${fallback}${noteOf(p)}`;
-  });
+    parts.push(`${key(name)}${optional ? "?" : ""}: ${typeOf(p, inner)}${fallback}${noteOf(p)}`);
+  }
   const extra = s.additionalProperties;
   if (isSchema(extra)) parts.push(`[key]: ${typeOf(extra, inner)}`);
   const needs = requiredAlternatives(s);
@@ -214,7 +233,9 @@ function typeOf(schema: unknown, ctx: Ctx): string {
   if (s.nullable === true && !types.includes("null")) types = [...types, "null"];
   const base = types.map((t) => scalar(t, s, ctx)).join("|");
   if (alts && !requiredAlternatives(s)) {
-    const union = alts.map((a) => typeOf(a, { ...ctx, depth: ctx.depth + 1 })).join(" | ");
+    const union = alts
+      .map((a) => (--ctx.budget.left < 0 ? "…" : typeOf(a, { ...ctx, depth: ctx.depth + 1 })))
+      .join(" | ");
     return base && base !== "object" ? `${base} & (${union})` : union;
   }
   return base || "any";
@@ -229,7 +250,8 @@ const ctxOf = (root: unknown, output: boolean): Ctx => ({
 });
 
 /** A result's schema as the planner reads it (a tool's response, an artifact's schema). */
-export const resultType = (schema: unknown): string => typeOf(schema, ctxOf(schema, true));
+export const resultType = (schema: unknown): string =>
+  clip(typeOf(schema, ctxOf(schema, true)), MAX_SIGNATURE);
 
 /** One callable as one line: name(args) -> result [irreversible] — description. */
 export function signatureOf(tool: PlannerTool): string {
@@ -243,5 +265,8 @@ export function signatureOf(tool: PlannerTool): string {
   const result = resultType(tool.response);
   const mark = tool.irreversible ? " [irreversible]" : "";
   const about = oneLine(tool.description);
-  return `${tool.tool}(${args ?? "..."}) -> ${result}${mark}${about ? ` — ${about}` : ""}`;
+  return clip(
+    `${tool.tool}(${args ?? "..."}) -> ${result}${mark}${about ? ` — ${about}` : ""}`,
+    MAX_SIGNATURE,
+  );
 }

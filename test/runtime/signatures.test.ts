@@ -207,4 +207,24 @@ describe("signatureOf", () => {
       { numRuns: 200 },
     );
   });
+
+  it("stays small for hostile schemas: wide $ref fan-out over boolean properties, and allOf of many refs", () => {
+    const wideDef = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x${i}`, true]));
+    const fanOut = {
+      type: "object",
+      $defs: { D: { type: "object", properties: wideDef } },
+      properties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`a${i}`, { $ref: "#/$defs/D" }])),
+    };
+    const one = signatureOf({ tool: "t.fan", description: "d", request: fanOut, response: fanOut });
+    expect(one.length).toBeLessThanOrEqual(4000);
+    const props = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, { type: "string" }]));
+    const folded = {
+      type: "object",
+      $defs: { D: { type: "object", properties: props } },
+      allOf: Array.from({ length: 1000 }, () => ({ $ref: "#/$defs/D" })),
+    };
+    const two = signatureOf({ tool: "t.fold", description: "d", request: folded, response: folded });
+    expect(two.length).toBeLessThanOrEqual(4000);
+    expect(two).toContain("p0?: string");
+  });
 });
