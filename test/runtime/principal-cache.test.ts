@@ -32,4 +32,13 @@ describe("the principal cache", () => {
     off.set("h1", p("k1"), 0);
     expect(off.get("h1", 0)).toBeNull();
   });
+
+  it("refuses to re-cache a key forgotten here within the bound (an answer read before the revocation)", () => {
+    const cache = new PrincipalCache(5000);
+    cache.forgetKey("tn_a", "k1", 0);
+    cache.set("h1", p("k1"), 10); // the in-flight check that read the key before it was revoked
+    expect(cache.get("h1", 11)).toBeNull();
+    cache.set("h1", p("k1"), 5001); // past the bound it is an ordinary key again
+    expect(cache.get("h1", 5002)).toEqual(p("k1"));
+  });
 });

@@ -18,7 +18,15 @@ interface Sink {
   /** Caught up with the log: new events are pushed as they are written. */
   live: boolean;
   timer: ReturnType<typeof setTimeout>;
+  /** Keeps an idle stream writing, so a client that went away is noticed (and proxies keep it open). */
+  ping: ReturnType<typeof setInterval>;
+  /** Bytes written and not yet taken by the client. */
+  queued: number;
 }
+
+/** A client that reads this far behind is cut off; it resumes with Last-Event-ID, the log has it all. */
+const MAX_QUEUED_BYTES = 256 * 1024;
+const PING_MS = 20_000;
 
 interface Lease {
   until: number;
@@ -51,8 +59,11 @@ export class EventStreams {
     this.leases.delete(id);
     if (!sink) return;
     clearTimeout(sink.timer);
+    clearInterval(sink.ping);
     sink.live = false;
-    sink.writer.close().catch(() => {}); // already cancelled by the client: nothing to flush
+    // A client far behind gets no more: its buffered frames are dropped, not held until it reads.
+    if (sink.queued > MAX_QUEUED_BYTES) sink.writer.abort().catch(() => {});
+    else sink.writer.close().catch(() => {}); // already cancelled by the client: nothing to flush
   }
 
   /**
@@ -76,6 +87,8 @@ export class EventStreams {
       seq: opts.after,
       live: false,
       timer: setTimeout(() => this.release(id), opts.maxMs),
+      ping: setInterval(() => this.write(id, sink, ": ping\n\n"), PING_MS),
+      queued: 0,
     };
     held.sink = sink;
     held.until = Number.POSITIVE_INFINITY; // the timer or the client's going away frees it now
@@ -86,6 +99,22 @@ export class EventStreams {
     );
     this.replay(id, sink).catch(() => this.release(id));
     return readable;
+  }
+
+  /** One frame, counted until the client takes it; a client past MAX_QUEUED_BYTES behind is cut off. */
+  private write(id: string, sink: Sink, frame: string): boolean {
+    const bytes = encoder.encode(frame);
+    sink.queued += bytes.byteLength;
+    // A cancelled stream is freed by `closed`; a taken frame no longer counts.
+    sink.writer.write(bytes).then(
+      () => {
+        sink.queued -= bytes.byteLength;
+      },
+      () => {},
+    );
+    if (sink.queued <= MAX_QUEUED_BYTES) return true;
+    this.release(id);
+    return false;
   }
 
   private take(id: string, max: number, ttlMs: number): boolean {
@@ -123,11 +152,11 @@ export class EventStreams {
     }
   }
 
-  /** Writes one event; false when that ended the stream (a query's last event). */
+  /** Writes one event; false when that ended the stream (a query's last event, or a client too far behind). */
   private send(id: string, sink: Sink, event: HubEvent): boolean {
     sink.seq = event.seq;
     const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-    sink.writer.write(encoder.encode(frame)).catch(() => {}); // a cancelled stream is freed by `closed`
+    if (!this.write(id, sink, frame)) return false;
     if (!sink.queryId || !STOP_TYPES.has(event.type)) return true;
     this.release(id);
     return false;

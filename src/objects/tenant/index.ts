@@ -316,8 +316,8 @@ export class TenantDO extends DurableObject<Env> {
 
   /**
    * A spoke about to call an app, in one round trip: the serving version (checked against the one
-   * the plan was verified for), the functionality, and one of today's app calls spent, only when
-   * the call will go out.
+   * the plan was verified for), the functionality, and one of today's app calls spent once those
+   * hold (the spoke's own checks after it, request schema and egress, may still refuse the call).
    */
   beginAppCall(
     appId: string,

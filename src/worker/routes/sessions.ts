@@ -112,9 +112,8 @@ export const sessionRoutes = base
     const hub = await openHub(c, sid);
     // A stream's place is taken before the query starts: a refused stream must not leave a query behind.
     const lease = c.req.header("Accept")?.includes("text/event-stream") ? await leaseStream(hub) : null;
-    const started = await hub.startQuery(
-      c.req.valid("json").text,
-      c.req.valid("header")["idempotency-key"] ?? null,
+    const started = await freeingOnError(hub, lease, () =>
+      hub.startQuery(c.req.valid("json").text, c.req.valid("header")["idempotency-key"] ?? null),
     );
     if (!started.ok) {
       if (lease) await hub.closeStream(lease);
@@ -171,8 +170,18 @@ async function streamEvents(
   queryId?: string,
 ): Promise<ReadableStream<Uint8Array> | null> {
   const opts = { after, max: MAX_STREAMS_PER_SESSION, maxMs: MAX_STREAM_MS, ...(queryId && { queryId }) };
-  const body = await hub.eventStream(lease, opts);
+  const body = await freeingOnError(hub, lease, () => hub.eventStream(lease, opts));
   return body && relay(body, () => hub.closeStream(lease));
+}
+
+/** A call after a lease was taken: if it throws, the place is freed before the error goes on. */
+async function freeingOnError<T>(hub: Rpc<HubDO>, lease: string | null, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (lease) await hub.closeStream(lease).catch(() => {});
+    throw error;
+  }
 }
 
 /**
@@ -191,6 +200,9 @@ function relay(body: ReadableStream<Uint8Array>, free: () => Promise<void>): Rea
         else controller.enqueue(chunk.value);
       } catch {} // the client went away while this read was waiting
     },
-    cancel: (reason) => free().catch(() => reader.cancel(reason)),
+    cancel: async (reason) => {
+      await free().catch(() => {});
+      await reader.cancel(reason).catch(() => {});
+    },
   });
 }

@@ -5,7 +5,7 @@ import { tenantStub } from "../../../objects/stubs.ts";
 import type { KeyRole } from "../../../objects/tenant/keys.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError } from "../../errors.ts";
-import { PRINCIPAL_TTL_MS, PrincipalCache } from "./principal-cache.ts";
+import { MAX_PRINCIPAL_TTL_MS, PRINCIPAL_TTL_MS, PrincipalCache } from "./principal-cache.ts";
 
 const unauthorized = (what = "missing or invalid API key") => new ApiError(401, "unauthorized", what);
 
@@ -62,7 +62,9 @@ export function principals(env: { LATTICE_PRINCIPAL_TTL_MS?: string }): Principa
   if (!cache) {
     const ttl =
       env.LATTICE_PRINCIPAL_TTL_MS === undefined ? PRINCIPAL_TTL_MS : Number(env.LATTICE_PRINCIPAL_TTL_MS);
-    cache = new PrincipalCache(Number.isFinite(ttl) ? ttl : PRINCIPAL_TTL_MS);
+    cache = new PrincipalCache(
+      Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), MAX_PRINCIPAL_TTL_MS) : PRINCIPAL_TTL_MS,
+    );
   }
   return cache;
 }

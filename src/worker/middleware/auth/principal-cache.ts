@@ -12,6 +12,8 @@ export interface CachedPrincipal {
 
 export class PrincipalCache {
   private readonly entries = new Map<string, CachedPrincipal & { until: number }>();
+  /** Keys forgotten here, refused by `set` for a bound: an answer read before the revocation cannot re-cache it. */
+  private readonly revoked = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly max: number;
 
@@ -33,17 +35,23 @@ export class PrincipalCache {
 
   set(hash: string, principal: CachedPrincipal, now: number): void {
     if (this.ttlMs <= 0) return;
+    const tomb = this.revoked.get(`${principal.tenantId}\u0000${principal.keyId}`);
+    if (tomb !== undefined && tomb > now) return;
     this.entries.delete(hash); // re-inserted last: the oldest entry is the first to go
     this.entries.set(hash, { ...principal, until: now + this.ttlMs });
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value ?? "");
   }
 
   /** A revoked key, forgotten in this isolate at once. */
-  forgetKey(tenantId: string, keyId: string): void {
+  forgetKey(tenantId: string, keyId: string, now = Date.now()): void {
     for (const [hash, p] of this.entries)
       if (p.tenantId === tenantId && p.keyId === keyId) this.entries.delete(hash);
+    this.revoked.set(`${tenantId}\u0000${keyId}`, now + this.ttlMs);
+    if (this.revoked.size > this.max) this.revoked.delete(this.revoked.keys().next().value ?? "");
   }
 }
 
 /** How long a verified key is trusted without asking its tenant again (the revocation bound). */
 export const PRINCIPAL_TTL_MS = 5_000;
+/** A configured bound is clamped to this: a typo must not stretch revocation to hours. */
+export const MAX_PRINCIPAL_TTL_MS = 60_000;
