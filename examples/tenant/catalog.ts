@@ -76,18 +76,34 @@ const SHARED: Record<string, string> = { "swiftride.book": "ride.book", "cheapca
 /** Keywords that carry an app's prose or sample values, not constraints: the admin drops them. */
 const PROSE = new Set(["description", "title", "examples", "default", "$comment"]);
 
-/** A schema without the app's prose (see PROSE), at every level. */
+/** Keywords whose value maps names to subschemas, holds one subschema, or lists subschemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SCHEMA_ONE = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "contains",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+]);
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const bareAny = (v: unknown): unknown => (isObject(v) ? bare(v) : v);
+
+/** A schema without the app's prose (see PROSE), at every level: every subschema keyword walked. */
 export function bare(schema: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (PROSE.has(k)) continue;
-    if (k === "properties" && v && typeof v === "object") {
-      out[k] = Object.fromEntries(
-        Object.entries(v).map(([name, s]) => [name, bare(s as Record<string, unknown>)]),
-      );
-    } else if (k === "items" && v && typeof v === "object" && !Array.isArray(v)) {
-      out[k] = bare(v as Record<string, unknown>);
-    } else out[k] = v;
+    if (SCHEMA_MAPS.has(k) && isObject(v)) {
+      out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, bareAny(sub)]));
+    } else if (SCHEMA_ONE.has(k)) out[k] = bareAny(v);
+    else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) out[k] = v.map(bareAny);
+    else out[k] = v;
   }
   return out;
 }

@@ -12,6 +12,8 @@ import type { PlannerTool } from "./snapshot.ts";
 export const SELECT_ABOVE = 60;
 /** How many of the best-scoring entries are shown (besides those the query names). */
 export const KEEP = 40;
+/** Past this many entries the whole catalog would crowd the planner's context: it always selects. */
+export const ALWAYS_SELECT_ABOVE = 200;
 /**
  * The best entry must score at least this: about one exact match of a word that only a few percent
  * of the entries use (BM25's idf is ln 20 ≈ 3 at 5%). Below it the query's words say little about
@@ -83,8 +85,10 @@ export function selectTools(
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.i - b.i);
   const best = ranked[0]?.score ?? 0;
-  if (best < MIN_SCORE) return whole;
-  if (ranked.filter((r) => r.score >= best * TIE_SHARE).length > KEEP) return whole;
+  // Unsure: the whole catalog, unless it is too large to show at all; then the best KEEP still.
+  const huge = tools.length > ALWAYS_SELECT_ABOVE && ranked.length > 0;
+  if (best < MIN_SCORE && !huge) return whole;
+  if (ranked.filter((r) => r.score >= best * TIE_SHARE).length > KEEP && !huge) return whole;
   const keep = new Set([...ranked.slice(0, KEEP).map((r) => r.name), ...named]);
   return { tools: tools.filter((t) => keep.has(t.tool)), of: tools.length };
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogEntry } from "../../src/apps/catalog.ts";
 import type { ServingAppInfo } from "../../src/contracts.ts";
-import { KEEP, SELECT_ABOVE, selectTools } from "../../src/runtime/catalog-select.ts";
+import { ALWAYS_SELECT_ABOVE, KEEP, SELECT_ABOVE, selectTools } from "../../src/runtime/catalog-select.ts";
 import { defencesOf, planQuery } from "../../src/runtime/index.ts";
 import type { PlannerMessage } from "../../src/runtime/planner.ts";
 import type { PlannerTool } from "../../src/runtime/snapshot.ts";
@@ -121,11 +121,27 @@ describe("selectTools", () => {
       tool: `vault.shelf${i}_archive`,
       description: "Archive a document in the vault.",
     }));
-    const tools = [...LARGE, ...alike];
+    // Below ALWAYS_SELECT_ABOVE in all, where an unsure choice shows everything.
+    const base = LARGE.slice(0, ALWAYS_SELECT_ABOVE - alike.length);
+    const tools = [...base, ...alike];
     expect(selectTools(tools, "archive my tax document in the vault").of).toBeNull();
     // Control: with fewer of them alike, the query picks them out.
-    const fewer = [...LARGE, ...alike.slice(0, KEEP - 5)];
+    const fewer = [...base, ...alike.slice(0, KEEP - 5)];
     expect(selectTools(fewer, "archive my tax document in the vault").tools).toHaveLength(KEEP);
+  });
+
+  it("always selects past ALWAYS_SELECT_ABOVE entries, even when unsure, so the prompt stays bounded", () => {
+    const alike = Array.from({ length: ALWAYS_SELECT_ABOVE }, (_, i) => ({
+      ...MAIL,
+      tool: `vault.shelf${i}_archive`,
+      description: "Archive a document in the vault.",
+    }));
+    const huge = [...LARGE, ...alike];
+    const picked = selectTools(huge, "archive my tax document in the vault");
+    expect(picked.of).toBe(huge.length);
+    expect(picked.tools.length).toBeLessThanOrEqual(KEEP);
+    // With no word to go on there is nothing to rank: the whole catalog, as below the threshold.
+    expect(selectTools(huge, "hello there").of).toBeNull();
   });
 
   it("lets earlier queries of the session add entries, never outrank the query", () => {
