@@ -97,7 +97,7 @@ describe("pins", () => {
       { ...a, inputSchema: object({ q: { type: "string" }, cc: { type: "string" } }) },
       { ...a, title: "New" },
     ]) {
-      expect((await pinsOf([changed]))["t"]).not.toBe((await pinsOf([a]))["t"]);
+      expect((await pinsOf([changed])).t).not.toBe((await pinsOf([a])).t);
     }
   });
 
