@@ -18,6 +18,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
+import { openaiRoutes } from "./routes/openai.ts";
 import { policyRoutes } from "./routes/policy.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
@@ -56,7 +57,8 @@ const routes = app
   .route("/v1/users", tokenRoutes)
   .route("/v1/users", artifactRoutes)
   .route("/v1/users", grantRoutes)
-  .route("/v1/oauth", oauthRoutes);
+  .route("/v1/oauth", oauthRoutes)
+  .route("/v1/openai", openaiRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
   type: "http",
