@@ -171,6 +171,22 @@ describe("CORS", () => {
     expect(res.status).toBe(204);
     expect(res.response.headers.get("Access-Control-Allow-Headers")).toContain("Authorization");
   });
+
+  it("lets a browser send the OpenAI SDK's headers and X-Lattice-Session, and read the session header", async () => {
+    const pre = await api("OPTIONS", "/v1/openai/chat/completions", {
+      headers: {
+        Origin: "https://chat.acme.test",
+        "Access-Control-Request-Headers": "authorization, x-stainless-os, x-stainless-retry-count, x-evil",
+      },
+    });
+    const allowed = pre.response.headers.get("Access-Control-Allow-Headers") ?? "";
+    expect(allowed).toContain("X-Lattice-Session");
+    expect(allowed).toContain("x-stainless-os");
+    expect(allowed).not.toContain("x-evil"); // only the SDK's own names are echoed
+    const w = await corsWorld();
+    const read = await from("https://chat.acme.test", w.alice);
+    expect(read.response.headers.get("Access-Control-Expose-Headers")).toContain("X-Lattice-Session");
+  });
 });
 
 describe("the per-credential rate limit", () => {

@@ -2,7 +2,20 @@ import { createMiddleware } from "hono/factory";
 import { tenantStub } from "../../../objects/stubs.ts";
 import type { AppEnv } from "../../env.ts";
 
-const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID";
+const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Lattice-Session";
+/** The OpenAI SDK's own telemetry headers (x-stainless-os, …): allowed so its browser build works. */
+const SDK_HEADER = /^x-stainless-[a-z0-9-]{1,40}$/;
+const EXPOSED_HEADERS = "Retry-After, X-Lattice-Session";
+
+/** Our headers, and whichever SDK headers the preflight asks for (names only, never values). */
+function allowedHeaders(requested: string | undefined): string {
+  const sdk = (requested ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => SDK_HEADER.test(h))
+    .slice(0, 20);
+  return [ALLOWED_HEADERS, ...sdk].join(", ");
+}
 
 /**
  * CORS for browsers holding a user token, from the origins the tenant's policy lists. A preflight
@@ -16,7 +29,7 @@ export const cors = createMiddleware<AppEnv>(async (c, next) => {
     return c.body(null, 204, {
       "Access-Control-Allow-Origin": origin,
       "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE",
-      "Access-Control-Allow-Headers": ALLOWED_HEADERS,
+      "Access-Control-Allow-Headers": allowedHeaders(c.req.header("Access-Control-Request-Headers")),
       "Access-Control-Max-Age": "600",
       Vary: "Origin",
     });
@@ -26,7 +39,7 @@ export const cors = createMiddleware<AppEnv>(async (c, next) => {
   if (!origin || !principal?.user) return;
   if (!(await allowedOrigins(c.env, principal.tenantId)).has(origin)) return;
   c.res.headers.set("Access-Control-Allow-Origin", origin);
-  c.res.headers.set("Access-Control-Expose-Headers", "Retry-After");
+  c.res.headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
   c.res.headers.append("Vary", "Origin");
 });
 
