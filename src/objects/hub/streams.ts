@@ -22,11 +22,15 @@ interface Sink {
   ping: ReturnType<typeof setInterval>;
   /** Bytes written and not yet taken by the client. */
   queued: number;
+  /** The newest write, settled once the client has taken it. */
+  last: Promise<void>;
 }
 
 /** A client that reads this far behind is cut off; it resumes with Last-Event-ID, the log has it all. */
 const MAX_QUEUED_BYTES = 256 * 1024;
 const PING_MS = 20_000;
+/** A replay waits for the client past this many unread bytes: it is paced, never cut off. */
+const REPLAY_PACE_BYTES = 64 * 1024;
 
 interface Lease {
   until: number;
@@ -89,6 +93,7 @@ export class EventStreams {
       timer: setTimeout(() => this.release(id), opts.maxMs),
       ping: setInterval(() => this.write(id, sink, ": ping\n\n"), PING_MS),
       queued: 0,
+      last: Promise.resolve(),
     };
     held.sink = sink;
     held.until = Number.POSITIVE_INFINITY; // the timer or the client's going away frees it now
@@ -106,13 +111,14 @@ export class EventStreams {
     const bytes = encoder.encode(frame);
     sink.queued += bytes.byteLength;
     // A cancelled stream is freed by `closed`; a taken frame no longer counts.
-    sink.writer.write(bytes).then(
+    sink.last = sink.writer.write(bytes).then(
       () => {
         sink.queued -= bytes.byteLength;
       },
       () => {},
     );
-    if (sink.queued <= MAX_QUEUED_BYTES) return true;
+    // Only a live stream is cut off: a replay paces itself (see replay).
+    if (!sink.live || sink.queued <= MAX_QUEUED_BYTES) return true;
     this.release(id);
     return false;
   }
@@ -142,12 +148,22 @@ export class EventStreams {
   private async replay(id: string, sink: Sink): Promise<void> {
     for (;;) {
       const page = this.read(sink.seq, sink.queryId, PAGE);
-      for (const event of page) if (!this.send(id, sink, event)) return;
-      if (page.length < PAGE) {
+      let paused = false;
+      for (const event of page) {
+        if (!this.send(id, sink, event)) return;
+        if (sink.queued > REPLAY_PACE_BYTES) {
+          // The client reads slower than the log replays: wait for it, never buffer the whole log.
+          paused = true;
+          await sink.last;
+          if (this.leases.get(id)?.sink !== sink) return;
+        }
+      }
+      // Live only after a short page read and sent in one turn: nothing written in between is missed.
+      if (page.length < PAGE && !paused) {
         sink.live = true;
         return;
       }
-      await sink.writer.ready; // a long log never holds the hub for one long turn
+      if (!paused) await sink.writer.ready; // a long log never holds the hub for one long turn
       if (this.leases.get(id)?.sink !== sink) return;
     }
   }
