@@ -26,7 +26,13 @@ import { runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 import { callMcpTool, type PinCheck, type ToolCall } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
-import { oauthTargetOf, type PendingAsk, USER_OAUTH_MIGRATIONS, UserOAuth } from "./user-oauth.ts";
+import {
+  oauthTargetFor,
+  oauthTargetOf,
+  type PendingAsk,
+  USER_OAUTH_MIGRATIONS,
+  UserOAuth,
+} from "./user-oauth.ts";
 
 const MIGRATIONS = {
   spoke: [
@@ -186,7 +192,9 @@ export class SpokeDO extends DurableObject<Env> {
         MCP_LIMITS.maxResponseBytes,
       ),
     };
-    const userToken = app.manifest.mcp?.auth.type === "oauth" ? await this.userToken(call) : undefined;
+    // The app in hand: its OAuth settings need no second trip to the tenant.
+    const oauthTarget = await oauthTargetFor(this.env, call.tenantId, app);
+    const userToken = oauthTarget ? await this.oauth(call).accessToken(oauthTarget) : undefined;
     const result = await callMcpTool(
       {
         app,
@@ -202,7 +210,8 @@ export class SpokeDO extends DurableObject<Env> {
     );
     if (!result.ok) {
       // A token the server no longer takes: dropped, so the next query asks the user to sign in again.
-      if (result.code === "authorization_required" && userToken) await this.forgetToken(call);
+      if (result.code === "authorization_required" && oauthTarget && userToken)
+        this.oauth(call).forget(oauthTarget);
       await tenant.audit("app_call_failed", {
         appId: call.appId,
         functionality: call.functionality,
@@ -253,16 +262,6 @@ export class SpokeDO extends DurableObject<Env> {
     const target = await oauthTargetOf(this.env, owner.tenantId, owner.appId);
     // An app that no longer serves has no server to revoke at: its tokens are dropped all the same.
     return target ? this.oauth(owner).revoke(target) : this.oauth(owner).forgetAll();
-  }
-
-  private async forgetToken(call: SpokeCall): Promise<void> {
-    const target = await oauthTargetOf(this.env, call.tenantId, call.appId);
-    if (target) this.oauth(call).forget(target);
-  }
-
-  private async userToken(call: SpokeCall): Promise<string | undefined> {
-    const target = await oauthTargetOf(this.env, call.tenantId, call.appId);
-    return target ? this.oauth(call).accessToken(target) : undefined;
   }
 
   private oauth(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): UserOAuth {

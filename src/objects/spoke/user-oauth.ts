@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import type { McpAuth } from "../../apps/manifest.ts";
+import type { ServingApp } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
 import { purposeKey } from "../../derive.ts";
 import { metadataOf, oauthCallbackUrl, secretBinding, tokenFetch } from "../../mcp/auth.ts";
@@ -253,17 +254,28 @@ export class UserOAuth {
   }
 }
 
-/** The per-user OAuth settings of an app a spoke serves; null when the app does not use per-user OAuth. */
+/** The per-user OAuth settings of the app a spoke serves, looked up; null when it uses none (or no longer serves). */
 export async function oauthTargetOf(env: Env, tenantId: string, appId: string): Promise<OAuthTarget | null> {
-  const tenant = tenantStub(env, tenantId);
-  const app = await tenant.servingApp(appId);
-  const mcp = app?.manifest.mcp;
+  const app = await tenantStub(env, tenantId).servingApp(appId);
+  return app ? oauthTargetFor(env, tenantId, app) : null;
+}
+
+/** The per-user OAuth settings of a serving app already in hand; null when it uses none. */
+export async function oauthTargetFor(
+  env: Env,
+  tenantId: string,
+  app: ServingApp,
+): Promise<OAuthTarget | null> {
+  const mcp = app.manifest.mcp;
   if (mcp?.auth.type !== "oauth") return null;
   return {
     auth: mcp.auth,
     resource: mcp.url,
-    clientSecret: await tenant.appCredential(appId, secretBinding(mcp.auth, mcp.url) ?? ""),
-    redirectUrl: oauthCallbackUrl(env, appId),
+    clientSecret: await tenantStub(env, tenantId).appCredential(
+      app.appId,
+      secretBinding(mcp.auth, mcp.url) ?? "",
+    ),
+    redirectUrl: oauthCallbackUrl(env, app.appId),
     timeoutMs: TOKEN_TIMEOUT_MS,
   };
 }

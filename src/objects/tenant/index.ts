@@ -343,7 +343,7 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
-  tokensLeft(): QuotaCheck {
+  private tokensLeft(): QuotaCheck {
     return usage.left(this.sql, "model_tokens", this.policies.get(this.sql).policy.quotas.modelTokensPerDay);
   }
 
