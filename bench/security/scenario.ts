@@ -4,7 +4,7 @@
  */
 import { demoManifests, demoMcpManifests } from "../../examples/apps/src/manifests.ts";
 import type { DemoMcpAppName } from "../../examples/apps/src/mcp/names.ts";
-import { bare, type CatalogEntryInput } from "../../examples/tenant/catalog.ts";
+import { type CatalogEntryInput, entryOf } from "../../examples/tenant/catalog.ts";
 import type { FunctionalityInput, HttpManifestInput, ManifestInput } from "../../src/apps/manifest.ts";
 import { planted } from "./injections.ts";
 import type { Case, WorldEdit } from "./types.ts";
@@ -93,17 +93,7 @@ export function mcpCatalog(app: string, functionalities: FunctionalityInput[]): 
     const name = `${app}.${fn.name}`;
     const description = MCP_DESCRIPTIONS[name];
     if (!description) return [];
-    return [
-      {
-        name,
-        description,
-        request: bare(fn.request),
-        response: bare(fn.response),
-        irreversible: fn.irreversible ?? false,
-        ...(fn.output && { output: fn.output }),
-        destinations: MCP_DESTINATIONS[name] ?? [],
-      },
-    ];
+    return [entryOf(name, description, fn, MCP_DESTINATIONS[name] ?? [])];
   });
 }
 

@@ -5,7 +5,7 @@
  * entry per ride app (the user compares providers); booking is one entry two apps serve, so the
  * hub asks the user which app books. Importable from Node (the seeder) and from Workers.
  */
-import type { ManifestInput } from "../../src/apps/manifest.ts";
+import type { FunctionalityInput, ManifestInput } from "../../src/apps/manifest.ts";
 
 export interface CatalogEntryInput {
   name: string;
@@ -110,6 +110,24 @@ export function bare(schema: Record<string, unknown>): Record<string, unknown> {
 
 const entryName = (app: string, fn: string) => SHARED[`${app}.${fn}`] ?? `${app}.${fn}`;
 
+/** The entry an admin writes for one functionality: their own name and words, the schemas bare. */
+export function entryOf(
+  name: string,
+  description: string,
+  fn: FunctionalityInput,
+  destinations: string[],
+): CatalogEntryInput {
+  return {
+    name,
+    description,
+    request: bare(fn.request),
+    response: bare(fn.response),
+    irreversible: fn.irreversible ?? false,
+    ...(fn.output && { output: fn.output }),
+    destinations,
+  };
+}
+
 /** The catalog for the given (clean, reviewed) manifests: every functionality with an admin description. */
 export function demoCatalog(manifests: readonly ManifestInput[]): CatalogEntryInput[] {
   const entries = new Map<string, CatalogEntryInput>();
@@ -118,15 +136,7 @@ export function demoCatalog(manifests: readonly ManifestInput[]): CatalogEntryIn
       const name = entryName(m.name, fn.name);
       const description = DESCRIPTIONS[name];
       if (!description || entries.has(name)) continue;
-      entries.set(name, {
-        name,
-        description,
-        request: bare(fn.request),
-        response: bare(fn.response),
-        irreversible: fn.irreversible ?? false,
-        ...(fn.output && { output: fn.output }),
-        destinations: DESTINATIONS[name] ?? [],
-      });
+      entries.set(name, entryOf(name, description, fn, DESTINATIONS[name] ?? []));
     }
   }
   return [...entries.values()];
