@@ -2,7 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { randomId } from "../../objects/crypto.ts";
 import { tenantStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError, notFound } from "../errors.ts";
+import { notFound } from "../errors.ts";
 import { requireOperator } from "../middleware/auth/index.ts";
 import { authErrors, jsonBody, jsonResponse } from "../schemas/common.ts";
 import { validationHook } from "../validation.ts";
