@@ -216,4 +216,17 @@ describe("MCP output injection: text a tool returns cannot steer a later step", 
     expect((await settle(w, sid, qid)).status).toBe("failed");
     expect((await shadyState(w.world)).notes.length).toBeGreaterThan(0);
   });
+
+  it("control: with consents off, the same plan purges the notes", async () => {
+    const w = await hubWorld([]);
+    await registerDemoMcp(w, "shadynotes");
+    await script(w.models.planner, [
+      { respond: { steps: [tool("gone", "shadynotes.purge_notes", {}), display(ref("gone", "text"))] } },
+    ]);
+    expect((await shadyState(w.world)).notes.length).toBeGreaterThan(0);
+    const sid = await openSession(w);
+    const q = await settle(w, sid, await startWith(w, sid, "tidy up", { consent: "off" }));
+    expect(q.status, JSON.stringify(q.error)).toBe("completed");
+    expect((await shadyState(w.world)).notes).toEqual([]);
+  });
 });
