@@ -202,40 +202,48 @@ describe("the OpenAI-compatible endpoint", () => {
     expect(final.choices[0]?.finish_reason).toBe("stop");
   });
 
-  it("ends a consent turn naming the consent; only the REST answer lets the query go on", async () => {
+  it("ends a consent turn with the console link; a chat 'yes' is no answer; the next turn shows the outcome", async () => {
     const w = await hubWorld(["bank"]);
     await script(w.models.planner, [{ when: "send 40", respond: paymentPlan }]);
     const sid = await openSession(w);
     const oai = client(w.frontend);
-    const turn = await oai.chat.completions.create(
-      {
-        model: "lattice",
-        messages: ask(`Send 40 EUR to ${LANDLORD_IBAN} with subject lunch`),
-        user: "alice",
-      },
-      { headers: { "X-Lattice-Session": sid } },
-    );
-    const lattice = latticeOf(turn);
+    const turn = (text: string, stream = false) =>
+      oai.chat.completions.create(
+        { model: "lattice", messages: ask(text), user: "alice", stream },
+        { headers: { "X-Lattice-Session": sid } },
+      ) as Promise<OpenAI.ChatCompletion>;
+    const first = await turn(`Send 40 EUR to ${LANDLORD_IBAN} with subject lunch`);
+    const lattice = latticeOf(first);
     expect(lattice.status).toBe("awaiting_consent");
     const consent = lattice.consents?.[0];
-    expect(consent).toMatchObject({ status: "pending", functionality: "bank.send_money" });
-    const text = turn.choices[0]?.message.content ?? "";
-    expect(text).toContain(consent!.id);
-    expect(text).toContain(`POST /v1/sessions/${sid}/consents/${consent!.id}`);
-    expect(turn.choices[0]?.finish_reason).toBe("stop");
+    expect(consent).toMatchObject({
+      status: "pending",
+      kind: "irreversible",
+      functionality: "bank.send_money",
+    });
+    const text = first.choices[0]?.message.content ?? "";
+    expect(text).toContain(`http://lattice.test/console/sessions/${sid}/consents/${consent!.id}`);
+    expect(text).toContain("cannot be undone");
+    expect(first.choices[0]?.finish_reason).toBe("stop");
 
-    // A "yes" in the chat is a new query, never an answer.
-    const yes = await oai.chat.completions.create(
-      { model: "lattice", messages: [...ask("send it"), { role: "user", content: "yes" }], user: "alice" },
-      { headers: { "X-Lattice-Session": sid } },
-    );
-    expect(latticeOf(yes).queryId).not.toBe(lattice.queryId);
+    // A "yes" in the chat answers nothing and runs nothing: the turn reports the same wait.
+    const yes = await turn("yes");
+    expect(latticeOf(yes).queryId).toBe(lattice.queryId);
+    expect(yes.choices[0]?.message.content).toMatch(/still waits for your answer; this message was not run/);
     expect((await pendingConsents(w, sid)).map((c) => c.id)).toEqual([consent!.id]);
     const still = await api("GET", `/v1/sessions/${sid}/queries/${lattice.queryId}`, { key: w.frontend });
     expect((still.body as { status: string }).status).toBe("awaiting_consent");
+    // Planned once: the "yes" never reached the planner.
+    expect(await modelLog(w.models.planner)).toHaveLength(1);
 
+    // Answered where the link points (the REST call the console makes), the next turn shows the outcome.
     expect((await answer(w, sid, consent!.id, { decision: "allow" })).status).toBe(200);
-    expect((await settle(w, sid, lattice.queryId)).status).toBe("completed");
+    const resumed = await turn("done");
+    expect(latticeOf(resumed)).toMatchObject({ queryId: lattice.queryId, status: "completed" });
+    expect(resumed.choices[0]?.message.content).toMatch(/went on after your answer/);
+    // Reported once: the turn after is a query of its own.
+    const next = await turn("Send 40 EUR to nobody");
+    expect(latticeOf(next).queryId).not.toBe(lattice.queryId);
   });
 
   it("answers a failed query with its error, status 200", async () => {

@@ -148,6 +148,19 @@ export class HubDO extends DurableObject<Env> {
     return this.streams.open(lease, opts);
   }
 
+  /**
+   * The query a chat turn ended on while it waited for consent, so the next turn reports on it
+   * instead of starting another (the OpenAI-compatible endpoint has no other memory of turns).
+   */
+  async owedTurn(): Promise<string | null> {
+    return (await this.ctx.storage.get<string>("chat:owed")) ?? null;
+  }
+
+  async setOwedTurn(queryId: string | null): Promise<void> {
+    if (queryId) await this.ctx.storage.put("chat:owed", queryId);
+    else await this.ctx.storage.delete("chat:owed");
+  }
+
   events(afterSeq: number, queryId?: string): HubEvent[] {
     return this.store.events(afterSeq, queryId);
   }

@@ -84,17 +84,23 @@ export function pendingConsents(query: QueryView) {
   return query.consents.filter((c) => c.status === "pending");
 }
 
+/** Where the chat's consents are answered: the console's page for each. */
+export interface ConsentLinks {
+  consoleBase: string;
+  sid: string;
+}
+
+export const consentLink = (links: ConsentLinks, consentId: string) =>
+  `${links.consoleBase}/sessions/${links.sid}/consents/${consentId}`;
+
 /** The assistant's text for a query that finished or waits for the user. */
-export function renderQuery(query: QueryView, sid: string): string {
+export function renderQuery(query: QueryView, links: ConsentLinks): string {
   if (query.status === "awaiting_consent") {
-    const lines = pendingConsents(query).map(
-      (c) =>
-        `- ${c.kind} for ${c.functionality} (consent ${c.id}): POST /v1/sessions/${sid}/consents/${c.id}`,
-    );
+    const lines = pendingConsents(query).map((c) => `- ${asked(c)}: ${consentLink(links, c.id)}`);
     return [
-      "Lattice needs your consent before this query can go on:",
+      "Lattice needs your answer before this request can go on:",
       ...lines,
-      'Answer it in your Lattice frontend (body {"decision": "allow" | "deny"}). A reply in this chat is not consent: it starts a new query.',
+      `Open the link to see exactly what would be shared or done, and answer there (or POST /v1/sessions/${links.sid}/consents/{id}). Then send any message here to see the outcome. A reply in this chat is never taken as your answer.`,
     ].join("\n");
   }
   if (query.status === "failed" || query.status === "rejected") {
@@ -102,9 +108,34 @@ export function renderQuery(query: QueryView, sid: string): string {
     return `Lattice could not answer (${error.code}): ${error.message}`;
   }
   if (query.status !== "completed") {
-    return `The query is still ${query.status}; follow it at GET /v1/sessions/${sid}/queries/${query.id}`;
+    return `The query is still ${query.status}; follow it at GET /v1/sessions/${links.sid}/queries/${query.id}`;
   }
   return query.display.length ? query.display.map(renderItem).join("\n") : "(nothing to display)";
+}
+
+/** A turn that reports on the request an earlier turn left waiting: the new message is not run. */
+export function renderResumed(query: QueryView, links: ConsentLinks): string {
+  const head =
+    query.status === "awaiting_consent"
+      ? `Your earlier request ("${clip(query.text)}") still waits for your answer; this message was not run.`
+      : `Your earlier request ("${clip(query.text)}") went on after your answer; this message was not run (send it again to ask it):`;
+  return `${head}\n${renderQuery(query, links)}`;
+}
+
+const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+
+/** A consent in words: its kind, the functionality, the app that would receive it. */
+function asked(c: QueryView["consents"][number]): string {
+  const to = c.to ? ` with ${c.to}` : "";
+  const what: Record<string, string> = {
+    irreversible: "an action that cannot be undone",
+    data_share: "sharing data",
+    endorse: "a call on data below the policy's trust floor",
+    app_selection: "choosing the app",
+    collaboration: "an app asking another app",
+    authorize: "signing in to an app",
+  };
+  return `${what[c.kind] ?? c.kind}: ${c.functionality}${to} (consent ${c.id})`;
 }
 
 /** The extension field every `lattice` answer carries. */

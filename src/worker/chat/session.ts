@@ -1,0 +1,116 @@
+import { randomId } from "../../objects/crypto.ts";
+import type { HubDO } from "../../objects/hub/index.ts";
+import type { QueryView } from "../../objects/hub/view.ts";
+import type { Rpc } from "../../objects/rpc.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { hubOf } from "../hub.ts";
+import { SessionParam } from "../routes/sessions.ts";
+import { requireKnownRoles } from "../tenant.ts";
+
+/**
+ * What the chat adapters (OpenAI-compatible, AI SDK) share: whose turn it is, which session it runs
+ * in, and waiting for a query to stop. Each adapter renders the outcome in its own protocol.
+ */
+
+type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
+
+/** How long one chat turn waits for its query to finish or ask the user; past it, the turn says so. */
+export const TURN_TIMEOUT_MS = 60_000;
+export const SESSION_HEADER = "X-Lattice-Session";
+const POLL_MS = 25;
+export const STOPPED: ReadonlySet<string> = new Set(["completed", "failed", "rejected", "awaiting_consent"]);
+
+const badRequest = (code: string, message: string, param: string) =>
+  new ApiError(400, code, message, { param });
+
+/** The user the turn is for: the named one with a frontend key; a user token's own user. */
+export function callerUser(c: Ctx, given: string | undefined, param: string): string {
+  const token = c.var.principal.user;
+  if (token) {
+    if (given !== undefined && given !== token.userId) {
+      throw badRequest("user_mismatch", `${param} does not match the user token`, param);
+    }
+    return token.userId;
+  }
+  if (given === undefined)
+    throw badRequest("user_required", `${param} is required with a frontend key`, param);
+  return given;
+}
+
+/** The user's own session (another user's or an unknown id: 404, as if absent). */
+export async function ownSession(c: Ctx, userId: string, sid: string): Promise<Rpc<HubDO>> {
+  const notFound = new ApiError(404, "session_not_found", "session not found", { param: SESSION_HEADER });
+  if (!SessionParam.safeParse({ sid }).success) throw notFound;
+  const hub = hubOf(c, sid);
+  const session = await hub.session();
+  if (!session || session.userId !== userId) throw notFound;
+  return hub;
+}
+
+/** A new session for the user, as POST /v1/sessions opens one without asked roles. */
+export async function newSession(c: Ctx, userId: string, sid = randomId("ses", 16)) {
+  const roles = c.var.principal.user?.roles ?? [];
+  await requireKnownRoles(c, roles.length ? roles : undefined);
+  const hub = hubOf(c, sid);
+  await hub.open({
+    id: sid,
+    tenantId: c.var.principal.tenantId,
+    userId,
+    private: false,
+    ...(roles.length && { roles }),
+  });
+  return { sid, hub };
+}
+
+/** Starts a query in the session; the hub's refusals become API errors (429 with Retry-After). */
+export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryView> {
+  const started = await hub.startQuery(text, null);
+  if (started.ok) return started.query;
+  if (started.code === "no_session") throw new ApiError(404, "session_not_found", "session not found");
+  if (started.code === "quota_exceeded") {
+    throw new ApiError(429, "quota_exceeded", started.message, { param: null }, undefined, {
+      "Retry-After": String(started.quota.retryAfterSeconds),
+    });
+  }
+  throw new ApiError(400, started.code, started.message, { param: null });
+}
+
+/** The query as it is now; one the hub does not know is a 404. */
+export async function readQuery(hub: Rpc<HubDO>, qid: string): Promise<QueryView> {
+  const query = await hub.query(qid);
+  if (!query) throw new ApiError(404, "query_not_found", "query not found");
+  return query;
+}
+
+/** Polls the hub until the query stops (finished, or asking the user), at most TURN_TIMEOUT_MS. */
+export async function settle(
+  hub: Rpc<HubDO>,
+  qid: string,
+  seen: (query: QueryView) => void = () => {},
+): Promise<QueryView> {
+  const deadline = Date.now() + TURN_TIMEOUT_MS;
+  for (;;) {
+    const query = await readQuery(hub, qid);
+    seen(query);
+    if (STOPPED.has(query.status) || Date.now() > deadline) return query;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Server-sent events from a generator of frames (each a whole `data: …\n\n`), pulled as read. */
+export function sse(frames: AsyncGenerator<string>, headers: Record<string, string> = {}): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await frames.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await frames.return(undefined);
+    },
+  });
+  const sseHeaders = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", ...headers };
+  return new Response(body, { status: 200, headers: sseHeaders });
+}
