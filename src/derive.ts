@@ -7,7 +7,14 @@
  */
 export function purposeKey(
   secret: string,
-  purpose: "model-keys" | "api-keys" | "user-tokens" | "app-credentials" | "user-oauth" | "oauth-state",
+  purpose:
+    | "model-keys"
+    | "api-keys"
+    | "user-tokens"
+    | "app-credentials"
+    | "user-oauth"
+    | "oauth-state"
+    | "chat-approvals",
   algorithm: Parameters<SubtleCrypto["deriveKey"]>[2],
   usages: string[],
 ): Promise<CryptoKey> {

@@ -7,6 +7,7 @@ import { ApiError, codeForStatus } from "./errors.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
 import { cors } from "./middleware/cors/index.ts";
 import { adminAppRoutes } from "./routes/admin-apps.ts";
+import { aiSdkRoutes } from "./routes/ai-sdk.ts";
 import { appRoutes } from "./routes/apps.ts";
 import { artifactRoutes } from "./routes/artifacts.ts";
 import { auditRoutes } from "./routes/audit.ts";
@@ -58,7 +59,8 @@ const routes = app
   .route("/v1/users", artifactRoutes)
   .route("/v1/users", grantRoutes)
   .route("/v1/oauth", oauthRoutes)
-  .route("/v1/openai", openaiRoutes);
+  .route("/v1/openai", openaiRoutes)
+  .route("/v1/ai-sdk", aiSdkRoutes);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
   type: "http",

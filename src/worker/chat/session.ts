@@ -63,6 +63,11 @@ export async function newSession(c: Ctx, userId: string, sid = randomId("ses", 1
   return { sid, hub };
 }
 
+/** Where the console answers consents: the deployment's public URL, else this request's origin. */
+export function consoleBase(publicUrl: string | undefined, requestUrl: string): string {
+  return `${(publicUrl ?? new URL(requestUrl).origin).replace(/\/+$/, "")}/console`;
+}
+
 /** Starts a query in the session; the hub's refusals become API errors (429 with Retry-After). */
 export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryView> {
   const started = await hub.startQuery(text, null);

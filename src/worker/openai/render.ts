@@ -125,7 +125,7 @@ export function renderResumed(query: QueryView, links: ConsentLinks): string {
 const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
 /** A consent in words: its kind, the functionality, the app that would receive it. */
-function asked(c: QueryView["consents"][number]): string {
+export function asked(c: QueryView["consents"][number]): string {
   const to = c.to ? ` with ${c.to}` : "";
   const what: Record<string, string> = {
     irreversible: "an action that cannot be undone",

@@ -5,6 +5,7 @@ import type { QueryView } from "../../objects/hub/view.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import {
   callerUser,
+  consoleBase,
   newSession,
   ownSession,
   readQuery,
@@ -92,11 +93,6 @@ async function owedQuery(hub: Rpc<HubDO>): Promise<QueryView | null> {
   const qid = await hub.owedTurn();
   if (!qid) return null;
   return readQuery(hub, qid).catch(() => null);
-}
-
-/** Where the console answers consents: the deployment's public URL, else this request's origin. */
-function consoleBase(publicUrl: string | undefined, requestUrl: string): string {
-  return `${(publicUrl ?? new URL(requestUrl).origin).replace(/\/+$/, "")}/console`;
 }
 
 async function parseBody(request: Request): Promise<ChatBody> {
