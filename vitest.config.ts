@@ -40,8 +40,9 @@ export default { fetch(request, env) {
   return url.hostname === "${FAKE_OPENAI_HOST}" ? env.OPENAI.fetch(request) : env.APPS.fetch(request);
 } };`;
 
-// Three projects: the pure policy core and query runtime run in plain Node (they must not need the
-// Workers runtime), everything else runs inside workerd through the Workers pool.
+// Four projects: the pure policy core and query runtime run in plain Node (they must not need the
+// Workers runtime), the console's browser tests in Node against wrangler dev, everything else
+// inside workerd through the Workers pool.
 export default defineConfig({
   test: {
     projects: [
@@ -57,6 +58,19 @@ export default defineConfig({
           name: "runtime",
           include: ["test/runtime/**/*.test.ts", "test/apps/**/*.test.ts", "test/llm/**/*.test.ts"],
           environment: "node",
+        },
+      },
+      {
+        // The web console in Debian's Chromium against the API and demo apps under wrangler dev.
+        test: {
+          name: "console",
+          include: ["test/console/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/console/stack.ts"],
+          // One browser at a time: the files share one stack, and the machine's cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -6,6 +6,7 @@
  * On a later start the stored keys are checked; if local state was wiped, a fresh tenant is seeded.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { demoManifests, demoMcpManifests } from "../examples/apps/src/manifests.ts";
 import { demoBindings, demoCatalog } from "../examples/tenant/catalog.ts";
 import type { ManifestInput } from "../src/apps/manifest.ts";
@@ -45,10 +46,17 @@ export const DEMO_POLICY = {
   models: { default: { provider: "scripted", model: "demo" } },
 };
 
-export async function seedDemo(where: { api: string; apps: string; operatorSecret: string }): Promise<Demo> {
-  const known = existsSync(FILE) ? (JSON.parse(readFileSync(FILE, "utf8")) as Demo) : null;
+/** `file`: where the keys are remembered (null: nowhere, for a test's own throwaway stack). */
+export async function seedDemo(where: {
+  api: string;
+  apps: string;
+  operatorSecret: string;
+  file?: string | null;
+}): Promise<Demo> {
+  const file = where.file === undefined ? FILE : where.file;
+  const known = file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Demo) : null;
   if (known && (await works(where.api, known.keys.admin)))
-    return save({ ...known, api: where.api, apps: where.apps });
+    return save(file, { ...known, api: where.api, apps: where.apps });
 
   const tenant = await createTenant(where.api, where.operatorSecret, "demo");
   const call = (key: string) => (method: string, path: string, body?: unknown) =>
@@ -96,7 +104,7 @@ export async function seedDemo(where: { api: string; apps: string; operatorSecre
   });
   if (!handed.ok) throw new Error(`handing app secrets to the demo apps failed: ${handed.status}`);
   await admin("PUT", "/v1/admin/policy", DEMO_POLICY);
-  return save({ api: where.api, apps: where.apps, tenantId: tenant.tenantId, keys, appIds });
+  return save(file, { api: where.api, apps: where.apps, tenantId: tenant.tenantId, keys, appIds });
 }
 
 async function works(api: string, adminKey: string): Promise<boolean> {
@@ -104,8 +112,9 @@ async function works(api: string, adminKey: string): Promise<boolean> {
   return res.status === 200;
 }
 
-function save(demo: Demo): Demo {
-  mkdirSync(".lattice", { recursive: true });
-  writeFileSync(FILE, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+function save(file: string | null, demo: Demo): Demo {
+  if (!file) return demo;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
 }

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { consoleRoutes } from "../console/index.tsx";
 import type { AppEnv } from "./env.ts";
 import { ApiError, codeForStatus } from "./errors.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
@@ -81,6 +82,8 @@ app.doc31("/openapi.json", {
   },
 });
 app.route("/", docsRoutes(app));
+// The web console: page shells and their script; it calls the API above from the browser.
+app.route("/console", consoleRoutes);
 
 app.notFound(() => {
   throw new ApiError(404, "not_found", "no such route");

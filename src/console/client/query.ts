@@ -1,0 +1,130 @@
+/**
+ * Shown wherever a query is: its status, the display items with their provenance marks (redacted
+ * items marked as withheld) and its consents as dialogs the user answers.
+ */
+export const QUERY = `
+(function () {
+  var el = L.el;
+  var STATUS = {
+    planning: "Planning", running: "Running", awaiting_consent: "Waiting for your answer",
+    completed: "Completed", failed: "Failed", rejected: "Refused (the plan was not safe)",
+  };
+  var FROM = { user: "you", planner: "the planner", app: "an app", model: "a model reading app content", artifacts: "your saved data" };
+  var KIND = {
+    irreversible: "An action that cannot be undone",
+    data_share: "Data shared between apps",
+    app_selection: "Choose the app",
+    collaboration: "An app asks another app",
+    endorse: "Use a value from an app",
+    authorize: "Sign in to an app",
+  };
+  var SCOPE = { once: "Just this once", session: "For this session", permanent: "Always (until I revoke it)" };
+
+  /** Provenance as words: where the value came from, naming apps. */
+  function marks(item) {
+    var from = item.provenance.from.map(function (f) {
+      return f === "app" && item.provenance.apps.length ? "app " + item.provenance.apps.join(", ") : FROM[f] || f;
+    });
+    var list = el("ul", { class: "marks", "aria-label": "Where this came from" }, from.map(function (f) {
+      return el("li", { class: "mark", text: "from " + f });
+    }));
+    if (item.untrusted) list.appendChild(el("li", { class: "mark warn", text: "untrusted content" }));
+    list.appendChild(el("li", { class: "mark", text: "label " + item.label.confidentiality + " / " + item.label.integrity }));
+    return list;
+  }
+
+  L.renderDisplay = function (items) {
+    if (!items.length) return el("p", { text: "Nothing to show yet." });
+    return el("ul", { class: "display" }, items.map(function (item) {
+      var title = item.title || item.key;
+      if (item.redacted) {
+        return el("li", { class: "item redacted", "data-key": item.key }, [
+          el("h3", { text: title }),
+          el("p", { class: "withheld", text: "Withheld: its label (" + item.label.confidentiality + ") is above what the display policy shows." }),
+          marks(item),
+        ]);
+      }
+      return el("li", { class: "item" + (item.untrusted ? " untrusted" : ""), "data-key": item.key }, [
+        el("h3", { text: title }), L.value(item.value), marks(item),
+      ]);
+    }));
+  };
+
+  /** A consent as a dialog: what, who, the concrete data, the hub's assessment, and the scopes. */
+  L.renderConsent = function (sid, consent, onAnswered) {
+    var id = "consent-" + consent.id;
+    var apps = [];
+    if (consent.from && consent.from.length) apps.push("from " + consent.from.join(", "));
+    if (consent.to) apps.push("to " + consent.to);
+    var facts = el("dl", { class: "facts" }, [
+      el("dt", { text: "Kind" }), el("dd", { text: KIND[consent.kind] || consent.kind }),
+      el("dt", { text: "App(s)" }), el("dd", { text: apps.join(" ") || "—" }),
+      el("dt", { text: "Action" }), el("dd", { text: consent.functionality }),
+      el("dt", { text: consent.kind === "irreversible" ? "What will be done" : "Data" }), el("dd", {}, [L.value(consent.data)]),
+    ]);
+    var warning = consent.assessment.verdict === "warning";
+    var assessment = el("section", { class: "assessment " + (warning ? "warn" : "ok"), "aria-labelledby": id + "-assess" }, [
+      el("h4", { id: id + "-assess", text: "Lattice's assessment: " + (warning ? "be careful" : "as expected for your request") }),
+      consent.assessment.reasons.length
+        ? el("ul", {}, consent.assessment.reasons.map(function (r) { return el("li", { text: r }); }))
+        : el("p", { text: "Nothing unusual: the step was planned from your request." }),
+    ]);
+    var parts = [el("h3", { id: id + "-title", text: "Consent: " + (KIND[consent.kind] || consent.kind) }), facts, assessment];
+    if (consent.status !== "pending") {
+      parts.push(el("p", { class: "answered", role: "status", text: "Answered: " + consent.status + (consent.scope ? " (" + SCOPE[consent.scope] + ")" : "") }));
+      return el("section", { class: "consent", id: id, "aria-labelledby": id + "-title" }, parts);
+    }
+    var form = el("form", { class: "consent-form" });
+    if (consent.options && consent.options.length) {
+      form.appendChild(el("fieldset", {}, [el("legend", { text: "Which app?" })].concat(consent.options.map(function (o, i) {
+        var rid = id + "-opt-" + i;
+        return el("div", { class: "option" }, [
+          el("input", { type: "radio", name: "choice", id: rid, value: o.tool, checked: i === 0 }),
+          el("label", { for: rid, text: o.app }),
+          el("figure", { class: "app-words" }, [
+            el("blockquote", { text: o.description }),
+            el("figcaption", { text: "In " + o.app + "'s own words (not Lattice's)" }),
+          ]),
+        ]);
+      }))));
+    }
+    form.appendChild(el("fieldset", {}, [el("legend", { text: "Remember my answer" })].concat(consent.scopes.map(function (s, i) {
+      var sid2 = id + "-scope-" + s;
+      return el("div", { class: "option" }, [
+        el("input", { type: "radio", name: "scope", id: sid2, value: s, checked: i === 0 }),
+        el("label", { for: sid2, text: SCOPE[s] || s }),
+      ]);
+    }))));
+    var error = el("p", { class: "error", role: "alert" });
+    async function answer(decision) {
+      var data = new FormData(form);
+      var payload = { decision: decision, scope: data.get("scope") || "once" };
+      if (data.get("choice")) payload.choice = data.get("choice");
+      var r = await L.api("POST", "/v1/sessions/" + sid + "/consents/" + consent.id, payload);
+      if (!r.ok) { error.textContent = L.errorText(r); return; }
+      onAnswered(r.body);
+    }
+    if (consent.authorization) {
+      form.appendChild(el("p", {}, [el("a", { href: consent.authorization.url, rel: "noopener noreferrer", text: "Sign in to the app first" })]));
+    }
+    form.appendChild(el("div", { class: "buttons" }, [
+      el("button", { type: "button", class: "allow", onclick: function () { answer("allow"); }, text: "Allow" }),
+      el("button", { type: "button", class: "deny", onclick: function () { answer("deny"); }, text: "Deny" }),
+    ]));
+    form.appendChild(error);
+    parts.push(form);
+    return el("section", { class: "consent pending", id: id, role: "group", "aria-labelledby": id + "-title" }, parts);
+  };
+
+  /** The whole query: status, error, answer, and its consents (pending ones answerable). */
+  L.renderQuery = function (target, sid, query, onChange, opts) {
+    L.clear(target);
+    target.appendChild(el("p", { class: "query-text" }, ["You asked: ", el("q", { text: query.text })]));
+    target.appendChild(el("p", { class: "status status-" + query.status, role: "status", text: "Status: " + (STATUS[query.status] || query.status) }));
+    if (query.error) target.appendChild(el("p", { class: "error", text: query.error.message + " (" + query.error.code + ")" }));
+    if (!(opts && opts.consents === false)) (query.consents || []).forEach(function (c) { target.appendChild(L.renderConsent(sid, c, onChange)); });
+    target.appendChild(L.renderDisplay(query.display));
+    target.appendChild(el("p", {}, [el("a", { href: "/console/sessions/" + sid + "/queries/" + query.id, text: "See the plan and its trace" })]));
+  };
+})();
+`;

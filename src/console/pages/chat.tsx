@@ -1,0 +1,44 @@
+import { Layout } from "../layout.tsx";
+
+/** The scripted demo model's four queries, offered as one-click examples. */
+const EXAMPLES = [
+  "Who is my landlord?",
+  "Compare rides from Home to Airport",
+  "Email the total of this month's invoices to my accountant",
+  "Search my notes for groceries",
+];
+
+/** Chat: ask, follow the query live from the session's event stream, read the answer with its marks. */
+export function ChatPage(props: { sessionId?: string }) {
+  return (
+    <Layout title="Chat" page="chat" needs="user" data={props.sessionId ? { session: props.sessionId } : {}}>
+      <form id="ask-form">
+        <label for="question">Your question</label>
+        <textarea id="question" name="question" rows={3} required maxlength={8000}></textarea>
+        <button type="submit">Ask</button>
+      </form>
+      <section aria-labelledby="examples-title">
+        <h2 id="examples-title">Examples</h2>
+        <ul class="examples">
+          {EXAMPLES.map((q) => (
+            <li>
+              <button type="button" class="example" data-question={q}>
+                {q}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <div class="columns">
+        <section aria-labelledby="answer-title">
+          <h2 id="answer-title">Answer</h2>
+          <div id="query"></div>
+        </section>
+        <section aria-labelledby="events-title">
+          <h2 id="events-title">Live events</h2>
+          <ol id="events" aria-live="polite"></ol>
+        </section>
+      </div>
+    </Layout>
+  );
+}

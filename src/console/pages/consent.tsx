@@ -1,0 +1,19 @@
+import { Layout } from "../layout.tsx";
+
+/** One consent, answerable here: the page a chat frontend links to (see docs/API.md, "Console"). */
+export function ConsentPage(props: { sessionId: string; consentId: string }) {
+  return (
+    <Layout
+      title="Consent"
+      page="consent"
+      needs="user"
+      data={{ session: props.sessionId, consent: props.consentId }}
+    >
+      <div id="consent"></div>
+      <section aria-labelledby="outcome-title">
+        <h2 id="outcome-title">The query</h2>
+        <div id="query"></div>
+      </section>
+    </Layout>
+  );
+}

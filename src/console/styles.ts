@@ -1,0 +1,49 @@
+/** The console's one stylesheet (served from this origin: the CSP allows no inline style). */
+export const STYLES = `
+:root { --fg: #1b1f24; --muted: #4a5360; --accent: #0b57d0; --warn: #8a4b00; --warnbg: #fff4e0; --okbg: #e8f4ea; --line: #c9d0d8; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: #fff; }
+.skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; z-index: 2; }
+header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; padding: .5rem 1rem; border-bottom: 1px solid var(--line); }
+header ul { list-style: none; display: flex; flex-wrap: wrap; gap: .75rem; margin: 0; padding: 0; }
+.brand { font-weight: 700; margin: 0; }
+#who { margin: 0 0 0 auto; color: var(--muted); }
+main { padding: 1rem; max-width: 80rem; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+label { display: block; font-weight: 600; margin: .5rem 0 .25rem; }
+.option label { display: inline; font-weight: 400; margin-left: .25rem; }
+input[type=text], input[type=password], input[type=search], textarea, select { width: 100%; max-width: 48rem; font: inherit; padding: .4rem; border: 1px solid #6b7480; border-radius: 4px; }
+textarea#policy-text { font-family: ui-monospace, monospace; font-size: 14px; }
+button { font: inherit; padding: .4rem .9rem; margin: .5rem .5rem .5rem 0; border: 1px solid #3b4450; border-radius: 4px; background: #f3f5f8; color: var(--fg); cursor: pointer; }
+button.allow { background: #0d6b2e; color: #fff; border-color: #0d6b2e; }
+button.deny { background: #a4161a; color: #fff; border-color: #a4161a; }
+.hint { color: var(--muted); margin: .25rem 0; }
+.error { color: #a4161a; font-weight: 600; }
+.columns { display: grid; grid-template-columns: 2fr 1fr; gap: 1.5rem; }
+@media (max-width: 50rem) { .columns { grid-template-columns: 1fr; } }
+.examples { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; }
+pre.value { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space: pre-wrap; margin: .25rem 0; }
+.display { list-style: none; padding: 0; }
+.item { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
+.item h3 { margin: 0; font-size: 1rem; }
+.item.untrusted { border-left: 4px solid var(--warn); }
+.item.redacted { background: #f1f1f1; }
+.withheld { font-style: italic; }
+.marks { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; margin: .25rem 0 0; }
+.mark { font-size: .85rem; border: 1px solid var(--line); border-radius: 999px; padding: 0 .5rem; color: var(--muted); }
+.mark.warn { color: var(--warn); border-color: var(--warn); background: var(--warnbg); }
+.consent { border: 2px solid var(--accent); border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+.facts dt { font-weight: 600; } .facts dd { margin: 0; }
+.assessment { border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
+.assessment h4 { margin: 0 0 .25rem; }
+.assessment.warn { background: var(--warnbg); } .assessment.ok { background: var(--okbg); }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .5rem 0; }
+.app-words { margin: .25rem 0 .5rem 1.5rem; } .app-words blockquote { margin: 0; padding-left: .5rem; border-left: 3px solid var(--line); }
+.app-words figcaption { font-size: .85rem; color: var(--muted); }
+table { border-collapse: collapse; width: 100%; } th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; }
+.diff-add { background: #e6ffec; } .diff-del { background: #ffebe9; }
+.field-error { color: #a4161a; }
+#events li, #trace li { font-size: .95rem; }
+`;

@@ -1,0 +1,93 @@
+/**
+ * Debian's Chromium driven by playwright-core (never a browser of Playwright's own), with the
+ * checks every console page gets: no request leaves the console's origin, no CSP refusal or page
+ * error, and axe-core (injected from npm) finds no serious or critical violation.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
+
+export const CHROMIUM = "/usr/bin/chromium";
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Where screenshots go: docs/console/ when asked (CONSOLE_SCREENSHOTS=docs), else the run's temp dir. */
+let shots: string | null = null;
+const shotsDir = () =>
+  (shots ??=
+    process.env.CONSOLE_SCREENSHOTS === "docs" ? "docs/console" : mkdtempSync(join(tmpdir(), "shots-")));
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Problems seen so far: foreign requests, CSP refusals, page errors. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh profile (its own --user-data-dir) and one page, watched for anything leaving `origin`. */
+export async function openBrowser(origin: string): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1200, height: 900 },
+  });
+  const problems: string[] = [];
+  const page = context.pages()[0] ?? (await context.newPage());
+  context.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.origin !== origin && url.protocol !== "data:") problems.push(`foreign request: ${r.url()}`);
+  });
+  page.on("console", (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`csp: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  return {
+    context,
+    page,
+    problems,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown }>;
+}
+
+/**
+ * axe-core run in the page (by the driver, so the page's CSP need not allow it), the page's
+ * screenshot taken, and the watched problems asserted empty.
+ */
+export async function checkPage(b: Browser, name: string): Promise<void> {
+  await b.page.evaluate(AXE);
+  const violations = (await b.page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  })) as AxeViolation[];
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  expect(serious, `axe on ${name}`).toEqual([]);
+  await b.page.screenshot({ path: join(shotsDir(), `${name}.png`), fullPage: true });
+  expect(b.problems, `problems on ${name}`).toEqual([]);
+}
