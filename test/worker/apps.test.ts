@@ -211,6 +211,16 @@ describe("who may do what with apps", () => {
     expect(await servingNames(tenant)).toEqual([]);
   });
 
+  it("lists a developer's own apps and no one else's", async () => {
+    const { dev, dev2 } = await setup();
+    for (const name of ["zeta", "alpha"]) await api("POST", "/v1/apps", { key: dev, body: manifest(name) });
+    await api("POST", "/v1/apps", { key: dev2, body: manifest("theirs") });
+    const mine = (await api("GET", "/v1/apps", { key: dev })).body as { apps: Array<{ name: string }> };
+    expect(mine.apps.map((a) => a.name)).toEqual(["alpha", "zeta"]);
+    const theirs = (await api("GET", "/v1/apps", { key: dev2 })).body as { apps: Array<{ name: string }> };
+    expect(theirs.apps.map((a) => a.name)).toEqual(["theirs"]);
+  });
+
   it("keeps another tenant's apps out of reach (404)", async () => {
     const a = await setup();
     const b = await setup();

@@ -139,6 +139,10 @@ export class TenantDO extends DurableObject<Env> {
     return registry.ownedApp(this.sql, ownerKeyId, appId);
   }
 
+  ownedApps(ownerKeyId: string) {
+    return registry.ownedApps(this.sql, ownerKeyId);
+  }
+
   listApps(status?: registry.ReviewState) {
     return registry.listApps(this.sql, status);
   }

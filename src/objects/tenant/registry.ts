@@ -149,6 +149,13 @@ export function ownedApp(sql: Sql, ownerKeyId: string, appId: string): AppView |
   return row ? viewApp(sql, row.id) : null;
 }
 
+/** The apps a developer key registered, by name. */
+export function ownedApps(sql: Sql, ownerKeyId: string): AppView[] {
+  return sql<{ id: string }>`SELECT id FROM apps WHERE owner_key_id = ${ownerKeyId} ORDER BY name`.map(
+    ({ id }) => viewApp(sql, id)!,
+  );
+}
+
 export function listApps(sql: Sql, status?: ReviewState): AppView[] {
   const ids = status
     ? sql<{ id: string }>`SELECT DISTINCT a.id FROM apps a JOIN app_versions v ON v.app_id = a.id

@@ -48,6 +48,15 @@ const read = createRoute({
   responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError },
 });
 
+const mine = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["developer"],
+  summary: "Your own apps (those this developer key registered), with their versions and review state",
+  security,
+  responses: { 200: jsonResponse(z.object({ apps: z.array(AppSchema) }), "The apps"), ...authErrors },
+});
+
 /** The body is optional: without one, the defaults (an overlapping rotation). */
 const RotateSecret = z
   .object({ immediate: z.boolean().default(false) })
@@ -116,6 +125,7 @@ export const appRoutes = base
     if (!rotated) throw notFound("app");
     return c.json(rotated, 200);
   })
+  .openapi(mine, async (c) => c.json({ apps: await tenantOf(c).ownedApps(c.var.principal.keyId) }, 200))
   .openapi(read, async (c) => {
     // Only the registering developer key sees the app: other developers get 404, not a hint.
     const app = await tenantOf(c).ownedApp(c.var.principal.keyId, c.req.valid("param").appId);
