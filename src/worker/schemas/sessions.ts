@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CONSENT_KINDS } from "../../policy/index.ts";
 import { PROVENANCES } from "../../runtime/index.ts";
+import { EventSchema } from "./events.ts";
 
 export const SessionSchema = z
   .object({
@@ -36,9 +37,7 @@ export const QuerySchema = z
     ),
     plan: z.unknown(),
     verdict: z.unknown(),
-    trace: z.array(
-      z.object({ seq: z.number(), queryId: z.string(), type: z.string(), data: z.unknown(), at: z.string() }),
-    ),
+    trace: z.array(EventSchema),
     consents: z.array(z.unknown()),
     error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).nullable(),
     createdAt: z.string(),
