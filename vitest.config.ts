@@ -64,7 +64,11 @@ export default defineConfig({
         // The web console in Debian's Chromium against the API and demo apps under wrangler dev.
         test: {
           name: "console",
-          include: ["test/console/**/*.test.ts", "clients/typescript/test/**/*.test.ts"],
+          include: [
+            "test/console/**/*.test.ts",
+            "clients/typescript/test/**/*.test.ts",
+            "examples/frontends/*.test.ts",
+          ],
           environment: "node",
           globalSetup: ["test/console/stack.ts"],
           // One browser at a time: the files share one stack, and the machine's cores.
