@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { apiPort, freePort, parseDevVars, waitUntilUp } from "./lib.ts";
+import { apiCall, apiPort, freePort, parseDevVars, waitUntilUp } from "./lib.ts";
 import { seedDemo } from "./seed.ts";
 
 const port = apiPort();
@@ -76,6 +76,11 @@ await wrangler("examples/apps/wrangler.toml", appsPort);
 
 await Promise.all([waitFor(`${api}/healthz`), waitFor(`${apps}/healthz`)]);
 const demo = await seedDemo({ api, apps, operatorSecret });
+// The console's user pages take a user token, minted here as a chat product's server would (the
+// frontend key never reaches a browser); the fragment is never sent to a server.
+const { token } = (await apiCall(api, demo.keys.frontend, "POST", "/v1/users/alex/tokens", {
+  ttlSeconds: 3600,
+})) as { token: string };
 console.log(`
 Lattice is running (offline; models are scripted until you configure a live one).
   API        ${api}   docs ${api}/docs   contract ${api}/openapi.json
@@ -85,6 +90,8 @@ Lattice is running (offline; models are scripted until you configure a live one)
   developer key  ${demo.keys.developer}
   frontend key   ${demo.keys.frontend}
   apps       ${Object.keys(demo.appIds).join(", ")} (registered and approved)
+  console    ${api}/console#token=${token}
+             (signed in as the demo user alex for an hour; admin and developer pages take those keys)
 (also in .lattice/demo.json)
 `);
 

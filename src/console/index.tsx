@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { ADMIN } from "./client/admin.ts";
 import { CHAT } from "./client/chat.ts";
 import { CORE } from "./client/core.ts";
+import { DATA } from "./client/data.ts";
+import { PLAN } from "./client/plan.ts";
 import { POLICY } from "./client/policy.ts";
 import { QUERY } from "./client/query.ts";
 import { securityHeaders } from "./headers.ts";
@@ -18,7 +20,7 @@ import { STYLES } from "./styles.ts";
  * It holds no state and no secret: the script calls the public API from the browser with the
  * credential the user signed in with, so anything it does, an API client can do.
  */
-const SCRIPT = `${CORE}${QUERY}${CHAT}${ADMIN}${POLICY}\nL.boot();\n`;
+const SCRIPT = `${CORE}${QUERY}${CHAT}${PLAN}${DATA}${ADMIN}${POLICY}\nL.boot();\n`;
 
 // Route patterns admit only what an id can hold, so a shell's data attributes are always plain ids.
 const SID = "sid{ses_[a-f0-9]+}";

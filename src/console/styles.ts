@@ -21,6 +21,8 @@ button.deny { background: #a4161a; color: #fff; border-color: #a4161a; }
 .hint { color: var(--muted); margin: .25rem 0; }
 .error { color: #a4161a; font-weight: 600; }
 .columns { display: grid; grid-template-columns: 2fr 1fr; gap: 1.5rem; }
+.columns > * { min-width: 0; }
+#trace code { overflow-wrap: anywhere; }
 @media (max-width: 50rem) { .columns { grid-template-columns: 1fr; } }
 .examples { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; }
 pre.value { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space: pre-wrap; margin: .25rem 0; }

@@ -67,6 +67,10 @@ export async function openBrowser(origin: string): Promise<Browser> {
   };
 }
 
+interface Doc {
+  body: { scrollHeight: number };
+}
+
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -88,6 +92,11 @@ export async function checkPage(b: Browser, name: string): Promise<void> {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   expect(serious, `axe on ${name}`).toEqual([]);
-  await b.page.screenshot({ path: join(shotsDir(), `${name}.png`), fullPage: true });
+  // The whole page down to 1,400 px: enough to read each page, small enough to keep in docs/.
+  const height = await b.page.evaluate(
+    () => (globalThis as unknown as { document: Doc }).document.body.scrollHeight,
+  );
+  const clip = { x: 0, y: 0, width: 1200, height: Math.min(height, 1400) };
+  await b.page.screenshot({ path: join(shotsDir(), `${name}.png`), fullPage: true, clip });
   expect(b.problems, `problems on ${name}`).toEqual([]);
 }

@@ -10,7 +10,11 @@ export const POLICY = String.raw`
     var at = -1;
     keys.forEach(function (k) { var i = text.value.indexOf('"' + k + '"', at + 1); if (i >= 0) at = i; });
     text.focus();
-    if (at >= 0) text.setSelectionRange(at, at + keys[keys.length - 1].length + 2);
+    if (at < 0) return;
+    text.setSelectionRange(at, at + keys[keys.length - 1].length + 2);
+    // A textarea does not scroll to a selection made by script: bring its line into view.
+    var line = text.value.slice(0, at).split("\n").length;
+    text.scrollTop = Math.max(0, (line - 3) * (parseFloat(getComputedStyle(text).lineHeight) || 20));
   }
 
   L.pages.policy = async function () {

@@ -7,17 +7,18 @@ export function DeveloperPage() {
       <section aria-labelledby="scheme-title">
         <h2 id="scheme-title">How Lattice signs calls to your app</h2>
         <p>
-          Each call carries an HMAC-SHA256 signature under your app's signing secret (docs/API.md, "Calls to
-          apps"). Rotating returns a new secret once; the old one stays valid for 24 hours unless you rotate
+          Every call carries <code>X-Lattice-Signature: t=&lt;unix seconds&gt;,v2=&lt;hex&gt;</code>, an
+          HMAC-SHA256 under your app's signing secret (scheme v2) over <code>lattice-v2</code>, the time, the
+          method, the URL path, the idempotency key, the call id and the raw body, joined by newlines
+          (docs/API.md, "What apps receive"); refuse calls older than five minutes. Rotating returns a new
+          secret once; for 24 hours Lattice signs with both (two v2 values), or only the new one if you rotate
           immediately.
         </p>
       </section>
-      <form id="app-form">
-        <label for="app-id">App id</label>
-        <input id="app-id" name="appId" type="text" required pattern="app_[0-9a-f]+" />
-        <button type="submit">Show</button>
-      </form>
-      <div id="app"></div>
+      <section aria-labelledby="apps-title">
+        <h2 id="apps-title">My apps</h2>
+        <div id="apps"></div>
+      </section>
     </Layout>
   );
 }

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Browser, checkPage, openBrowser } from "./browser.ts";
+import { signIn, stack, userToken } from "./kit.ts";
+
+const DEMO = "Email the total of this month's invoices to my accountant";
+
+/** The OpenAI-compatible endpoint's answer to a chat message, as a chat UI would send it. */
+async function chat(token: string, text: string): Promise<string> {
+  const res = await fetch(`${stack().api}/v1/openai/chat/completions`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ model: "lattice", messages: [{ role: "user", content: text }] }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+  return body.choices[0]!.message.content;
+}
+
+describe("a consent link from the OpenAI-compatible endpoint", () => {
+  let b: Browser;
+  beforeAll(async () => {
+    b = await openBrowser(stack().api);
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it("opens the console's page for that consent, where the user denies it and the query fails", async () => {
+    const token = await userToken("alex");
+    const answer = await chat(token, DEMO);
+    const link = new RegExp(`${stack().api}/console/sessions/ses_[a-f0-9]{32}/consents/[A-Za-z0-9_-]+`).exec(
+      answer,
+    )?.[0];
+    expect(link, answer).toBeDefined();
+
+    await signIn(b, new URL(link!).pathname, token);
+    const consent = b.page.getByRole("group", { name: /Consent: An action that cannot be undone/ });
+    await consent.waitFor();
+    expect(await consent.locator(".facts").textContent()).toContain("mail.send");
+    expect(await consent.locator(".assessment").textContent()).toMatch(/Lattice's assessment/);
+    await checkPage(b, "consent-link");
+
+    await consent.getByRole("button", { name: "Deny" }).click();
+    await expect.poll(() => b.page.locator("#consent .answered").textContent()).toContain("denied");
+    const status = b.page.locator("#query .status");
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe("Status: Failed");
+    expect(await b.page.locator("#query .error").textContent()).toContain("consent_denied");
+    // On the consent page the query is shown without its consents: the one dialog is the page's own.
+    expect(await b.page.locator("#query .consent").count()).toBe(0);
+    await checkPage(b, "consent-denied");
+  });
+
+  it("refuses an API key where a user token belongs: the frontend key never enters the browser", async () => {
+    await b.page.goto(`${stack().api}/console`);
+    await b.page.evaluate(() => sessionStorage.clear());
+    await b.page.reload();
+    await b.page.getByLabel("User token").fill(stack().demo.keys.frontend);
+    await b.page.getByRole("button", { name: "Sign in" }).click();
+    expect(await b.page.getByRole("alert").first().textContent()).toMatch(/not a user token/);
+    expect(await b.page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+});

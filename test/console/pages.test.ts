@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../../scripts/lib.ts";
+import { type Browser, checkPage, openBrowser } from "./browser.ts";
+import { signIn, stack, userToken } from "./kit.ts";
+
+interface Doc {
+  activeElement: { id: string } | null;
+}
+
+interface QueryView {
+  id: string;
+  status: string;
+}
+
+/** A query asked as the chat product's browser would, waited for until it settles. */
+async function asked(token: string, text: string): Promise<{ sid: string; qid: string }> {
+  const { api } = stack();
+  const session = (await apiCall(api, token, "POST", "/v1/sessions", { userId: "sam" })) as { id: string };
+  const query = (await apiCall(api, token, "POST", `/v1/sessions/${session.id}/queries`, {
+    text,
+  })) as QueryView;
+  for (let i = 0; i < 100; i++) {
+    const view = (await apiCall(
+      api,
+      token,
+      "GET",
+      `/v1/sessions/${session.id}/queries/${query.id}`,
+    )) as QueryView;
+    if (view.status === "completed") return { sid: session.id, qid: query.id };
+    expect(["planning", "running"]).toContain(view.status);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the query did not complete");
+}
+
+describe("the other console pages in the browser", () => {
+  let b: Browser;
+  let token: string;
+  beforeAll(async () => {
+    b = await openBrowser(stack().api);
+    token = await userToken("sam");
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it("signs in by form, with a hint of what belongs there", async () => {
+    await b.page.goto(`${stack().api}/console`);
+    await b.page.evaluate(() => sessionStorage.clear());
+    await b.page.reload();
+    // Keyboard only: the skip link first, the sign-in field takes focus on its own.
+    const focused = () =>
+      b.page.evaluate(() => (globalThis as unknown as { document: Doc }).document.activeElement?.id);
+    expect(await focused()).toBe("credential");
+    await checkPage(b, "signin");
+    await b.page.keyboard.type(token);
+    await b.page.keyboard.press("Enter");
+    await b.page.locator("#content").waitFor({ state: "visible" });
+    expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
+  });
+
+  it("takes a token handed over in the URL fragment into the tab, and drops it from the URL", async () => {
+    await b.page.goto(`${stack().api}/console`);
+    await b.page.evaluate(() => sessionStorage.clear());
+    await b.page.goto(`${stack().api}/console/data#token=${token}`);
+    await b.page.locator("#content").waitFor({ state: "visible" });
+    expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
+    expect(b.page.url()).toBe(`${stack().api}/console/data`);
+  });
+
+  it("shows the verified plan with each value's label and the rules met, beside the trace", async () => {
+    const { sid, qid } = await asked(token, "Compare rides from Home to Airport");
+    await signIn(b, `/console/sessions/${sid}/queries/${qid}`, token);
+    const steps = b.page.locator("#steps > li");
+    await expect.poll(() => steps.count()).toBe(4);
+    const first = await steps.first().textContent();
+    expect(first).toContain("steps[0]: swiftride.quote → swift");
+    expect(first).toContain("Label of its value: public / untrusted");
+    expect(first).toContain('from the literal "Home"');
+    expect(first).toContain(
+      "confidentiality: every argument's data is within what the serving app is cleared for",
+    );
+    expect(await steps.nth(2).textContent()).toContain("display: within the display policy's cap");
+    expect(await b.page.locator("#trace li").allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining("query_finished")]),
+    );
+    await checkPage(b, "plan");
+  });
+
+  it("lists the user's saved data, shows a value and erases one", async () => {
+    await signIn(b, "/console/data", token);
+    await b.page.getByRole("button", { name: "Show swift" }).first().click();
+    const row = b.page.getByRole("row", { name: /^swift / }).first();
+    await expect.poll(() => row.locator("pre").textContent()).toContain("fare");
+    expect(await b.page.locator("#grants").textContent()).toContain("No standing permissions");
+    await checkPage(b, "my-data");
+    const before = await b.page.getByRole("button", { name: "Erase cheap" }).count();
+    await b.page.getByRole("button", { name: "Erase cheap" }).first().click();
+    await expect.poll(() => b.page.getByRole("button", { name: "Erase cheap" }).count()).toBe(before - 1);
+  });
+
+  it("shows a developer their apps with review state, and rotates a signing secret once", async () => {
+    await signIn(b, "/console/developer", stack().demo.keys.developer);
+    const mail = b.page.getByRole("article", { name: "mail" });
+    await mail.waitFor();
+    expect(await mail.getByRole("row").nth(1).textContent()).toContain("approved");
+    await checkPage(b, "developer");
+    await mail.getByRole("button", { name: "Rotate the signing secret of mail" }).click();
+    await expect.poll(() => mail.getByRole("status").textContent()).toContain("shown once");
+    expect(await mail.locator("[role=status] pre").textContent()).toMatch(/\S{20,}/);
+  });
+
+  it("shows the catalog and the audit log, filtered by type", async () => {
+    const admin = stack().demo.keys.admin;
+    await signIn(b, "/console/admin/catalog", admin);
+    await b.page.getByRole("row", { name: /^ride\.book / }).waitFor();
+    await checkPage(b, "admin-catalog");
+    await signIn(b, "/console/admin/audit", admin);
+    await b.page.locator("#audit table").waitFor();
+    await b.page.getByLabel("Event type contains").fill("policy_updated");
+    await b.page.getByRole("button", { name: "Filter" }).click();
+    // The seed wrote the policy at least once; every other type is filtered out.
+    await expect
+      .poll(async () => new Set(await b.page.locator("#audit tbody th").allTextContents()))
+      .toEqual(new Set(["policy_updated"]));
+    expect(await b.page.locator("#audit [role=status]").textContent()).toMatch(/^[1-9]\d* event/);
+    await checkPage(b, "admin-audit");
+  });
+});
