@@ -37,6 +37,8 @@ interface LatticeField {
   sessionId: string;
   queryId: string;
   status: string;
+  plan?: Array<Record<string, unknown>>;
+  display?: Array<Record<string, unknown>>;
   consents?: Array<{ id: string; kind: string; functionality: string; status: string }>;
 }
 const latticeOf = (value: unknown) => (value as { lattice: LatticeField }).lattice;
@@ -88,6 +90,21 @@ describe("the OpenAI-compatible endpoint", () => {
     expect(text).toContain(LANDLORD_IBAN);
     const lattice = latticeOf(data);
     expect(lattice.status).toBe("completed");
+    // The plan in brief and each displayed value's provenance travel in the extension field.
+    expect(lattice.plan).toMatchObject([
+      { kind: "tool", out: "landlord", tool: "contacts.lookup" },
+      { kind: "display", title: "Landlord" },
+    ]);
+    expect(lattice.display).toEqual([
+      {
+        key: expect.any(String),
+        title: "Landlord",
+        redacted: false,
+        untrusted: true,
+        from: ["app"],
+        apps: ["contacts"],
+      },
+    ]);
     expect(response.headers.get("X-Lattice-Session")).toBe(lattice.sessionId);
     const rest = await api("GET", `/v1/sessions/${lattice.sessionId}/queries/${lattice.queryId}`, {
       key: w.frontend,
