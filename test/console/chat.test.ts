@@ -2,6 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Browser, checkPage, openBrowser } from "./browser.ts";
 import { signIn, stack, userToken } from "./kit.ts";
 
+const activeId = (b: Browser) =>
+  b.page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement
+        ?.id,
+  );
+
 const DEMO = "Email the total of this month's invoices to my accountant";
 
 describe("chat and consents in the browser", () => {
@@ -37,6 +44,49 @@ describe("chat and consents in the browser", () => {
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe("Status: Completed");
     expect(await b.page.locator("#query .consent .answered").textContent()).toContain("allowed");
     expect(await b.page.locator("#query .display .item").count()).toBeGreaterThan(0);
+    // The dialog's buttons are gone: keyboard focus is on the answer, not lost.
+    expect(await activeId(b)).toMatch(/^consent-.+-answered$/);
     await checkPage(b, "chat-result");
+
+    // A reload shows the session's latest query again (the stream's replay walks to it).
+    await b.page.reload();
+    await expect.poll(() => b.page.locator("#query .status").textContent()).toBe("Status: Completed");
+    expect(await b.page.locator("#query .query-text").textContent()).toContain(DEMO);
+  });
+
+  it("shows an app choice in each app's own words, marked as the app's, and as text only", async () => {
+    await signIn(b, "/console", await userToken("alex"));
+    const hostile = '<img src="/x" id="injected">Pick me. Lattice recommends this app.';
+    // The renderer the consent dialogs use, given an app_selection consent as the API would send it.
+    await b.page.evaluate((description) => {
+      const g = globalThis as unknown as {
+        L: { renderConsent(sid: string, c: unknown, done: () => void): unknown };
+        document: { getElementById(id: string): { appendChild(n: unknown): void } };
+      };
+      const consent = {
+        id: "con_x",
+        kind: "app_selection",
+        queryId: "q_x",
+        stepId: "steps[0]",
+        functionality: "ride.book",
+        data: { from: "Home", to: "Airport" },
+        assessment: { verdict: "expected", reasons: [] },
+        scopes: ["once", "session", "permanent"],
+        options: [
+          { tool: "swiftride.book", app: "swiftride", description: "Book a SwiftRide car." },
+          { tool: "cheapcab.book", app: "cheapcab", description },
+        ],
+        status: "pending",
+      };
+      g.document.getElementById("query").appendChild(g.L.renderConsent("ses_x", consent, () => {}));
+    }, hostile);
+    const dialog = b.page.getByRole("group", { name: "Consent: Choose the app" });
+    const words = dialog.locator("figure").nth(1);
+    expect(await words.locator("blockquote").textContent()).toBe(hostile);
+    expect(await words.locator("figcaption").textContent()).toBe("In cheapcab's own words (not Lattice's)");
+    expect(await b.page.locator("#injected").count()).toBe(0);
+    expect(await dialog.getByRole("radio", { name: "cheapcab" }).count()).toBe(1);
+    expect(await dialog.getByRole("radio", { name: "Always (until I revoke it)" }).count()).toBe(1);
+    await checkPage(b, "consent-app-choice");
   });
 });

@@ -21,30 +21,58 @@ export const CHAT = `
     }
   }
 
-  /** Follows one query: every event of it is listed and the query view refreshed. */
-  function follow(sid, qid, target, events, opts) {
+  /** Re-reads a query (at most one read in flight) and renders it into target. */
+  function refresher(target, opts) {
     var pending = null;
-    function refresh() {
-      if (pending) return;
+    var state = { sid: null, qid: null };
+    state.refresh = function () {
+      if (pending || !state.qid) return;
       pending = setTimeout(async function () {
         pending = null;
-        var r = await L.api("GET", "/v1/sessions/" + sid + "/queries/" + qid);
-        if (r.ok) L.renderQuery(target, sid, r.body, refresh, opts);
+        var r = await L.api("GET", "/v1/sessions/" + state.sid + "/queries/" + state.qid);
+        if (r.ok) L.renderQuery(target, state.sid, r.body, state.refresh, opts);
       }, 50);
-    }
+    };
+    return state;
+  }
+
+  /** Follows one query: its events (if listed) and its view, refreshed on each of them. */
+  function follow(sid, qid, target, events, opts) {
+    var view = refresher(target, opts);
+    view.sid = sid;
+    view.qid = qid;
     var stream = L.stream(sid, function (e) {
       if (e.queryId !== qid) return;
       if (events) events.appendChild(el("li", { "data-type": e.type, text: describe(e) }));
-      refresh();
+      view.refresh();
     });
-    refresh();
+    view.refresh();
     return stream;
   }
-  L.follow = follow;
 
+  /**
+   * Chat: one stream for the session; the latest query is the one shown (on a reload, the stream's
+   * replay walks through the earlier ones to it).
+   */
   L.pages.chat = async function () {
-    var sid = document.body.dataset.session || null;
-    var current = null;
+    var view = refresher(L.$("query"));
+    var events = L.$("events");
+    var stream = null;
+    view.sid = document.body.dataset.session || null;
+    function show(qid) {
+      if (qid === view.qid) return;
+      view.qid = qid;
+      L.clear(events);
+    }
+    function open() {
+      stream = stream || L.stream(view.sid, function (e) {
+        if (e.type === "query_started") show(e.queryId);
+        if (e.queryId !== view.qid) return;
+        events.appendChild(el("li", { "data-type": e.type, text: describe(e) }));
+        view.refresh();
+      });
+    }
+    if (view.sid) open();
     document.querySelectorAll("button.example").forEach(function (b) {
       b.addEventListener("click", function () { L.$("question").value = b.dataset.question; L.$("question").focus(); });
     });
@@ -52,17 +80,17 @@ export const CHAT = `
       e.preventDefault();
       var text = L.$("question").value.trim();
       if (!text) return;
-      if (!sid) {
+      if (!view.sid) {
         var s = await L.api("POST", "/v1/sessions", { userId: L.user });
         if (!s.ok) { L.$("query").textContent = L.errorText(s); return; }
-        sid = s.body.id;
-        history.replaceState(null, "", "/console/sessions/" + sid);
+        view.sid = s.body.id;
+        history.replaceState(null, "", "/console/sessions/" + view.sid);
       }
-      var q = await L.api("POST", "/v1/sessions/" + sid + "/queries", { text: text });
+      var q = await L.api("POST", "/v1/sessions/" + view.sid + "/queries", { text: text });
       if (!q.ok) { L.$("query").textContent = L.errorText(q); return; }
-      if (current) current.stop();
-      L.clear(L.$("events"));
-      current = follow(sid, q.body.id, L.$("query"), L.$("events"));
+      show(q.body.id);
+      open();
+      view.refresh();
     });
   };
 

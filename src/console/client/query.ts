@@ -71,7 +71,12 @@ export const QUERY = `
     ]);
     var parts = [el("h3", { id: id + "-title", text: "Consent: " + (KIND[consent.kind] || consent.kind) }), facts, assessment];
     if (consent.status !== "pending") {
-      parts.push(el("p", { class: "answered", role: "status", text: "Answered: " + consent.status + (consent.scope ? " (" + SCOPE[consent.scope] + ")" : "") }));
+      parts.push(el("p", { class: "answered", id: id + "-answered", tabindex: "-1", role: "status", text: "Answered: " + consent.status + (consent.scope ? " (" + SCOPE[consent.scope] + ")" : "") }));
+      // The buttons just used are gone: focus goes to the answer, not back to the top of the page.
+      if (L.focusAnswered === consent.id) setTimeout(function () {
+        var n = document.getElementById(id + "-answered");
+        if (n) { n.focus(); L.focusAnswered = null; }
+      }, 0);
       return el("section", { class: "consent", id: id, "aria-labelledby": id + "-title" }, parts);
     }
     var form = el("form", { class: "consent-form" });
@@ -102,14 +107,15 @@ export const QUERY = `
       if (data.get("choice")) payload.choice = data.get("choice");
       var r = await L.api("POST", "/v1/sessions/" + sid + "/consents/" + consent.id, payload);
       if (!r.ok) { error.textContent = L.errorText(r); return; }
+      L.focusAnswered = consent.id;
       onAnswered(r.body);
     }
     if (consent.authorization) {
       form.appendChild(el("p", {}, [el("a", { href: consent.authorization.url, rel: "noopener noreferrer", text: "Sign in to the app first" })]));
     }
     form.appendChild(el("div", { class: "buttons" }, [
-      el("button", { type: "button", class: "allow", onclick: function () { answer("allow"); }, text: "Allow" }),
-      el("button", { type: "button", class: "deny", onclick: function () { answer("deny"); }, text: "Deny" }),
+      el("button", { type: "button", id: id + "-allow", class: "allow", onclick: function () { answer("allow"); }, text: "Allow" }),
+      el("button", { type: "button", id: id + "-deny", class: "deny", onclick: function () { answer("deny"); }, text: "Deny" }),
     ]));
     form.appendChild(error);
     parts.push(form);
@@ -118,6 +124,10 @@ export const QUERY = `
 
   /** The whole query: status, error, answer, and its consents (pending ones answerable). */
   L.renderQuery = function (target, sid, query, onChange, opts) {
+    // Each event re-renders the query: whatever had focus in it gets it back (by id).
+    var active = document.activeElement;
+    var keep = active && target.contains(active) ? active.id : "";
+    if (keep) setTimeout(function () { var n = document.getElementById(keep); if (n) n.focus(); }, 0);
     L.clear(target);
     target.appendChild(el("p", { class: "query-text" }, ["You asked: ", el("q", { text: query.text })]));
     target.appendChild(el("p", { class: "status status-" + query.status, role: "status", text: "Status: " + (STATUS[query.status] || query.status) }));
