@@ -28,7 +28,9 @@ describe("the console's pages (the browser tests drive them in Chromium: test/co
       expect(response.headers.get("Cache-Control"), path).toBe("no-store");
       const html = String(body);
       // No inline script: the one script is the served file.
-      expect(html.match(/<script[^>]*>/g), path).toEqual(['<script src="/console/static/console.js" defer="">']);
+      expect(html.match(/<script[^>]*>/g), path).toEqual([
+        '<script src="/console/static/console.js" defer="">',
+      ]);
       expect(html, path).not.toMatch(/l[ku]\.[A-Za-z0-9_-]{8,}/);
     }
   });
