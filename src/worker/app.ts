@@ -25,6 +25,7 @@ import { policyRoutes } from "./routes/policy.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { registerChatPaths } from "./schemas/chat.ts";
 
 /** Largest request body the API accepts (manifests with schemas are the biggest legitimate bodies). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -73,6 +74,7 @@ app.openAPIRegistry.registerComponent("securitySchemes", "operator", {
   scheme: "bearer",
   description: "The deployment's operator secret (Worker secret LATTICE_OPERATOR_SECRET)",
 });
+registerChatPaths(app.openAPIRegistry);
 app.doc31("/openapi.json", {
   openapi: "3.1.0",
   info: {
