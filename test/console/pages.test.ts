@@ -99,6 +99,39 @@ describe("the other console pages in the browser", () => {
     await expect.poll(() => b.page.getByRole("button", { name: "Erase cheap" }).count()).toBe(before - 1);
   });
 
+  it("revokes a standing permission with its button (the grants answer stubbed: no demo query makes one)", async () => {
+    // Only a permanent answer to a data_share or app choice makes a grant, and none of the scripted
+    // demo's queries asks one; the page's side of revoking is what is tested here.
+    const grant = {
+      id: "grt_1",
+      kind: "data_share",
+      subject: "data_share:contacts->calendar",
+      choice: null,
+      description: "Share contacts data with calendar",
+      createdAt: "2026-12-01T00:00:00.000Z",
+    };
+    let grants = [grant];
+    const deleted: string[] = [];
+    await b.page.route("**/v1/users/sam/grants**", async (route) => {
+      const request = route.request();
+      if (request.method() === "DELETE") {
+        deleted.push(new URL(request.url()).pathname);
+        grants = [];
+        return route.fulfill({ json: { revoked: true } });
+      }
+      expect(request.headers().authorization).toBe(`Bearer ${token}`);
+      return route.fulfill({ json: { grants } });
+    });
+    try {
+      await signIn(b, "/console/data", token);
+      await b.page.getByRole("button", { name: "Revoke: Share contacts data with calendar" }).click();
+      await expect.poll(() => b.page.locator("#grants").textContent()).toContain("No standing permissions");
+      expect(deleted).toEqual(["/v1/users/sam/grants/grt_1"]);
+    } finally {
+      await b.page.unroute("**/v1/users/sam/grants**");
+    }
+  });
+
   it("shows a developer their apps with review state, and rotates a signing secret once", async () => {
     await signIn(b, "/console/developer", stack().demo.keys.developer);
     const mail = b.page.getByRole("article", { name: "mail" });
