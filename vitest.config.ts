@@ -75,6 +75,8 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // A page's answers wait on the API under wrangler dev: on a loaded CI machine, more than 1 s.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {
