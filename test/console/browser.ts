@@ -78,20 +78,24 @@ interface AxeViolation {
   nodes: Array<{ target: unknown }>;
 }
 
+/** axe-core's serious and critical violations on the page as it is, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  })) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
+
 /**
  * axe-core run in the page (by the driver, so the page's CSP need not allow it), the page's
  * screenshot taken, and the watched problems asserted empty.
  */
 export async function checkPage(b: Browser, name: string): Promise<void> {
-  await b.page.evaluate(AXE);
-  const violations = (await b.page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  })) as AxeViolation[];
-  const serious = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-  expect(serious, `axe on ${name}`).toEqual([]);
+  expect(await seriousViolations(b.page), `axe on ${name}`).toEqual([]);
   // The whole page down to 1,400 px: enough to read each page, small enough to keep in docs/.
   const height = await b.page.evaluate(
     () => (globalThis as unknown as { document: Doc }).document.body.scrollHeight,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
-import { type Browser, checkPage, openBrowser } from "./browser.ts";
+import { type Browser, checkPage, openBrowser, seriousViolations } from "./browser.ts";
 import { signIn, stack, userToken } from "./kit.ts";
 
 interface Doc {
@@ -57,6 +57,24 @@ describe("the other console pages in the browser", () => {
     await b.page.keyboard.press("Enter");
     await b.page.locator("#content").waitFor({ state: "visible" });
     expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
+  });
+
+  it("has checks that can fail: axe flags an unlabeled field, the CSP and the watch a request to another origin", async () => {
+    await signIn(b, "/console", token);
+    await b.page.evaluate(() => {
+      const d = (
+        globalThis as unknown as {
+          document: { createElement(t: string): unknown; body: { appendChild(n: unknown): void } };
+        }
+      ).document;
+      d.body.appendChild(d.createElement("input"));
+    });
+    expect((await seriousViolations(b.page)).join("\n")).toMatch(/^label \(critical\)/m);
+    await b.page.evaluate(() => fetch("http://192.0.2.1/").catch(() => {}));
+    // The CSP (connect-src 'self') refuses it before it leaves; the watch reports the refusal.
+    await expect.poll(() => b.problems.join("\n")).toMatch(/^csp: .*192\.0\.2\.1/m);
+    b.problems.length = 0;
+    await b.page.reload();
   });
 
   it("takes a token handed over in the URL fragment into the tab, and drops it from the URL", async () => {
