@@ -27,6 +27,12 @@ declare namespace Cloudflare {
     LATTICE_PRINCIPAL_TTL_MS?: string;
     /** Where users' browsers reach this API: the OAuth callback of MCP apps is `${LATTICE_PUBLIC_URL}/v1/oauth/callback`. */
     LATTICE_PUBLIC_URL?: string;
+    /**
+     * Workers AI (`[ai] binding = "AI"`), for the `workers-ai` model provider. Not bound in
+     * wrangler.toml: the binding is always remote, so `wrangler dev` and the tests would need a
+     * Cloudflare account. Unbound, that provider fails with `model_not_configured`.
+     */
+    AI?: import("./llm/workers-ai.ts").AiBinding;
     OPENAI_BASE_URL?: string;
     OPENAI_API_KEY?: string;
     OPENAI_MODEL?: string;

@@ -8,8 +8,11 @@ import {
   type ModelLimits,
   type ModelRole,
 } from "./types.ts";
+import { type AiBinding, completeWorkersAi } from "./workers-ai.ts";
 
+export { needsStrictForm, outputModeOf } from "./capabilities.ts";
 export * from "./types.ts";
+export type { AiBinding } from "./workers-ai.ts";
 
 export interface ModelSettings {
   default?: ModelConfig;
@@ -45,12 +48,19 @@ export function modelFor(
   return { provider: "scripted", model: "demo" };
 }
 
+/** One model call. `bindings.ai` is the Worker's `AI` binding, which only the workers-ai provider uses. */
 export function complete(
   config: ModelConfig,
   request: CompletionRequest,
   limits: ModelLimits = DEFAULT_MODEL_LIMITS,
+  bindings: { ai?: AiBinding } = {},
 ): Promise<CompletionResult> {
-  return config.provider === "openai"
-    ? completeOpenAI(config, request, limits)
-    : completeScripted(config, request);
+  switch (config.provider) {
+    case "openai":
+      return completeOpenAI(config, request, limits);
+    case "workers-ai":
+      return completeWorkersAi(config, request, limits, bindings.ai);
+    default:
+      return completeScripted(config, request);
+  }
 }

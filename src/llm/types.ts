@@ -23,13 +23,26 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * How a provider is held to a schema (capabilities.ts): strict JSON schema (OpenAI `strict: true`),
+ * JSON schema as a hint, vLLM's guided decoding, JSON mode only, or nothing (the schema in the prompt).
+ */
+export const OUTPUT_MODES = ["strict", "json_schema", "guided_json", "json_object", "none"] as const;
+export type OutputMode = (typeof OUTPUT_MODES)[number];
+
 export interface CompletionRequest {
   role: ModelRole;
   messages: ChatMessage[];
-  /** Structured output: the answer must be JSON for this schema (re-checked by the caller). */
-  schema?: { name: string; schema: Record<string, unknown> };
+  /**
+   * Structured output: the answer must be JSON for `schema` (re-checked by the caller). `strict` is
+   * the same in the form strict decoding takes; a provider held to it answers in that form.
+   */
+  schema?: { name: string; schema: Record<string, unknown>; strict?: Record<string, unknown> };
   tools?: ToolDefinition[];
 }
+
+/** Why the answer ended: `length` is cut off at the token limit, `refusal` declined (or filtered). */
+export type FinishReason = "stop" | "length" | "refusal" | "tool_calls";
 
 export interface CompletionResult {
   text: string;
@@ -37,13 +50,25 @@ export interface CompletionResult {
   usage: { inputTokens: number; outputTokens: number };
   /** Which provider and model answered, for traces ("scripted" is always named as such). */
   model: string;
+  /** Unset means `stop`. */
+  finish?: FinishReason;
+  /** `strict` when the answer was held to the request's strict schema: it needs decoding. */
+  form?: "strict" | "plain";
 }
 
 export interface ModelConfig {
-  provider: "openai" | "scripted";
+  provider: "openai" | "workers-ai" | "scripted";
   model: string;
   baseURL?: string;
   apiKey?: string;
+  /** How the provider is held to a schema; unset: the known provider's default (capabilities.ts). */
+  output?: OutputMode;
+  /** Where the key goes: `authorization` (the default) or AI Gateway's `cf-aig-authorization`. */
+  apiKeyHeader?: "authorization" | "cf-aig-authorization";
+  /** Extra `cf-aig-*` request headers for AI Gateway (caching, metadata); never secrets. */
+  headers?: Record<string, string>;
+  /** workers-ai only: the AI Gateway the binding's calls go through. */
+  gateway?: string;
   /** Scripted provider only: responses as data (see script.ts). */
   script?: ScriptEntry[];
 }
@@ -71,6 +96,9 @@ export interface ModelLimits {
 }
 
 export const DEFAULT_MODEL_LIMITS: ModelLimits = { timeoutMs: 30_000, maxOutputTokens: 4096, maxRetries: 2 };
+
+/** A provider's answer larger than this is refused unread (a hostile host could send anything). */
+export const MAX_ANSWER_BYTES = 2_000_000;
 
 import type { ModelErrorCode } from "../contracts.ts";
 

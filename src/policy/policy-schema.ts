@@ -39,11 +39,40 @@ export const ToolPolicySchema = z.strictObject({
   output: z.strictObject({ confidentiality: Level.optional(), integrity: Level.optional() }).optional(),
 });
 
+/** AI Gateway's own request headers (caching, metadata, logging); its token goes as `apiKeyHeader`. */
+const GatewayHeaders = z.record(z.string(), z.string().max(1024)).superRefine((headers, ctx) => {
+  const names = Object.keys(headers);
+  if (names.length > 8) ctx.addIssue({ code: "custom", message: "at most 8 headers" });
+  for (const name of names) {
+    const message =
+      name === "cf-aig-authorization"
+        ? 'the gateway token is the apiKey, sent with apiKeyHeader "cf-aig-authorization"'
+        : /^cf-aig-[a-z-]+$/.test(name)
+          ? null
+          : "only AI Gateway's cf-aig-* headers";
+    if (message) ctx.addIssue({ code: "custom", path: [name], message });
+  }
+});
+
 export const ModelRoleSchema = z.strictObject({
-  provider: z.enum(["openai", "scripted"]),
+  provider: z.enum(["openai", "workers-ai", "scripted"]),
   baseURL: z.url({ protocol: /^https?$/ }).optional(),
   model: z.string().min(1),
   apiKey: z.string().min(1).optional(),
+  /**
+   * How the provider is held to a schema (docs/models.md): `strict` (OpenAI strict JSON schema),
+   * `json_schema` (a hint; Workers AI's JSON mode), `guided_json` (vLLM), `json_object` (JSON mode
+   * only), `none`. Unset: the known provider's default.
+   */
+  output: z.enum(["strict", "json_schema", "guided_json", "json_object", "none"]).optional(),
+  /** Where the apiKey is sent: `authorization` (default) or AI Gateway's `cf-aig-authorization`. */
+  apiKeyHeader: z.enum(["authorization", "cf-aig-authorization"]).optional(),
+  headers: GatewayHeaders.optional(),
+  /** workers-ai: the AI Gateway its calls go through (the gateway's id). */
+  gateway: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/)
+    .optional(),
   /** The scripted provider's answers, as data (DESIGN.md: "responses defined as data"). */
   script: z
     .array(
@@ -62,6 +91,21 @@ export const ModelRoleSchema = z.strictObject({
     .max(1000)
     .optional(),
 });
+
+/** What a model role may combine: workers-ai runs over the Worker's binding (no host, no key, JSON mode). */
+function modelRoleProblems(m: z.output<typeof ModelRoleSchema>): Array<[string, string]> {
+  const problems: Array<[string, string]> = [];
+  if (m.provider === "workers-ai") {
+    if (m.baseURL)
+      problems.push(["baseURL", "workers-ai runs over the Worker's AI binding and takes no baseURL"]);
+    if (m.apiKey)
+      problems.push(["apiKey", "workers-ai runs over the Worker's AI binding and takes no apiKey"]);
+    if (m.output === "strict" || m.output === "guided_json")
+      problems.push(["output", "workers-ai takes json_schema (its JSON mode), json_object or none"]);
+  } else if (m.gateway)
+    problems.push(["gateway", "gateway is for workers-ai; an openai provider names its gateway in baseURL"]);
+  return problems;
+}
 
 export const PolicySchema = z
   .strictObject({
@@ -187,6 +231,10 @@ export const PolicySchema = z
       }
     }
     check("confidentiality", p.display.maxConfidentiality, ["display", "maxConfidentiality"]);
+    for (const [setting, model] of Object.entries(p.models)) {
+      for (const [field, message] of model ? modelRoleProblems(model) : [])
+        ctx.addIssue({ code: "custom", path: ["models", setting, field], message });
+    }
     for (const [i, role] of p.defaultRoles.entries()) {
       if (!Object.hasOwn(p.roles, role)) {
         ctx.addIssue({ code: "custom", path: ["defaultRoles", i], message: `no role "${role}" in roles` });
