@@ -1,6 +1,15 @@
 import { valueProblems } from "../apps/schemas.ts";
 import type { ArtifactMetadata } from "../contracts.ts";
-import { checkPlan, type PlanCheck, type Policy, planJsonSchema } from "../policy/index.ts";
+import {
+  checkPlan,
+  decodeStrictPlan,
+  type PlanCheck,
+  type PlanError,
+  type Policy,
+  planJsonSchema,
+  strictPlanJsonSchema,
+  type ValidationRule,
+} from "../policy/index.ts";
 import { resultType, signatureOf } from "./signatures.ts";
 import type { PlannerTool, PlanningSnapshot } from "./snapshot.ts";
 
@@ -15,11 +24,25 @@ import type { PlannerTool, PlanningSnapshot } from "./snapshot.ts";
 /** A chat message as the planner port takes it (the model layer's shape, narrowed to what planning sends). */
 export type PlannerMessage = { role: "system" | "user" | "assistant"; content: string };
 
-/** The planner model: messages and the plan's JSON Schema in, its text and token use out. */
-export type PlannerModel = (
-  messages: PlannerMessage[],
-  schema: Record<string, unknown>,
-) => Promise<{ text: string; tokens: number }>;
+/** The plan's JSON Schema, and its strict form (strict-plan.ts) for providers held to closed schemas. */
+export interface PlanSchemas {
+  plan: Record<string, unknown>;
+  strict: Record<string, unknown>;
+}
+
+/**
+ * What the planner model answered: its text and token use; `form: "strict"` when it was held to
+ * the strict schema (the text is then decoded back to the DSL); how the answer ended (unset: stop).
+ */
+export interface PlannerAnswer {
+  text: string;
+  tokens: number;
+  form?: "strict" | "plain";
+  finish?: "stop" | "length" | "refusal" | "tool_calls";
+}
+
+/** The planner model: messages and the plan's JSON Schemas in, its answer out. */
+export type PlannerModel = (messages: PlannerMessage[], schemas: PlanSchemas) => Promise<PlannerAnswer>;
 
 const RULES = `You never see tool results: later steps refer to earlier results by name ({"ref": name, "path": [...]}).
 Use a "qllm" step to read, summarise, extract or compute from data; give it a self-contained prompt and an object JSON Schema.
@@ -134,6 +157,48 @@ export type PlanningOutcome =
     }
   | { state: "rejected"; check: Extract<PlanCheck, { stage: "verify" }>; attempts: number; tokens: number };
 
+/** Rules of the plan's shape: a plan breaking only these may come out right if simply asked again. */
+const SHAPE_RULES: ReadonlySet<ValidationRule> = new Set([
+  "json",
+  "type",
+  "required",
+  "unknown_field",
+  "unknown_kind",
+  "unknown_op",
+  "invalid_value",
+  "predicate_misplaced",
+]);
+
+type Read =
+  | { ok: true; json: unknown }
+  | { ok: false; reason: string; errors?: readonly PlanError[]; retry: boolean; json?: unknown };
+
+/** The answer as a DSL document, or why not (and whether asking again, unchanged, may help). */
+function readAnswer(answer: PlannerAnswer): Read {
+  if (answer.finish === "refusal")
+    return { ok: false, reason: "the planner declined to write a plan", retry: false };
+  if (answer.finish === "length")
+    return { ok: false, reason: "the planner's answer was cut off at its output token limit", retry: true };
+  if (answer.finish === "tool_calls")
+    return { ok: false, reason: "the planner answered with a tool call, not a plan", retry: true };
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.text);
+  } catch {
+    return { ok: false, reason: "the planner's answer is not JSON", retry: true };
+  }
+  if (answer.form !== "strict") return { ok: true, json };
+  const decoded = decodeStrictPlan(json);
+  return decoded.ok
+    ? { ok: true, json: decoded.plan }
+    : { ok: false, reason: "the plan failed validation", errors: decoded.errors, retry: true, json };
+}
+
+/**
+ * One call; one structured retry where policy allows, for static flow rejections only (with a
+ * correction), and one repair-free retry (the same messages again, no feedback) for an answer
+ * that is not a plan by its shape: not JSON, cut off, a tool call, or breaking the DSL's structure.
+ */
 export async function plan(input: {
   query: string;
   policy: Policy;
@@ -142,17 +207,34 @@ export async function plan(input: {
   model: PlannerModel;
 }): Promise<PlanningOutcome> {
   const messages = [...input.messages];
+  const schemas = { plan: planJsonSchema(), strict: strictPlanJsonSchema() };
   let tokens = 0;
+  let calls = 0;
+  let askedAgain = false;
   const maxAttempts = 1 + input.policy.selfCorrection;
   for (let attempt = 1; ; attempt++) {
-    const answer = await input.model(messages, { ...planJsonSchema() });
+    const answer = await input.model(messages, schemas);
+    calls++;
     tokens += answer.tokens;
-    let json: unknown;
-    try {
-      json = JSON.parse(answer.text);
-    } catch {
-      return { state: "invalid", check: null, reason: "the planner's answer is not JSON", tokens };
+    const read = readAnswer(answer);
+    if (!read.ok) {
+      if (read.retry && !askedAgain) {
+        askedAgain = true;
+        attempt--;
+        continue;
+      }
+      const check = read.errors
+        ? { stage: "validate" as const, ok: false as const, errors: read.errors }
+        : null;
+      return {
+        state: "invalid",
+        check,
+        reason: read.reason,
+        tokens,
+        ...(read.json !== undefined && { json: read.json }),
+      };
     }
+    const json = read.json;
     const check = checkPlan(json, {
       policy: input.policy,
       query: input.query,
@@ -161,11 +243,17 @@ export async function plan(input: {
       checkSchema: valueProblems,
       trustedPlanner: input.snapshot.mode === "catalog",
     });
-    if (check.stage === "validate")
+    if (check.stage === "validate") {
+      if (!askedAgain && check.errors.every((e) => SHAPE_RULES.has(e.rule))) {
+        askedAgain = true;
+        attempt--;
+        continue;
+      }
       return { state: "invalid", check, reason: "the plan failed validation", tokens, json };
-    if (check.ok) return { state: "planned", check, attempts: attempt, tokens };
+    }
+    if (check.ok) return { state: "planned", check, attempts: calls, tokens };
     if (attempt >= maxAttempts || !check.verdict.correction)
-      return { state: "rejected", check, attempts: attempt, tokens };
+      return { state: "rejected", check, attempts: calls, tokens };
     // The one retry: the planner sees its own plan and a correction made of policy and structure only.
     messages.push(
       { role: "assistant", content: answer.text },

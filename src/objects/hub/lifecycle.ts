@@ -89,15 +89,20 @@ export class QueryLifecycle {
       policy,
       roles: session.roles.length ? session.roles : policy.defaultRoles,
       defences: defencesOf(query.options),
-      model: async (messages, schema) => {
+      model: async (messages, schemas) => {
         const answer = await complete(
           model,
-          { role: "planner", messages, schema: { name: "plan", schema } },
+          {
+            role: "planner",
+            messages,
+            schema: { name: "plan", schema: schemas.plan, strict: schemas.strict },
+          },
           limits,
+          { ai: this.env.AI },
         );
         const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
         await tenant.recordTokens(tokens); // exact: every planner call, retries included
-        return { text: answer.text, tokens };
+        return { text: answer.text, tokens, form: answer.form ?? "plain", finish: answer.finish ?? "stop" };
       },
     });
   }
