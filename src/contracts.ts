@@ -142,7 +142,8 @@ export interface QllmCall {
 
 /** Why a model call failed (the model layer's `ModelError` carries one of these). */
 export type ModelErrorCode = "model_timeout" | "model_failed" | "model_not_configured" | "quota_exceeded";
-export type QllmErrorCode = "invalid_model_output" | ModelErrorCode;
+/** `schema_not_strict`: the step's schema cannot be sent to a model held to strict schemas. */
+export type QllmErrorCode = "invalid_model_output" | "schema_not_strict" | ModelErrorCode;
 export type QllmResult = Result<{ value: unknown; tokens: number }, QllmErrorCode>;
 
 // --- spoke → hub (collaboration between spokes) ---

@@ -9,6 +9,7 @@ import {
   type SpokeErrorCode,
 } from "../../contracts.ts";
 import {
+  type AiBinding,
   type ChatMessage,
   complete,
   type ModelConfig,
@@ -28,6 +29,8 @@ import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 export interface AgentSettings extends Omit<AgentCallSettings, "modelTimeoutMs" | "collaboration"> {
   model: ModelConfig;
   limits: ModelLimits;
+  /** The Worker's AI binding, for a workers-ai model. */
+  ai?: AiBinding;
   maxTurns?: number;
   maxTokens?: number;
   maxMs?: number;
@@ -168,7 +171,9 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     if (Date.now() > deadline) return end("agent_time_limit", "the app's agent ran out of time");
     let answer: Awaited<ReturnType<typeof complete>>;
     try {
-      answer = await complete(settings.model, { role: "spoke", messages, tools }, settings.limits);
+      answer = await complete(settings.model, { role: "spoke", messages, tools }, settings.limits, {
+        ai: settings.ai,
+      });
     } catch (error) {
       if (error instanceof ModelError) return end(error.code, error.message);
       throw error;

@@ -11,7 +11,6 @@ import {
   VANILLA_SPOKE,
 } from "../../contracts.ts";
 import {
-  complete,
   DEFAULT_MODEL_LIMITS,
   type ModelConfig,
   ModelError,
@@ -26,6 +25,7 @@ import { runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 import { callMcpTool, type PinCheck, type ToolCall } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
+import { runQllm } from "./qllm.ts";
 import {
   oauthTargetFor,
   oauthTargetOf,
@@ -131,7 +131,7 @@ export class SpokeDO extends DurableObject<Env> {
         memory: remembered.map(({ levels: _levels, ...record }) => record),
         idempotencyKey: call.idempotencyKey,
         callId: call.callId,
-        settings: { ...agent, ...model },
+        settings: { ...agent, ...model, ai: this.env.AI },
         carries: [...(call.memory ? [call.memory.carries] : []), ...rememberedLevels],
         readRequest: readOfRequest(call.request, agent.trustedArgs, remembered.length > 0),
       });
@@ -280,37 +280,10 @@ export class SpokeDO extends DurableObject<Env> {
     this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
     try {
       const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
-      const answer = await complete(
-        model,
-        {
-          role: "qllm",
-          messages: [
-            {
-              role: "system",
-              content: "Answer the task using only the given inputs. Reply with JSON matching the schema.",
-            },
-            {
-              role: "user",
-              content: `Task: ${request.prompt}\n\nInputs:\n${JSON.stringify(request.inputs)}`,
-            },
-          ],
-          schema: { name: "answer", schema: request.schema },
-        },
-        limits,
+      const tenant = tenantStub(this.env, request.tenantId);
+      return await runQllm(request, { config: model, limits, ai: this.env.AI }, (tokens) =>
+        tenant.recordTokens(tokens),
       );
-      let value: unknown;
-      try {
-        value = JSON.parse(answer.text);
-      } catch {
-        return failure("invalid_model_output", "the q-llm answer is not JSON");
-      }
-      const problems = valueProblems(request.schema, value);
-      if (problems.length) {
-        return failure("invalid_model_output", `the q-llm answer breaks its schema: ${problems[0]}`);
-      }
-      const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
-      await tenantStub(this.env, request.tenantId).recordTokens(tokens);
-      return { ok: true, value, tokens };
     } catch (error) {
       if (error instanceof ModelError) return failure(error.code, error.message);
       throw error;

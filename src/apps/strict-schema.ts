@@ -1,0 +1,178 @@
+/**
+ * A planner-written q-llm schema in the form strict structured output takes (OpenAI `strict: true`,
+ * guided decoding): every object closed, every property required. An optional property becomes
+ * nullable (null meaning absent); a map (`additionalProperties: schema`, no `properties`) becomes an
+ * array of `{name, value}`; keywords strict mode lacks and that only narrow (lengths, uniqueness)
+ * are dropped, since the answer is decoded and checked against the schema as written anyway. What
+ * cannot be made strict (open objects, allOf, `true` schemas, a map inside a union) is refused
+ * before the call, with the place named.
+ */
+
+type Schema = Record<string, unknown>;
+type Decode = (value: unknown) => unknown;
+
+export type StrictOutput = { ok: true; schema: Schema; decode: Decode } | { ok: false; problems: string[] };
+
+/** OpenAI's bounds for a strict schema (nesting of objects, properties in all). */
+const MAX_NESTING = 10;
+const MAX_PROPERTIES = 5000;
+const FORMATS = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
+const KEPT = [
+  "description",
+  "enum",
+  "const",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+];
+const identity: Decode = (v) => v;
+const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+
+class Normaliser {
+  readonly problems: string[] = [];
+  private properties = 0;
+  /** Decoders of `$defs`, looked up at decode time so recursive schemas work. */
+  readonly defDecoders = new Map<string, Decode>();
+
+  refuse(at: string, why: string): { schema: Schema; decode: Decode } {
+    if (this.problems.length < 20) this.problems.push(`${at || "#"}: ${why}`);
+    return { schema: {}, decode: identity };
+  }
+
+  /** `inUnion`: a branch of anyOf, where nothing may need decoding (which branch matched is unknown). */
+  node(s: unknown, at: string, depth: number, inUnion: boolean): { schema: Schema; decode: Decode } {
+    if (!isObject(s)) return this.refuse(at, "a true/false schema cannot be made strict");
+    if (depth > MAX_NESTING) return this.refuse(at, `objects nest deeper than ${MAX_NESTING} levels`);
+    if (s.allOf) return this.refuse(at, "allOf cannot be made strict");
+    if (typeof s.$ref === "string") {
+      const m = /^#\/\$defs\/([^/]+)$/.exec(s.$ref);
+      if (!m) return this.refuse(at, "only #/$defs/<name> references can be made strict");
+      const name = m[1]!;
+      return { schema: { $ref: s.$ref }, decode: (v) => (this.defDecoders.get(name) ?? identity)(v) };
+    }
+    const union = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+    if (union) {
+      // oneOf becomes anyOf: the answer is re-checked against the schema as written, oneOf included.
+      const branches = union.map((b, i) => this.node(b, `${at}/anyOf/${i}`, depth, true).schema);
+      return { schema: { ...this.kept(s), anyOf: branches }, decode: identity };
+    }
+    const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type];
+    if (types.includes("object") || s.properties !== undefined) {
+      if (types.length > 1)
+        return this.refuse(at, "an object that may also be another type cannot be made strict");
+      return this.object(s, at, depth, inUnion);
+    }
+    if (types.includes("array")) {
+      if (types.length > 1)
+        return this.refuse(at, "an array that may also be another type cannot be made strict");
+      if (s.items === undefined) return this.refuse(at, "an array without items cannot be made strict");
+      const items = this.node(s.items, `${at}/items`, depth, inUnion);
+      return {
+        schema: { ...this.kept(s), type: "array", items: items.schema },
+        decode: (v) => (Array.isArray(v) ? v.map(items.decode) : v),
+      };
+    }
+    if (s.type === undefined && s.enum === undefined && s.const === undefined)
+      return this.refuse(at, "a schema without a type cannot be made strict");
+    const schema: Schema = { ...this.kept(s), ...(s.type !== undefined && { type: s.type }) };
+    if (typeof s.format === "string" && FORMATS.has(s.format)) schema.format = s.format;
+    return { schema, decode: identity };
+  }
+
+  private object(s: Schema, at: string, depth: number, inUnion: boolean): { schema: Schema; decode: Decode } {
+    const props = s.properties as Record<string, unknown> | undefined;
+    const extra = s.additionalProperties;
+    if (!props && isObject(extra)) {
+      if (inUnion) return this.refuse(at, "a map inside anyOf/oneOf cannot be made strict");
+      const value = this.node(extra, `${at}/additionalProperties`, depth + 1, false);
+      const entry = closed({ name: { type: "string" }, value: value.schema });
+      const decode: Decode = (v) =>
+        Array.isArray(v) && v.every((e) => isObject(e) && typeof e.name === "string")
+          ? Object.fromEntries(v.map((e: Schema) => [e.name, value.decode(e.value)]))
+          : v;
+      return { schema: { ...this.kept(s), type: "array", items: entry }, decode };
+    }
+    if (!props) return this.refuse(at, "an object without listed properties cannot be made strict");
+    if (isObject(extra))
+      return this.refuse(at, "an object with both properties and a map cannot be made strict");
+    const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+    const out: Record<string, unknown> = {};
+    const decoders: Record<string, Decode> = {};
+    const absentWhenNull: string[] = [];
+    for (const [name, sub] of Object.entries(props)) {
+      if (++this.properties > MAX_PROPERTIES)
+        return this.refuse(at, `more than ${MAX_PROPERTIES} properties`);
+      const child = this.node(sub, `${at}/properties/${name}`, depth + 1, inUnion);
+      decoders[name] = child.decode;
+      if (required.has(name) || allowsNull(sub)) {
+        out[name] = child.schema;
+        continue;
+      }
+      if (inUnion)
+        return this.refuse(at, `the optional property "${name}" inside anyOf/oneOf cannot be made strict`);
+      out[name] = { anyOf: [child.schema, { type: "null" }] };
+      absentWhenNull.push(name);
+    }
+    const decode: Decode = (v) => {
+      if (!isObject(v)) return v;
+      const o: Schema = {};
+      for (const [k, x] of Object.entries(v)) {
+        if (x === null && absentWhenNull.includes(k)) continue;
+        o[k] = Object.hasOwn(decoders, k) ? decoders[k]!(x) : x;
+      }
+      return o;
+    };
+    return { schema: { ...this.kept(s), ...closed(out) }, decode };
+  }
+
+  private kept(s: Schema): Schema {
+    return Object.fromEntries(KEPT.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
+  }
+}
+
+function closed(properties: Record<string, unknown>): Schema {
+  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+function allowsNull(s: unknown): boolean {
+  if (!isObject(s)) return false;
+  if (s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"))) return true;
+  return Array.isArray(s.enum) && s.enum.includes(null);
+}
+
+/**
+ * The strict form of a q-llm output schema (already through the meta-check of schemas.ts), with the
+ * decoder from an answer in that form back to the schema as written; or why it cannot be made strict.
+ */
+export function strictOutputSchema(schema: unknown): StrictOutput {
+  const n = new Normaliser();
+  if (!isObject(schema) || schema.type !== "object")
+    return { ok: false, problems: ["#: the root must be an object schema"] };
+  const root = n.node(schema, "", 0, false);
+  const defs: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(isObject(schema.$defs) ? schema.$defs : {})) {
+    const d = n.node(def, `/$defs/${name}`, 1, false);
+    defs[name] = d.schema;
+    n.defDecoders.set(name, d.decode);
+  }
+  if (!n.problems.length && root.schema.type !== "object")
+    n.refuse("", "the root must list its properties (a map cannot be a strict root)");
+  if (n.problems.length) return { ok: false, problems: n.problems };
+  const strict = Object.keys(defs).length ? { ...root.schema, $defs: defs } : root.schema;
+  return { ok: true, schema: strict, decode: root.decode };
+}
