@@ -12,16 +12,19 @@ interface Env {
   STATE: DurableObjectNamespace<FakeOpenAIState>;
 }
 
+/** A script entry may carry a recorded response body, sent back as it is (test/fixtures/recorded-answers.ts). */
+type FakeEntry = ScriptEntry & { completion?: Record<string, unknown> };
+
 interface OpenAIMessage {
   role: string;
   content?: string | null;
 }
 
 export class FakeOpenAIState extends DurableObject {
-  private scripts = new Map<string, ScriptEntry[]>();
+  private scripts = new Map<string, FakeEntry[]>();
   private log = new Map<string, unknown[]>();
 
-  setScript(model: string, script: ScriptEntry[]): void {
+  setScript(model: string, script: FakeEntry[]): void {
     this.scripts.set(model, script);
     this.log.set(model, []);
   }
@@ -31,7 +34,7 @@ export class FakeOpenAIState extends DurableObject {
   }
 
   /** Picks the scripted entry and records the request (whole body, as the model would see it). */
-  answer(body: { model: string; messages: OpenAIMessage[] }): ScriptEntry | null {
+  answer(body: { model: string; messages: OpenAIMessage[] }): FakeEntry | null {
     const log = this.log.get(body.model) ?? [];
     log.push(body);
     this.log.set(body.model, log);
@@ -46,7 +49,7 @@ export default {
     const state = rpc<FakeOpenAIState>(env.STATE.getByName("fake"));
     const scriptPath = /^\/_fake\/scripts\/([^/]+)$/.exec(url.pathname);
     if (scriptPath && request.method === "PUT") {
-      const { script } = (await request.json()) as { script: ScriptEntry[] };
+      const { script } = (await request.json()) as { script: FakeEntry[] };
       await state.setScript(decodeURIComponent(scriptPath[1]!), script);
       return Response.json({ ok: true });
     }
@@ -58,6 +61,7 @@ export default {
       if (!entry)
         return Response.json({ error: { message: `no scripted answer for ${body.model}` } }, { status: 400 });
       if (entry.latencyMs) await new Promise((resolve) => setTimeout(resolve, entry.latencyMs));
+      if (entry.completion) return Response.json(entry.completion);
       const answer = scriptedAnswer(entry, body.model);
       // A script cannot know ids handed out at run time: "{{fxId}}" takes the latest one a tool returned.
       const fxId = [...JSON.stringify(body.messages).matchAll(/fxId\\?":\\?"(fx_[0-9a-f]+)/g)].at(-1)?.[1];

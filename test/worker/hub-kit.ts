@@ -14,7 +14,10 @@ import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
 const fake = () => (env as unknown as { FAKE_OPENAI: Fetcher }).FAKE_OPENAI;
 export const FAKE_BASE_URL = "http://fake-openai.test/v1";
 
-export async function script(model: string, entries: ScriptEntry[]): Promise<void> {
+export async function script(
+  model: string,
+  entries: Array<ScriptEntry & { completion?: unknown }>,
+): Promise<void> {
   const res = await fake().fetch(`http://fake/_fake/scripts/${encodeURIComponent(model)}`, {
     method: "PUT",
     body: JSON.stringify({ script: entries }),
@@ -82,7 +85,13 @@ export async function hubWorld(
     ).id;
   }
   const models = { planner: `${world}-planner`, qllm: `${world}-qllm`, spoke: `${world}-spoke` };
-  const role = (model: string) => ({ provider: "openai", baseURL: FAKE_BASE_URL, model, apiKey: "test-key" });
+  const role = (model: string) => ({
+    provider: "openai",
+    baseURL: FAKE_BASE_URL,
+    model,
+    apiKey: "test-key",
+    ...options.model,
+  });
   const put = await api("PUT", "/v1/admin/policy", {
     key: tenant.adminKey,
     body: {
@@ -100,6 +109,8 @@ export interface HubWorldOptions {
   catalog?: CatalogEntryInput[];
   /** Catalog mode: per app, functionality → entry (default: the entry of the same name). */
   bindings?: Record<string, Record<string, string>>;
+  /** Settings added to every model role (e.g. `{output: "strict"}`). */
+  model?: Record<string, unknown>;
   /** Per app, changes to its manifest before it registers. */
   edit?: Record<string, (manifest: HttpManifestInput) => HttpManifestInput>;
 }

@@ -1,0 +1,114 @@
+/**
+ * Live-model answers end to end: recorded OpenAI-shaped responses (test/fixtures/recorded-answers.ts)
+ * served by the FAKE OpenAI-compatible server to the real `openai` provider, through the API. Each
+ * query ends in a valid plan that runs or a clean failure with its reason (never a 5xx), what was
+ * sent follows the role's output mode, and every call's tokens, retries included, are counted.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { tenantObjectName } from "../../src/objects/names.ts";
+import { RECORDED } from "../fixtures/recorded-answers.ts";
+import { api } from "./helpers.ts";
+import { ask, hubWorld, modelLog, openSession, script, settle } from "./hub-kit.ts";
+
+const OUTPUT = {
+  "openai-strict": "strict",
+  "openai-plain": "json_schema",
+  "vllm-guided": "guided_json",
+} as const;
+const SERVED = RECORDED.filter((r) => r.shape !== "workers-ai");
+
+/** Today's model tokens, read from the tenant's own counters. */
+async function tokensToday(tenantId: string): Promise<number> {
+  const stub = env.TENANT.getByName(tenantObjectName(tenantId));
+  return runInDurableObject(stub, (_instance, state) => {
+    const rows = state.storage.sql
+      .exec(
+        "SELECT used FROM usage WHERE kind = 'model_tokens' AND day = ?",
+        new Date().toISOString().slice(0, 10),
+      )
+      .toArray();
+    return Number(rows[0]?.used ?? 0);
+  });
+}
+
+describe("recorded live-model answers through the API", () => {
+  for (const shape of ["openai-strict", "openai-plain", "vllm-guided"] as const) {
+    it(`${shape}: every recorded answer ends in a plan that runs or a clean failure`, async () => {
+      const w = await hubWorld(["contacts"], {}, {}, { model: { output: OUTPUT[shape] } });
+      const sid = await openSession(w);
+      for (const recorded of SERVED.filter((r) => r.shape === shape)) {
+        await script(w.models.planner, [{ completion: recorded.answer }]);
+        const before = (await modelLog(w.models.planner)).length;
+        const res = await api("POST", `/v1/sessions/${sid}/queries`, {
+          key: w.frontend,
+          body: { text: "Who is my landlord?" },
+        });
+        expect(res.status, recorded.name).toBe(202);
+        const q = await settle(w, sid, (res.body as { id: string }).id);
+        if (recorded.ends === "plan") {
+          expect(q.status, `${recorded.name}: ${JSON.stringify(q.error)}`).toBe("completed");
+        } else {
+          expect(q.status, recorded.name).toBe("failed");
+          expect(q.error?.code, recorded.name).toBe("invalid_plan");
+          expect(q.error?.message, recorded.name).toContain(recorded.ends.reason);
+        }
+        const sent = (await modelLog(w.models.planner)).slice(before) as unknown as Array<
+          Record<string, unknown>
+        >;
+        expect(sent.length, recorded.name).toBeGreaterThan(0);
+        for (const body of sent) {
+          if (shape === "openai-strict")
+            expect(body.response_format, recorded.name).toMatchObject({ json_schema: { strict: true } });
+          if (shape === "openai-plain")
+            expect(body.response_format, recorded.name).toMatchObject({ json_schema: { strict: false } });
+          if (shape === "vllm-guided") expect(body.guided_json, recorded.name).toHaveProperty("$defs.Field");
+        }
+      }
+    });
+  }
+
+  it("counts every planner call's tokens, the repair-free retry's too", async () => {
+    const w = await hubWorld(["contacts"]);
+    const sid = await openSession(w);
+    const prose = SERVED.find((r) => r.name === "OpenAI non-strict: prose")!;
+    await script(w.models.planner, [{ completion: prose.answer }]);
+    const q = await settle(w, sid, await ask(w, sid, "Who is my landlord?"));
+    expect(q).toMatchObject({ status: "failed", error: { code: "invalid_plan" } });
+    expect(await modelLog(w.models.planner)).toHaveLength(2);
+    expect(await tokensToday(w.tenant.tenantId)).toBe(2 * 908); // the recorded usage, twice
+  });
+
+  it("fails a workers-ai role cleanly with the reason when the deployment has no AI binding", async () => {
+    const w = await hubWorld(["contacts"]);
+    const put = await api("PUT", "/v1/admin/policy", {
+      key: w.tenant.adminKey,
+      body: {
+        planning: { mode: "apps" },
+        models: { planner: { provider: "workers-ai", model: "@cf/meta/llama" } },
+      },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const sid = await openSession(w);
+    const q = await settle(w, sid, await ask(w, sid, "Who is my landlord?"));
+    expect(q).toMatchObject({ status: "failed", error: { code: "model_not_configured" } });
+    expect(q.error?.message).toContain('[ai] binding = "AI"');
+  });
+
+  it("refuses a workers-ai role given a host or a key, and a gateway token among the headers", async () => {
+    const w = await hubWorld([]);
+    const put = (models: Record<string, unknown>) =>
+      api("PUT", "/v1/admin/policy", { key: w.tenant.adminKey, body: { models } });
+    const hosted = await put({
+      default: { provider: "workers-ai", model: "@cf/x", baseURL: "https://x.test/v1" },
+    });
+    expect(hosted.status).toBe(400);
+    expect(JSON.stringify(hosted.body)).toContain("models.default.baseURL");
+    const token = await put({
+      default: { provider: "openai", model: "m", headers: { "cf-aig-authorization": "Bearer t" } },
+    });
+    expect(token.status).toBe(400);
+    expect(JSON.stringify(token.body)).toContain("apiKeyHeader");
+  });
+});
