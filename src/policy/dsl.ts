@@ -238,10 +238,10 @@ export function sharedPlanJsonSchema(): Readonly<Record<string, unknown>> {
  * (Step, Expr, Predicate, JsonValue), `additionalProperties: false` on every fixed-shape object.
  * A fresh copy per call: JSON Schema libraries annotate the schemas they are given.
  *
- * Use it with OpenAI structured output as `{type: "json_schema", json_schema: {name: "plan",
- * schema, strict: false}}`. Strict mode cannot express this DSL: `args`, `inputs`, `obj`, `lit`
- * and the q-llm `schema` are open maps. The validator is what enforces the DSL; the schema guides
- * the model. Keywords OpenAI rejects are rewritten: `oneOf` (the discriminated unions, whose
+ * Sent as a hint (`strict: false`) to providers without strict decoding: `args`, `inputs`, `obj`,
+ * `lit` and the q-llm `schema` are open maps, which strict mode cannot express (strict providers get
+ * strict-plan.ts's form). The validator is what enforces the DSL; the schema guides the model.
+ * Keywords OpenAI rejects are rewritten: `oneOf` (the discriminated unions, whose
  * branches are disjoint) becomes `anyOf`; `propertyNames` (always `string` here) and `$schema` are dropped.
  */
 export function planJsonSchema(): Record<string, unknown> {
