@@ -1,0 +1,57 @@
+/**
+ * Model roles in the policy: every policy docs/models.md shows a tenant writing parses, and the
+ * combinations a provider cannot take are refused at the field.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parsePolicy } from "../../src/policy/index.ts";
+
+const DOC = readFileSync(join(import.meta.dirname, "../../docs/models.md"), "utf8");
+const examples = [...DOC.matchAll(/```json\n([\s\S]*?)```/g)].map((m) =>
+  // The docs write placeholders in angle brackets and ellipses; any string will do here.
+  JSON.parse(m[1]!.replaceAll("<account id>", "acct").replaceAll("<gateway id>", "gw")),
+);
+
+const refused = (models: Record<string, unknown>) => {
+  const r = parsePolicy({ models });
+  return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
+};
+
+describe("model roles", () => {
+  it("accepts every policy docs/models.md shows (OpenAI, Workers AI, AI Gateway, vLLM, Ollama)", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    for (const example of examples) {
+      const r = parsePolicy(example);
+      expect(r.ok, JSON.stringify(r.ok ? null : r.issues)).toBe(true);
+    }
+  });
+
+  it("refuses a workers-ai role with a host, a key or strict output, and a gateway id on openai", () => {
+    expect(
+      refused({
+        default: { provider: "workers-ai", model: "@cf/x", baseURL: "https://x.test", apiKey: "k" },
+      }),
+    ).toEqual([
+      "models.default.baseURL: workers-ai runs over the Worker's AI binding and takes no baseURL",
+      "models.default.apiKey: workers-ai runs over the Worker's AI binding and takes no apiKey",
+    ]);
+    expect(refused({ qllm: { provider: "workers-ai", model: "@cf/x", output: "strict" } })).toEqual([
+      "models.qllm.output: workers-ai takes json_schema (its JSON mode), json_object or none",
+    ]);
+    expect(refused({ planner: { provider: "openai", model: "m", gateway: "gw" } })).toHaveLength(1);
+  });
+
+  it("takes only AI Gateway's own headers, and never its token among them", () => {
+    expect(
+      refused({ default: { provider: "openai", model: "m", headers: { "cf-aig-skip-cache": "true" } } }),
+    ).toEqual([]);
+    const [token] = refused({
+      default: { provider: "openai", model: "m", headers: { "cf-aig-authorization": "Bearer t" } },
+    });
+    expect(token).toContain('apiKeyHeader "cf-aig-authorization"');
+    expect(
+      refused({ default: { provider: "openai", model: "m", headers: { "x-api-key": "k" } } })[0],
+    ).toContain("cf-aig-*");
+  });
+});
