@@ -56,7 +56,12 @@ export default defineConfig({
       {
         test: {
           name: "runtime",
-          include: ["test/runtime/**/*.test.ts", "test/apps/**/*.test.ts", "test/llm/**/*.test.ts"],
+          include: [
+            "test/runtime/**/*.test.ts",
+            "test/apps/**/*.test.ts",
+            "test/llm/**/*.test.ts",
+            "test/contract/**/*.test.ts",
+          ],
           environment: "node",
         },
       },
@@ -95,6 +100,8 @@ export default defineConfig({
                 TEST_MCP_MEMORY_URL: `http://${MCP_HOSTS[1]}/mcp`,
               },
               serviceBindings: {
+                // Workers AI as a FAKE (the real binding is remote and needs an account; docs/models.md).
+                AI: { name: "fake-ai", entrypoint: "FakeAi" },
                 DEMO_APPS: "demo-apps",
                 FAKE_OPENAI: "fake-openai",
                 OAUTH_FIXTURE: "oauth-fixture",
@@ -114,6 +121,13 @@ export default defineConfig({
                   scriptPath: bundle("test/fakes/openai-server.ts", "fake-openai"),
                   compatibilityDate: "2026-08-15",
                   durableObjects: { STATE: { className: "FakeOpenAIState" } },
+                },
+                {
+                  name: "fake-ai",
+                  modules: true,
+                  scriptPath: bundle("test/fakes/ai-server.ts", "fake-ai"),
+                  compatibilityDate: "2026-08-15",
+                  durableObjects: { STATE: { className: "FakeAiState" } },
                 },
                 {
                   name: "oauth-fixture",

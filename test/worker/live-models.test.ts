@@ -3,6 +3,7 @@
  * served by the FAKE OpenAI-compatible server to the real `openai` provider, through the API. Each
  * query ends in a valid plan that runs or a clean failure with its reason (never a 5xx), what was
  * sent follows the role's output mode, and every call's tokens, retries included, are counted.
+ * Workers AI answers come from a FAKE AI binding (test/fakes/ai-server.ts) the hub and spokes call.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -10,7 +11,30 @@ import { describe, expect, it } from "vitest";
 import { tenantObjectName } from "../../src/objects/names.ts";
 import { RECORDED } from "../fixtures/recorded-answers.ts";
 import { api } from "./helpers.ts";
-import { ask, hubWorld, modelLog, openSession, script, settle } from "./hub-kit.ts";
+import {
+  ask,
+  display,
+  FAKE_BASE_URL,
+  hubWorld,
+  lit,
+  modelLog,
+  openSession,
+  ref,
+  script,
+  settle,
+  tool,
+} from "./hub-kit.ts";
+
+/** The FAKE AI binding's test-only methods (test/fakes/ai-server.ts). */
+const fakeAi = () =>
+  (
+    env as unknown as {
+      AI: {
+        setAnswers(model: string, answers: unknown[]): Promise<void>;
+        calls(model: string): Promise<unknown[]>;
+      };
+    }
+  ).AI;
 
 const OUTPUT = {
   "openai-strict": "strict",
@@ -80,20 +104,90 @@ describe("recorded live-model answers through the API", () => {
     expect(await tokensToday(w.tenant.tenantId)).toBe(2 * 908); // the recorded usage, twice
   });
 
-  it("fails a workers-ai role cleanly with the reason when the deployment has no AI binding", async () => {
+  it("workers-ai: every recorded binding result ends in a plan that runs or a clean failure", async () => {
     const w = await hubWorld(["contacts"]);
+    const model = `${w.world}-wai`;
     const put = await api("PUT", "/v1/admin/policy", {
       key: w.tenant.adminKey,
-      body: {
-        planning: { mode: "apps" },
-        models: { planner: { provider: "workers-ai", model: "@cf/meta/llama" } },
-      },
+      body: { planning: { mode: "apps" }, models: { planner: { provider: "workers-ai", model } } },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const sid = await openSession(w);
-    const q = await settle(w, sid, await ask(w, sid, "Who is my landlord?"));
-    expect(q).toMatchObject({ status: "failed", error: { code: "model_not_configured" } });
-    expect(q.error?.message).toContain('[ai] binding = "AI"');
+    for (const recorded of RECORDED.filter((r) => r.shape === "workers-ai")) {
+      await fakeAi().setAnswers(model, [recorded.answer]);
+      const q = await settle(w, sid, await ask(w, sid, "Who is my landlord?"));
+      if (recorded.ends === "plan")
+        expect(q.status, `${recorded.name}: ${JSON.stringify(q.error)}`).toBe("completed");
+      else {
+        expect(q.status, recorded.name).toBe("failed");
+        expect(q.error?.message, recorded.name).toContain(recorded.ends.reason);
+      }
+      const [sent] = (await fakeAi().calls(model)) as Array<{ response_format?: { json_schema?: object } }>;
+      expect(sent?.response_format?.json_schema, recorded.name).toHaveProperty("$defs.Field");
+    }
+  });
+
+  it("workers-ai q-llm: a map in the step's schema is asked for strictly and shown as the map it is", async () => {
+    const w = await hubWorld(["contacts"]);
+    const model = `${w.world}-wai`;
+    const planner = {
+      provider: "openai",
+      baseURL: FAKE_BASE_URL,
+      model: w.models.planner,
+      apiKey: "test-key",
+    };
+    const put = await api("PUT", "/v1/admin/policy", {
+      key: w.tenant.adminKey,
+      body: { planning: { mode: "apps" }, models: { planner, qllm: { provider: "workers-ai", model } } },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const schema = {
+      type: "object",
+      properties: {
+        summary: { type: "string" },
+        letters: { type: "object", additionalProperties: { type: "integer" } },
+      },
+      required: ["summary", "letters"],
+    };
+    await script(w.models.planner, [
+      {
+        respond: {
+          steps: [
+            tool("who", "contacts.lookup", { name: lit("landlord") }),
+            {
+              kind: "qllm",
+              out: "counted",
+              inputs: { contact: ref("who") },
+              prompt: "Count the letters of the contact's name by letter.",
+              schema,
+              intent: "count letters",
+              semantics: "letter counts",
+            },
+            display(ref("counted"), "Counted"),
+          ],
+        },
+      },
+    ]);
+    await fakeAi().setAnswers(model, [
+      {
+        response: {
+          summary: "two letters",
+          letters: [
+            { name: "a", value: 1 },
+            { name: "b", value: 1 },
+          ],
+        },
+      },
+    ]);
+    const sid = await openSession(w);
+    const q = await settle(w, sid, await ask(w, sid, "Count the letters of my landlord's name"));
+    expect(q.status, JSON.stringify(q.error)).toBe("completed");
+    expect(q.display[0]?.value).toEqual({ summary: "two letters", letters: { a: 1, b: 1 } });
+    const [sent] = (await fakeAi().calls(model)) as Array<{ response_format: { json_schema: unknown } }>;
+    expect(sent?.response_format.json_schema).toMatchObject({
+      properties: { letters: { type: "array", items: { required: ["name", "value"] } } },
+      additionalProperties: false,
+    });
   });
 
   it("refuses a workers-ai role given a host or a key, and a gateway token among the headers", async () => {
