@@ -10,7 +10,13 @@ export function outputModeOf(config: ModelConfig): OutputMode {
   if (config.output) return config.output;
   if (config.provider !== "openai") return "json_schema";
   if (!config.baseURL) return "strict";
-  const url = new URL(config.baseURL);
+  // A deployment's OPENAI_BASE_URL is not checked like a policy's: an unreadable one gets the hint.
+  let url: URL;
+  try {
+    url = new URL(config.baseURL);
+  } catch {
+    return "json_schema";
+  }
   if (url.hostname === "api.openai.com") return "strict";
   if (url.hostname === "gateway.ai.cloudflare.com" && /\/openai\/?$/.test(url.pathname)) return "strict";
   return "json_schema";

@@ -46,6 +46,7 @@ describe("output modes", () => {
     expect(mode("https://gateway.ai.cloudflare.com/v1/acct123/my-gw/compat")).toBe("json_schema");
     expect(mode("http://localhost:11434/v1")).toBe("json_schema");
     expect(mode("http://vllm.internal:8000/v1")).toBe("json_schema");
+    expect(mode("not a url")).toBe("json_schema");
     expect(outputModeOf({ provider: "workers-ai", model: "@cf/x" })).toBe("json_schema");
     expect(outputModeOf({ provider: "openai", model: "m", output: "guided_json" })).toBe("guided_json");
   });
