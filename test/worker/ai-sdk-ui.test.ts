@@ -14,6 +14,7 @@ import worker from "../../src/worker/index.ts";
 import { worldState } from "./demo.ts";
 import { api } from "./helpers.ts";
 import {
+  answer,
   display,
   type HubWorld,
   hubWorld,
@@ -247,6 +248,71 @@ describe("the AI SDK UI message stream", () => {
     expect(ok.status).toBe(200);
     await ok.text();
     expect(await pendingConsents(w, sid)).toEqual([]);
+  });
+
+  it("an approval of a consent answered meanwhile elsewhere follows the query to its outcome", async () => {
+    const { w, sid } = await bankWorld();
+    const chat = new Chat(w.frontend, { "X-Lattice-Session": sid });
+    await chat.sendMessage({ text: PAY });
+    const approval = (toolParts(chat.last)[0] as { approval: { id: string } }).approval;
+    const [consent] = await pendingConsents(w, sid);
+    // Answered in the console (its REST call) before the chat's button is pressed.
+    expect((await answer(w, sid, consent!.id, { decision: "allow" })).status).toBe(200);
+    await chat.addToolApprovalResponse({ id: approval.id, approved: false });
+    await chat.idle();
+    expect(chat.status).toBe("ready");
+    expect(textOf(chat.last)).toContain("This was answered already (allowed).");
+    expect(chat.last.metadata).toMatchObject({ lattice: { status: "completed" } });
+    // The late "deny" changed nothing: the payment the console allowed was made.
+    expect((await worldState(w.world)).calls.map((c) => c.functionality)).toEqual(["send_money"]);
+  });
+
+  it("an app choice cannot be answered by an approval: it stays pending, pointing to its page", async () => {
+    const w = await hubWorld(["swiftride", "cheapcab"]);
+    const quote = {
+      steps: [
+        tool("q", "cheapcab.quote", { from: lit("Home"), to: lit("Airport") }),
+        display(ref("q", "fare")),
+      ],
+    };
+    await script(w.models.planner, [{ respond: quote }]);
+    const sid = await openSession(w);
+    const chat = new Chat(w.frontend, { "X-Lattice-Session": sid });
+    await chat.sendMessage({ text: "Get me a ride quote from Home to Airport" });
+    const part = toolParts(chat.last)[0] as ToolPart & { approval: { id: string; descriptor?: unknown } };
+    expect(part.approval.descriptor).toMatchObject({
+      lattice: {
+        kind: "app_selection",
+        options: expect.arrayContaining([expect.objectContaining({ appSays: expect.any(String) })]),
+      },
+    });
+    const partsBefore = chat.last.parts.length;
+    await chat.addToolApprovalResponse({ id: part.approval.id, approved: true });
+    await chat.idle();
+    // The part ends (so the client stops re-sending its answer), saying where the choice is made.
+    expect(toolParts(chat.last)[0]).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringContaining("Choose the app on the consent's page"),
+    });
+    expect(textOf(chat.last)).toContain(`/console/sessions/${sid}/consents/`);
+    // Nothing replayed: no second approval request, only the consent's text added.
+    expect(toolParts(chat.last)).toHaveLength(1);
+    expect(chat.last.parts.length).toBeLessThanOrEqual(partsBefore + 2);
+    expect((await pendingConsents(w, sid)).map((c) => c.kind)).toEqual(["app_selection"]);
+    expect((await worldState(w.world)).calls).toEqual([]);
+  });
+
+  it("a new message while a consent is open reports on that request; it is not run and answers nothing", async () => {
+    const { w, sid } = await bankWorld();
+    const chat = new Chat(w.frontend, { "X-Lattice-Session": sid });
+    await chat.sendMessage({ text: PAY });
+    const [consent] = await pendingConsents(w, sid);
+    await chat.sendMessage({ text: "yes" });
+    expect(textOf(chat.last)).toMatch(/is still open; this message was not run/);
+    // Shown again in the new message with its approval, so the user can still answer it here.
+    expect(toolParts(chat.last)[0]).toMatchObject({ state: "approval-requested" });
+    expect((await pendingConsents(w, sid)).map((c) => c.id)).toEqual([consent!.id]);
+    expect((await worldState(w.world)).calls).toEqual([]);
   });
 
   it("finds the chat's session again by its id, per user, without a header", async () => {

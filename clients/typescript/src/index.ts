@@ -21,8 +21,7 @@ export interface LatticeOptions {
   fetch?: typeof fetch;
 }
 
-/** A query stops for the frontend when it finishes or waits for the user. */
-const STOPPED = new Set<Query["status"]>(["completed", "failed", "rejected", "awaiting_consent"]);
+const FINAL = new Set<Query["status"]>(["completed", "failed", "rejected"]);
 
 /**
  * Lattice's REST API, typed from its OpenAPI document (`api` is the openapi-fetch client for every
@@ -82,18 +81,16 @@ export function createLattice(options: LatticeOptions) {
       ok(api.POST("/v1/sessions/{sid}/consents/{cid}", { params: { path: { sid, cid } }, body: answer })),
 
     /**
-     * Until the query finishes or waits for the user, following the session's events (no polling),
-     * at most `timeoutMs`; then the query as it is.
+     * Until the query finishes or waits on a consent (a spoke's request asks while the query runs),
+     * following the session's events (no polling); at the deadline, the query as it is.
      */
     async waitFor(sid: string, qid: string, timeoutMs = 120_000): Promise<Query> {
       const deadline = Date.now() + timeoutMs;
       let after = 0;
       for (;;) {
         const query = await flows.query(sid, qid);
-        if (STOPPED.has(query.status) && !(query.status === "awaiting_consent" && !(await waiting(sid, qid))))
-          return query;
-        if (Date.now() > deadline) return query;
-        after = Math.max(after, ...query.trace.map((e) => e.seq));
+        if (FINAL.has(query.status) || (await waiting(sid, qid)) || Date.now() > deadline) return query;
+        after = query.trace.reduce((max, e) => Math.max(max, e.seq), after);
         const stop = new AbortController();
         const timer = setTimeout(() => stop.abort(), Math.max(0, deadline - Date.now()));
         try {
@@ -113,7 +110,8 @@ export function createLattice(options: LatticeOptions) {
 
     /**
      * Asks and sees the query through: each consent it asks is put to `decide` (your UI, showing the
-     * consent's data and the hub's assessment) and answered; returns the query once it ends.
+     * consent's data and the hub's assessment) and answered; returns the query once it ends, or as it
+     * is after `timeoutMs` in all.
      */
     async askAndWait(
       sid: string,
@@ -121,11 +119,12 @@ export function createLattice(options: LatticeOptions) {
       decide: (consent: Consent) => Promise<ConsentAnswer> | ConsentAnswer,
       timeoutMs = 120_000,
     ): Promise<Query> {
+      const deadline = Date.now() + timeoutMs;
       const started = await flows.ask(sid, text);
       for (;;) {
-        const query = await flows.waitFor(sid, started.id, timeoutMs);
-        if (query.status !== "awaiting_consent") return query;
+        const query = await flows.waitFor(sid, started.id, Math.max(0, deadline - Date.now()));
         const asked = (await flows.pendingConsents(sid)).filter((c) => c.queryId === started.id);
+        if (!asked.length || Date.now() > deadline) return query;
         for (const consent of asked) await flows.answer(sid, consent.id, await decide(consent));
       }
     },

@@ -149,16 +149,20 @@ export class HubDO extends DurableObject<Env> {
   }
 
   /**
-   * The query a chat turn ended on while it waited for consent, so the next turn reports on it
-   * instead of starting another (the OpenAI-compatible endpoint has no other memory of turns).
+   * The query a chat turn left open (waiting for consent, or still running), so the next turn reports
+   * on it instead of starting another (the chat adapters have no other memory of turns).
    */
   async owedTurn(): Promise<string | null> {
     return (await this.ctx.storage.get<string>("chat:owed")) ?? null;
   }
 
-  async setOwedTurn(queryId: string | null): Promise<void> {
-    if (queryId) await this.ctx.storage.put("chat:owed", queryId);
-    else await this.ctx.storage.delete("chat:owed");
+  async oweTurn(queryId: string): Promise<void> {
+    await this.ctx.storage.put("chat:owed", queryId);
+  }
+
+  /** Clears the marker only if it still names this query: a later turn's marker stays. */
+  async settleTurn(queryId: string): Promise<void> {
+    if ((await this.ctx.storage.get<string>("chat:owed")) === queryId) await this.ctx.storage.delete("chat:owed");
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {

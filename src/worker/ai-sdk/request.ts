@@ -47,17 +47,20 @@ export async function parseChatRequest(request: Request): Promise<ChatRequest> {
   ]);
 }
 
-/** Every approval answer in the replayed messages (old ones included: the hub knows which are open). */
+/**
+ * The approval answers of the last message, if it is the assistant's: older answers stay in a chat's
+ * history and were taken when they were new. Each id once.
+ */
 export function approvalAnswers(body: ChatRequest): Array<{ id: string; approved: boolean }> {
-  return body.messages.flatMap((m) =>
-    m.role !== "assistant"
-      ? []
-      : m.parts.flatMap((p) =>
-          p.state === "approval-responded" && p.approval && typeof p.approval.approved === "boolean"
-            ? [{ id: p.approval.id, approved: p.approval.approved }]
-            : [],
-        ),
-  );
+  const last = body.messages.at(-1);
+  if (last?.role !== "assistant") return [];
+  const seen = new Map<string, boolean>();
+  for (const p of last.parts) {
+    if (p.state === "approval-responded" && p.approval && typeof p.approval.approved === "boolean") {
+      seen.set(p.approval.id, p.approval.approved);
+    }
+  }
+  return Array.from(seen, ([id, approved]) => ({ id, approved }));
 }
 
 /** The query text: the last message, if it is the user's, its text parts joined. */

@@ -1,15 +1,16 @@
 import type { HubDO } from "../../objects/hub/index.ts";
 import type { QueryView } from "../../objects/hub/view.ts";
 import type { Rpc } from "../../objects/rpc.ts";
-import { readQuery, STOPPED, TURN_TIMEOUT_MS } from "../chat/session.ts";
+import { recordTurn, views } from "../chat/follow.ts";
+import { latticeField } from "../chat/lattice-field.ts";
+import { asked, type ConsentLinks, consentLink, renderQuery } from "../chat/render.ts";
 import { ApiError } from "../errors.ts";
-import { asked, type ConsentLinks, latticeField, renderQuery } from "../openai/render.ts";
 
 /**
  * A query as an AI SDK UI message stream (`ai@7`, protocol v1): each tool or q-llm step a dynamic
  * tool part (its label as the output, never its value: values reach the user only through the
  * display), each consent a tool part awaiting approval with the hub's assessment, and the display
- * as the message's text. The stream ends when the query finishes or waits for the user.
+ * as the message's text. The stream ends when the query finishes or asks the user.
  */
 export type UiChunk = Record<string, unknown> & { type: string };
 
@@ -18,20 +19,20 @@ export interface Follow {
   qid: string;
   sid: string;
   links: ConsentLinks;
-  /** Events up to this sequence number were already shown (a continuation after approvals). */
+  /** Events up to this sequence number were already shown (a continuation). */
   after: number;
   /** Tool call ids the client already holds a part for. */
   known: Set<string>;
   /** A new assistant message's id; a continuation adds to the client's last message instead. */
   messageId?: string;
-  /** Said before the query's own parts: answers that settled nothing, in words. */
+  /** Said before the query's own parts. */
   notes?: string[];
-  /** Tool calls whose approval the user just denied. */
-  denied?: string[];
+  /** Sent first: the ends of tool parts whose approval was answered (denied, or not answerable here). */
+  closing?: UiChunk[];
   approvalId(consentId: string): Promise<string>;
 }
 
-const POLL_MS = 25;
+type Event = QueryView["trace"][number];
 
 export async function* uiChunks(f: Follow): AsyncGenerator<UiChunk> {
   yield {
@@ -46,48 +47,43 @@ export async function* uiChunks(f: Follow): AsyncGenerator<UiChunk> {
     yield { type: "text-delta", id, delta: words };
     yield { type: "text-end", id };
   };
-  for (const toolCallId of f.denied ?? []) yield { type: "tool-output-denied", toolCallId };
+  for (const chunk of f.closing ?? []) yield chunk;
   for (const note of f.notes ?? []) yield* text(note);
   let cursor = f.after;
-  const deadline = Date.now() + TURN_TIMEOUT_MS;
-  let query: QueryView;
+  let query: QueryView | undefined;
   try {
-    for (;;) {
-      query = await readQuery(f.hub, f.qid);
-      for (const event of query.trace.filter((e) => e.seq > cursor)) {
+    for await (const view of views(f.hub, f.qid)) {
+      query = view;
+      for (const event of view.trace.filter((e) => e.seq > cursor)) {
         cursor = event.seq;
-        for await (const chunk of eventChunks(event, query, f)) yield chunk;
+        for await (const chunk of eventChunks(event, view, f)) yield chunk;
       }
-      if (STOPPED.has(query.status) || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
+    // A query still going when the stream ends is reported on by the chat's next request.
+    await recordTurn(f.hub, query!);
   } catch (err) {
     if (!(err instanceof ApiError)) console.error("ai-sdk stream failed", err);
     yield { type: "error", errorText: err instanceof ApiError ? err.message : "internal error" };
     return;
   }
-  yield* text(renderQuery(query, f.links));
-  yield { type: "finish", finishReason: "stop", messageMetadata: { lattice: latticeField(query, f.sid) } };
+  // `views` yields at least once or throws, so the query is known here.
+  yield* text(renderQuery(query!, f.links));
+  yield { type: "finish", finishReason: "stop", messageMetadata: { lattice: latticeField(query!, f.sid) } };
 }
 
-async function* eventChunks(
-  event: QueryView["trace"][number],
-  query: QueryView,
-  f: Follow,
-): AsyncGenerator<UiChunk> {
+async function* eventChunks(event: Event, query: QueryView, f: Follow): AsyncGenerator<UiChunk> {
   const d = event.data as { key?: string; kind?: string; tool?: string; app?: string; label?: unknown };
   const key = typeof d.key === "string" ? d.key : null;
   const toolName = d.kind === "qllm" ? "lattice.q-llm" : String(d.tool ?? "tool");
+  const input = (id: string, value: unknown) => {
+    f.known.add(id);
+    return { type: "tool-input-available", toolCallId: id, toolName, input: value, dynamic: true };
+  };
   if (event.type === "step_started" && key && !f.known.has(key)) {
-    f.known.add(key);
-    const input = d.kind === "qllm" ? {} : { app: d.app ?? null };
-    yield { type: "tool-input-available", toolCallId: key, toolName, input, dynamic: true };
+    yield input(key, d.kind === "qllm" ? {} : { app: d.app ?? null });
   }
   if (event.type === "step_finished" && key) {
-    if (!f.known.has(key)) {
-      f.known.add(key);
-      yield { type: "tool-input-available", toolCallId: key, toolName, input: {}, dynamic: true };
-    }
+    if (!f.known.has(key)) yield input(key, {});
     yield {
       type: "tool-output-available",
       toolCallId: key,
@@ -97,38 +93,45 @@ async function* eventChunks(
   }
   if (event.type === "consent_requested") {
     const consent = query.consents.find((c) => c.id === (event.data as { consentId?: string }).consentId);
-    if (consent?.status !== "pending") return;
-    const toolCallId = consent.stepId || consent.id;
-    f.known.add(toolCallId);
-    yield {
-      type: "tool-input-available",
-      toolCallId,
-      toolName: consent.functionality,
-      input: consent.data ?? {},
-      dynamic: true,
-      title: asked(consent),
-    };
-    const { verdict, reasons } = consent.assessment;
-    yield {
-      type: "tool-approval-request",
-      approvalId: await f.approvalId(consent.id),
-      toolCallId,
-      reason: `${verdict === "warning" ? "Warning" : "As expected"}: ${reasons.join("; ")}`,
-      approvalDescriptor: {
-        lattice: {
-          consentId: consent.id,
-          kind: consent.kind,
-          ...(consent.to && { to: consent.to }),
-          ...(consent.from && { from: consent.from }),
-          assessment: consent.assessment,
-          scopes: consent.scopes,
-          ...(consent.options && { options: consent.options }),
-          ...(consent.authorization && { authorization: consent.authorization }),
-          answerAt: `${f.links.consoleBase}/sessions/${f.sid}/consents/${consent.id}`,
-        },
-      },
-    };
+    if (consent?.status === "pending") yield* approvalChunks(consent, f);
   }
+}
+
+/** A consent as a tool part awaiting approval: its concrete data as the input, the hub's assessment with it. */
+async function* approvalChunks(consent: QueryView["consents"][number], f: Follow): AsyncGenerator<UiChunk> {
+  const toolCallId = consent.stepId || consent.id;
+  f.known.add(toolCallId);
+  yield {
+    type: "tool-input-available",
+    toolCallId,
+    toolName: consent.functionality,
+    input: consent.data ?? {},
+    dynamic: true,
+    title: asked(consent),
+  };
+  const { verdict, reasons } = consent.assessment;
+  yield {
+    type: "tool-approval-request",
+    approvalId: await f.approvalId(consent.id),
+    toolCallId,
+    reason: `${verdict === "warning" ? "Warning" : "As expected"}: ${reasons.join("; ") || "nothing unusual"}`,
+    approvalDescriptor: {
+      lattice: {
+        consentId: consent.id,
+        kind: consent.kind,
+        ...(consent.to && { to: consent.to }),
+        ...(consent.from && { from: consent.from }),
+        assessment: consent.assessment,
+        scopes: consent.scopes,
+        // An option's description is the app's own text: named as such, never as Lattice's.
+        ...(consent.options && {
+          options: consent.options.map((o) => ({ tool: o.tool, app: o.app, appSays: o.description })),
+        }),
+        ...(consent.authorization && { authorization: consent.authorization }),
+        answerAt: consentLink(f.links, consent.id),
+      },
+    },
+  };
 }
 
 /** UI message stream frames: one `data:` line per chunk, then `[DONE]`. */

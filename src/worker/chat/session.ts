@@ -5,7 +5,7 @@ import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { hubOf } from "../hub.ts";
-import { SessionParam } from "../routes/sessions.ts";
+import { SessionParam } from "../schemas/ids.ts";
 import { requireKnownRoles } from "../tenant.ts";
 
 /**
@@ -15,11 +15,7 @@ import { requireKnownRoles } from "../tenant.ts";
 
 type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
 
-/** How long one chat turn waits for its query to finish or ask the user; past it, the turn says so. */
-export const TURN_TIMEOUT_MS = 60_000;
 export const SESSION_HEADER = "X-Lattice-Session";
-const POLL_MS = 25;
-export const STOPPED: ReadonlySet<string> = new Set(["completed", "failed", "rejected", "awaiting_consent"]);
 
 const badRequest = (code: string, message: string, param: string) =>
   new ApiError(400, code, message, { param });
@@ -53,13 +49,15 @@ export async function newSession(c: Ctx, userId: string, sid = randomId("ses", 1
   const roles = c.var.principal.user?.roles ?? [];
   await requireKnownRoles(c, roles.length ? roles : undefined);
   const hub = hubOf(c, sid);
-  await hub.open({
+  const session = await hub.open({
     id: sid,
     tenantId: c.var.principal.tenantId,
     userId,
     private: false,
     ...(roles.length && { roles }),
   });
+  // Opening keeps an existing session as it is: it must be this user's (a derived id could collide).
+  if (session.userId !== userId) throw new ApiError(404, "session_not_found", "session not found");
   return { sid, hub };
 }
 
@@ -79,28 +77,6 @@ export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryVi
     });
   }
   throw new ApiError(400, started.code, started.message, { param: null });
-}
-
-/** The query as it is now; one the hub does not know is a 404. */
-export async function readQuery(hub: Rpc<HubDO>, qid: string): Promise<QueryView> {
-  const query = await hub.query(qid);
-  if (!query) throw new ApiError(404, "query_not_found", "query not found");
-  return query;
-}
-
-/** Polls the hub until the query stops (finished, or asking the user), at most TURN_TIMEOUT_MS. */
-export async function settle(
-  hub: Rpc<HubDO>,
-  qid: string,
-  seen: (query: QueryView) => void = () => {},
-): Promise<QueryView> {
-  const deadline = Date.now() + TURN_TIMEOUT_MS;
-  for (;;) {
-    const query = await readQuery(hub, qid);
-    seen(query);
-    if (STOPPED.has(query.status) || Date.now() > deadline) return query;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
 }
 
 /** Server-sent events from a generator of frames (each a whole `data: …\n\n`), pulled as read. */

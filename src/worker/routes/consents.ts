@@ -4,9 +4,9 @@ import { conflict, invalid, notFound } from "../errors.ts";
 import { openHub } from "../hub.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { SessionParam } from "../schemas/ids.ts";
 import { ConsentSchema } from "../schemas/sessions.ts";
 import { validationHook } from "../validation.ts";
-import { SessionParam } from "./sessions.ts";
 
 const security = [{ bearer: [] }];
 

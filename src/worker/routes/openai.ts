@@ -1,16 +1,14 @@
 import { Hono } from "hono";
 import { randomId } from "../../objects/crypto.ts";
-import type { HubDO } from "../../objects/hub/index.ts";
-import type { QueryView } from "../../objects/hub/view.ts";
-import type { Rpc } from "../../objects/rpc.ts";
+import { owedQuery, recordTurn, settle } from "../chat/follow.ts";
+import { latticeField } from "../chat/lattice-field.ts";
+import { renderQuery, renderResumed } from "../chat/render.ts";
 import {
   callerUser,
   consoleBase,
   newSession,
   ownSession,
-  readQuery,
   SESSION_HEADER,
-  settle,
   sse,
   startQuery,
 } from "../chat/session.ts";
@@ -22,15 +20,12 @@ import {
   chunks,
   completion,
   lastUserText,
-  latticeField,
   MODELS,
   type ModelId,
   oaiError,
   oaiErrorBody,
   plainTitle,
-  renderQuery,
-  renderResumed,
-} from "../openai/render.ts";
+} from "../openai/protocol.ts";
 
 const base = new Hono<AppEnv>();
 base.use(requireRole("frontend"));
@@ -70,8 +65,8 @@ export const openaiRoutes = base
       ? { sid: header, hub: await ownSession(c, user, header) }
       : await newSession(c, user);
     const links = { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid };
-    // A turn after one that ended on a consent reports on that query: its text is not run, and is
-    // never taken as the consent's answer (text in a chat is what an injection could forge).
+    // A turn after one that left its query open (asking, or still running) reports on that query:
+    // its text is not run, and never taken as a consent's answer (what an injection could forge).
     const owed = await owedQuery(hub);
     const qid = owed?.id ?? (await startQuery(hub, text)).id;
     const id = `chatcmpl-${qid}`;
@@ -79,7 +74,7 @@ export const openaiRoutes = base
     const headers = { [SESSION_HEADER]: sid };
     const answer = async () => {
       const query = await settle(hub, qid);
-      await hub.setOwedTurn(query.status === "awaiting_consent" ? qid : null);
+      await recordTurn(hub, query);
       const content = owed ? renderResumed(query, links) : renderQuery(query, links);
       return { content, lattice: latticeField(query, sid) };
     };
@@ -87,13 +82,6 @@ export const openaiRoutes = base
     const { content, lattice } = await answer();
     return c.json(completion(id, model, content, lattice), 200, headers);
   });
-
-/** The query an earlier turn left waiting for the user, unless it has been reported since. */
-async function owedQuery(hub: Rpc<HubDO>): Promise<QueryView | null> {
-  const qid = await hub.owedTurn();
-  if (!qid) return null;
-  return readQuery(hub, qid).catch(() => null);
-}
 
 async function parseBody(request: Request): Promise<ChatBody> {
   let raw: unknown;

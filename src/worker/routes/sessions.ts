@@ -8,13 +8,12 @@ import { hubOf, openHub } from "../hub.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { eventStreamResponse } from "../schemas/events.ts";
-import { UserIdSchema } from "../schemas/ids.ts";
+import { SessionParam, UserIdSchema } from "../schemas/ids.ts";
 import { QuerySchema, SessionSchema } from "../schemas/sessions.ts";
 import { requireKnownRoles } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 const security = [{ bearer: [] }];
-export const SessionParam = z.object({ sid: z.string().regex(/^ses_[a-f0-9]{32}$/, "a session id") });
 const QueryParam = SessionParam.extend({ qid: z.string().min(1).max(64) });
 
 const create = createRoute({

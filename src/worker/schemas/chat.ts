@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { ChatRequest } from "../ai-sdk/request.ts";
-import { ChatBody, MODELS } from "../openai/render.ts";
+import { ChatBody, MODELS } from "../openai/protocol.ts";
 import { authErrors, notFoundError } from "./common.ts";
 
 /**

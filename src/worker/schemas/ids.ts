@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
 
+/** A session id in a path. */
+export const SessionParam = z.object({ sid: z.string().regex(/^ses_[a-f0-9]{32}$/, "a session id") });
+
 /** The frontend's own user ids: opaque, but restricted so they can name a Durable Object safely. */
 export const UserIdSchema = z
   .string()

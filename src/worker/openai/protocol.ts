@@ -1,0 +1,125 @@
+import { z } from "@hono/zod-openapi";
+import { ApiError } from "../errors.ts";
+import { UserIdSchema } from "../schemas/ids.ts";
+
+/** The models this endpoint answers as; nothing else is accepted. */
+export const MODELS = ["lattice", "lattice-plain"] as const;
+export type ModelId = (typeof MODELS)[number];
+
+const Part = z.object({ type: z.string(), text: z.string().optional() });
+const Message = z.object({
+  role: z.string().min(1),
+  content: z.union([z.string(), z.array(Part), z.null()]).optional(),
+});
+
+/** The request fields Lattice reads; the rest of OpenAI's (temperature, tools…) are accepted and ignored. */
+export const ChatBody = z.object({
+  model: z.string({ error: "model is required" }),
+  messages: z.array(Message, { error: "messages must be an array" }).min(1, "messages must not be empty"),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+  user: UserIdSchema.optional(),
+});
+export type ChatBody = z.infer<typeof ChatBody>;
+
+/** An error in OpenAI's shape: `param` names the offending request field. */
+export function oaiError(status: 400 | 401 | 403 | 404 | 429, code: string, message: string, param?: string) {
+  return new ApiError(status, code, message, { param: param ?? null });
+}
+
+const TYPES: Record<number, string> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "invalid_request_error",
+  429: "rate_limit_error",
+};
+
+export interface OaiErrorBody {
+  error: { message: string; type: string; param: string | null; code: string };
+}
+
+export function oaiErrorBody(err: ApiError): OaiErrorBody {
+  const details = err.details as { param?: unknown; [k: string]: unknown } | unknown[] | undefined;
+  let param: string | null = null;
+  if (Array.isArray(details)) param = (details[0] as { field?: string } | undefined)?.field ?? null;
+  else if (typeof details?.param === "string") param = details.param;
+  const type = TYPES[err.status] ?? (err.status >= 500 ? "server_error" : "invalid_request_error");
+  return { error: { message: err.message, type, param, code: err.code } };
+}
+
+/** The query is the last user message's text only: whatever else the client sends is not Lattice's word. */
+export function lastUserText(body: ChatBody): string {
+  const last = body.messages.findLast((m) => m.role === "user");
+  if (!last) throw oaiError(400, "no_user_message", "messages must contain a user message", "messages");
+  const content = last.content ?? "";
+  const text = (typeof content === "string" ? content : content.map((p) => p.text ?? "").join("\n")).trim();
+  if (!text) throw oaiError(400, "empty_message", "the last user message has no text", "messages");
+  if (text.length > 8000) {
+    throw oaiError(400, "message_too_long", "the last user message exceeds 8000 characters", "messages");
+  }
+  return text;
+}
+
+/** `lattice-plain` is no model: a title made of the message's first words, so no background call plans. */
+export function plainTitle(text: string): string {
+  const words = text.replace(/\s+/g, " ").trim().split(" ").slice(0, 6).join(" ");
+  return words.replace(/[.,;:!?]+$/, "");
+}
+
+const USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+export function completion(id: string, model: ModelId, content: string, lattice?: unknown) {
+  return {
+    id,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content, refusal: null },
+        finish_reason: "stop",
+        logprobs: null,
+      },
+    ],
+    usage: USAGE,
+    ...(lattice !== undefined && { lattice }),
+  };
+}
+
+/** A chat.completion.chunk stream's frames around one answer: role, content, stop, usage?, [DONE]. */
+export async function* chunks(
+  id: string,
+  model: ModelId,
+  includeUsage: boolean,
+  answer: () => Promise<{ content: string; lattice?: unknown }>,
+): AsyncGenerator<string> {
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    frame({ id, object: "chat.completion.chunk", created, model, choices, ...extra });
+  const choice = (delta: unknown, finish: string | null) => ({
+    index: 0,
+    delta,
+    finish_reason: finish,
+    logprobs: null,
+  });
+  yield chunk([choice({ role: "assistant", content: "" }, null)]);
+  let result: { content: string; lattice?: unknown };
+  try {
+    result = await answer();
+  } catch (err) {
+    const apiError = err instanceof ApiError ? err : new ApiError(500, "internal_error", "internal error");
+    if (!(err instanceof ApiError)) console.error("openai stream failed", err);
+    yield frame(oaiErrorBody(apiError));
+    yield "data: [DONE]\n\n";
+    return;
+  }
+  yield chunk([choice({ content: result.content }, null)]);
+  yield chunk([choice({}, "stop")], result.lattice === undefined ? {} : { lattice: result.lattice });
+  if (includeUsage) yield chunk([], { usage: USAGE });
+  yield "data: [DONE]\n\n";
+}
+
+const frame = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
