@@ -93,14 +93,16 @@ describe("the OpenAI-compatible endpoint with @ai-sdk/openai-compatible", () => 
     expect(result.text).toContain(`/console/sessions/${sid}/consents/${consent!.id}`);
   });
 
-  it("a title request to lattice-plain never plans", async () => {
+  it("a title request to lattice-plain is the plain model's answer and never plans", async () => {
     const w = await lookupWorld();
+    await script(w.models.spoke, [{ seen: "title", respond: "Rent and landlord" }]);
     const result = await generateText({
       model: provider(w.frontend).chatModel("lattice-plain"),
+      system: "Write a short title for this chat.",
       prompt: "Find my landlord and pay the rent",
       providerOptions: { lattice: { user: "alice" } },
     });
-    expect(result.text).toBe("Find my landlord and pay the");
+    expect(result.text).toBe("Rent and landlord");
     expect(await modelLog(w.models.planner)).toEqual([]);
   });
 });

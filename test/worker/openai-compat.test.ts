@@ -3,6 +3,7 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { HEALTH_SECRET } from "../../examples/apps/src/attacker.ts";
 import worker from "../../src/worker/index.ts";
+import { worldState } from "./demo.ts";
 import { api } from "./helpers.ts";
 import {
   answer,
@@ -277,25 +278,44 @@ describe("the OpenAI-compatible endpoint", () => {
     expect(turn.choices[0]?.finish_reason).toBe("stop");
   });
 
-  it("lattice-plain answers a title and never plans or calls an app", async () => {
+  it("lattice-plain answers with the tenant's plain model: no plan, no app", async () => {
     const w = await lookupWorld();
+    await script(w.models.spoke, [{ seen: "title", respond: "Landlord and rent" }]);
     const oai = client(w.frontend);
-    const plain = await oai.chat.completions.create({
-      model: "lattice-plain",
-      messages: ask("Find my landlord and pay the rent please, today."),
-      user: "alice",
-    });
-    expect(plain.choices[0]?.message.content).toBe("Find my landlord and pay the");
+    const messages = [
+      { role: "system" as const, content: "Write a 3-word title for this chat." },
+      { role: "user" as const, content: "Find my landlord and pay the rent please, today." },
+    ];
+    const plain = await oai.chat.completions.create({ model: "lattice-plain", messages, user: "alice" });
+    expect(plain.choices[0]?.message.content).toBe("Landlord and rent");
     const stream = await oai.chat.completions.create({
       model: "lattice-plain",
-      messages: ask("Find my landlord"),
+      messages,
       user: "alice",
       stream: true,
     });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
-    expect(text).toBe("Find my landlord");
+    expect(text).toBe("Landlord and rent");
+    // The plain model saw the frontend's own messages, and nothing of Lattice's: no catalog, no tools.
+    const [seen] = await modelLog(w.models.spoke);
+    expect(seen?.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(await modelLog(w.models.planner)).toEqual([]);
+    expect((await worldState(w.world)).calls).toEqual([]);
+  });
+
+  it("lattice-plain falls back to a title of first words offline (the scripted demo model knows no such task)", async () => {
+    const w = await hubWorld(["contacts"]);
+    const offline = { models: { default: { provider: "scripted", model: "demo" } } };
+    expect((await api("PUT", "/v1/admin/policy", { key: w.tenant.adminKey, body: offline })).status).toBe(
+      200,
+    );
+    const plain = await client(w.frontend).chat.completions.create({
+      model: "lattice-plain",
+      messages: ask("Find my landlord and pay the rent please, today."),
+      user: "alice",
+    });
+    expect(plain.choices[0]?.message.content).toBe("Find my landlord and pay the");
   });
 
   it("refuses bad input with OpenAI-shaped 400s, never a 5xx", async () => {

@@ -62,12 +62,6 @@ export function lastUserText(body: ChatBody): string {
   return text;
 }
 
-/** `lattice-plain` is no model: a title made of the message's first words, so no background call plans. */
-export function plainTitle(text: string): string {
-  const words = text.replace(/\s+/g, " ").trim().split(" ").slice(0, 6).join(" ");
-  return words.replace(/[.,;:!?]+$/, "");
-}
-
 const USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 export function completion(id: string, model: ModelId, content: string, lattice?: unknown) {

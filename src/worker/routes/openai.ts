@@ -15,6 +15,7 @@ import {
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
+import { plainAnswer } from "../openai/plain.ts";
 import {
   ChatBody,
   chunks,
@@ -24,7 +25,6 @@ import {
   type ModelId,
   oaiError,
   oaiErrorBody,
-  plainTitle,
 } from "../openai/protocol.ts";
 
 const base = new Hono<AppEnv>();
@@ -53,11 +53,12 @@ export const openaiRoutes = base
     const includeUsage = body.stream_options?.include_usage === true;
 
     if (model === "lattice-plain") {
-      // Never a hub, planner or app: a frontend's background completion gets a deterministic title.
+      // Never a hub, planner or app: a frontend's background completion gets the plain model.
       const id = randomId("chatcmpl", 12);
-      const content = plainTitle(text);
-      if (!stream) return c.json(completion(id, model, content));
-      return sse(chunks(id, model, includeUsage, async () => ({ content })));
+      if (!stream) return c.json(completion(id, model, await plainAnswer(c, body, text)));
+      return sse(
+        chunks(id, model, includeUsage, async () => ({ content: await plainAnswer(c, body, text) })),
+      );
     }
 
     const header = c.req.header(SESSION_HEADER);
