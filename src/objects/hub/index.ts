@@ -162,7 +162,8 @@ export class HubDO extends DurableObject<Env> {
 
   /** Clears the marker only if it still names this query: a later turn's marker stays. */
   async settleTurn(queryId: string): Promise<void> {
-    if ((await this.ctx.storage.get<string>("chat:owed")) === queryId) await this.ctx.storage.delete("chat:owed");
+    if ((await this.ctx.storage.get<string>("chat:owed")) === queryId)
+      await this.ctx.storage.delete("chat:owed");
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {
