@@ -89,4 +89,37 @@ describe("chat and consents in the browser", () => {
     expect(await dialog.getByRole("radio", { name: "Always (until I revoke it)" }).count()).toBe(1);
     await checkPage(b, "consent-app-choice");
   });
+
+  it("links an authorize consent's sign-in only to a web address", async () => {
+    await signIn(b, "/console", await userToken("alex"));
+    const links = await b.page.evaluate(() => {
+      const g = globalThis as unknown as {
+        L: {
+          renderConsent(
+            sid: string,
+            c: unknown,
+            done: () => void,
+          ): { querySelectorAll(s: string): Array<{ getAttribute(a: string): string }> };
+        };
+      };
+      const consent = (url: string) => ({
+        id: `con_${url.length}`,
+        kind: "authorize",
+        queryId: "q_x",
+        stepId: "steps[0]",
+        functionality: "notes.search_notes",
+        data: {},
+        assessment: { verdict: "expected", reasons: [] },
+        scopes: ["once"],
+        authorization: { url },
+        status: "pending",
+      });
+      return ["javascript:alert(1)", "https://auth.example/authorize?x=1"].map((url) =>
+        Array.from(g.L.renderConsent("ses_x", consent(url), () => {}).querySelectorAll("a")).map((a) =>
+          a.getAttribute("href"),
+        ),
+      );
+    });
+    expect(links).toEqual([[], ["https://auth.example/authorize?x=1"]]);
+  });
 });

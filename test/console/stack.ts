@@ -31,19 +31,44 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = mkdtempSync(join(tmpdir(), "lattice-console-"));
   const children: ChildProcess[] = [];
   const operatorSecret = hex();
-  const wrangler = async (config: string, name: string, port: number, vars: string[] = []) => {
-    const log = openSync(join(dir, `${name}.log`), "a");
-    const url = `http://127.0.0.1:${port}`;
-    // Through npm exec: the project's wrangler on the project's Node 22.
-    const args = ["exec", "--", "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port)];
-    args.push("--inspector-port", String(await freePort()), "--persist-to", join(dir, name), ...vars);
-    const child = spawn("npm", args, {
-      stdio: ["ignore", log, log],
-      detached: true,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    });
-    children.push(child);
-    return url;
+  /**
+   * One wrangler dev, up and answering /healthz. A port picked free can be taken before wrangler
+   * binds it (other processes pick ports too): a wrangler that exits before it is up is started
+   * again on fresh ports, at most three times.
+   */
+  const wrangler = async (config: string, name: string, vars: (port: number) => string[] = () => []) => {
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const log = openSync(join(dir, `${name}.log`), "a");
+      // Through npm exec: the project's wrangler on the project's Node 22.
+      const args = [
+        "exec",
+        "--",
+        "wrangler",
+        "dev",
+        "-c",
+        config,
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        String(port),
+      ];
+      args.push("--inspector-port", String(await freePort()), "--persist-to", join(dir, name), ...vars(port));
+      const child = spawn("npm", args, {
+        stdio: ["ignore", log, log],
+        detached: true,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      });
+      children.push(child);
+      const exited = new Promise<"exited">((resolve) => child.once("exit", () => resolve("exited")));
+      const url = `http://127.0.0.1:${port}`;
+      const up = waitUntilUp(`${url}/healthz`, 120).then((ok) => (ok ? "up" : "timeout"));
+      const outcome = await Promise.race([up, exited]);
+      if (outcome === "up") return url;
+      await stopGroup(child);
+      if (outcome === "timeout") throw new Error(`${url} did not come up within 120 s`);
+      if (attempt === 3) throw new Error(`wrangler dev (${name}) exited before it was up, three times`);
+    }
   };
   const stop = async () => {
     await Promise.all(children.map(stopGroup));
@@ -51,17 +76,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     else rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   try {
-    const apiPort = await freePort();
     // Secrets of this run only (--var wins over a developer's .dev.vars); consent links name this URL.
-    const api = await wrangler("wrangler.toml", "api", apiPort, [
-      ...["--var", `LATTICE_OPERATOR_SECRET:${operatorSecret}`],
-      ...["--var", `LATTICE_KEY_SECRET:${hex()}`],
-      ...["--var", "LATTICE_MODE:dev", "--var", `LATTICE_PUBLIC_URL:http://127.0.0.1:${apiPort}`],
+    const keySecret = hex();
+    const [api, apps] = await Promise.all([
+      wrangler("wrangler.toml", "api", (port) => [
+        ...["--var", `LATTICE_OPERATOR_SECRET:${operatorSecret}`],
+        ...["--var", `LATTICE_KEY_SECRET:${keySecret}`],
+        ...["--var", "LATTICE_MODE:dev", "--var", `LATTICE_PUBLIC_URL:http://127.0.0.1:${port}`],
+      ]),
+      wrangler("examples/apps/wrangler.toml", "apps"),
     ]);
-    const apps = await wrangler("examples/apps/wrangler.toml", "apps", await freePort());
-    for (const url of [`${api}/healthz`, `${apps}/healthz`]) {
-      if (!(await waitUntilUp(url, 120))) throw new Error(`${url} did not come up within 120 s`);
-    }
     const demo = await seedDemo({ api, apps, operatorSecret, file: null });
     project.provide("stack", { api, apps, demo });
     return stop;

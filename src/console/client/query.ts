@@ -2,7 +2,7 @@
  * Shown wherever a query is: its status, the display items with their provenance marks (redacted
  * items marked as withheld) and its consents as dialogs the user answers.
  */
-export const QUERY = `
+export const QUERY = String.raw`
 (function () {
   var el = L.el;
   var STATUS = {
@@ -110,7 +110,8 @@ export const QUERY = `
       L.focusAnswered = consent.id;
       onAnswered(r.body);
     }
-    if (consent.authorization) {
+    // The sign-in URL comes from the app's authorization server: only a web address becomes a link.
+    if (consent.authorization && /^https?:\/\//i.test(consent.authorization.url)) {
       form.appendChild(el("p", {}, [el("a", { href: consent.authorization.url, rel: "noopener noreferrer", text: "Sign in to the app first" })]));
     }
     form.appendChild(el("div", { class: "buttons" }, [
