@@ -33,6 +33,8 @@ declare namespace Cloudflare {
      * Cloudflare account. Unbound, that provider fails with `model_not_configured`.
      */
     AI?: import("./llm/workers-ai.ts").AiBinding;
+    /** The AI Gateway ids (comma-separated) a tenant's workers-ai role may name; unset: none. */
+    LATTICE_AI_GATEWAYS?: string;
     OPENAI_BASE_URL?: string;
     OPENAI_API_KEY?: string;
     OPENAI_MODEL?: string;

@@ -28,16 +28,29 @@ export interface ModelSettings {
 export function modelFor(
   role: ModelRole,
   settings: ModelSettings | undefined,
-  env: { OPENAI_BASE_URL?: string; OPENAI_API_KEY?: string; OPENAI_MODEL?: string },
+  env: {
+    OPENAI_BASE_URL?: string;
+    OPENAI_API_KEY?: string;
+    OPENAI_MODEL?: string;
+    LATTICE_AI_GATEWAYS?: string;
+  },
 ): ModelConfig {
   const chosen = settings?.[role] ?? settings?.default;
   if (chosen) {
+    if (chosen.provider === "workers-ai") return { ...chosen, gateways: allowedGateways(env) };
     if (chosen.provider !== "openai") return chosen;
     const baseURL = chosen.baseURL ?? env.OPENAI_BASE_URL;
     // The deployment's key goes only to the deployment's endpoint, never to a tenant-chosen host.
     const sameHost = !chosen.baseURL || chosen.baseURL === env.OPENAI_BASE_URL;
     const apiKey = chosen.apiKey ?? (sameHost ? env.OPENAI_API_KEY : undefined);
-    return { ...chosen, ...(baseURL && { baseURL }), ...(apiKey && { apiKey }) };
+    const config: ModelConfig = { ...chosen, ...(baseURL && { baseURL }), ...(apiKey && { apiKey }) };
+    // The deployment's endpoint is its gateway, on its bill: a tenant's gateway headers (cache,
+    // metadata) and key header are for the tenant's own gateway, so they do not go there.
+    if (sameHost) {
+      delete config.headers;
+      delete config.apiKeyHeader;
+    }
+    return config;
   }
   if (env.OPENAI_BASE_URL || env.OPENAI_API_KEY) {
     const config: ModelConfig = { provider: "openai", model: env.OPENAI_MODEL ?? "gpt-4o-mini" };
@@ -46,6 +59,14 @@ export function modelFor(
     return config;
   }
   return { provider: "scripted", model: "demo" };
+}
+
+/** The AI Gateway ids the deployment lets workers-ai roles name (LATTICE_AI_GATEWAYS, comma-separated). */
+function allowedGateways(env: { LATTICE_AI_GATEWAYS?: string }): string[] {
+  return (env.LATTICE_AI_GATEWAYS ?? "")
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
 }
 
 /** One model call. `bindings.ai` is the Worker's `AI` binding, which only the workers-ai provider uses. */

@@ -69,6 +69,11 @@ export interface ModelConfig {
   headers?: Record<string, string>;
   /** workers-ai only: the AI Gateway the binding's calls go through. */
   gateway?: string;
+  /**
+   * workers-ai only: the gateway ids the deployment allows (LATTICE_AI_GATEWAYS), filled in by
+   * modelFor. Gateways belong to the deployment's account, so a tenant names only these.
+   */
+  gateways?: readonly string[];
   /** Scripted provider only: responses as data (see script.ts). */
   script?: ScriptEntry[];
 }

@@ -39,17 +39,27 @@ export const ToolPolicySchema = z.strictObject({
   output: z.strictObject({ confidentiality: Level.optional(), integrity: Level.optional() }).optional(),
 });
 
-/** AI Gateway's own request headers (caching, metadata, logging); its token goes as `apiKeyHeader`. */
-const GatewayHeaders = z.record(z.string(), z.string().max(1024)).superRefine((headers, ctx) => {
+/**
+ * AI Gateway's request headers a tenant may set: caching and metadata only. The rest (logging off,
+ * custom cost, retries, the token) change how the gateway bills or records a call, which is the
+ * gateway owner's to decide; the token goes as the apiKey with `apiKeyHeader`.
+ */
+const GATEWAY_HEADERS = ["cf-aig-cache-ttl", "cf-aig-skip-cache", "cf-aig-cache-key", "cf-aig-metadata"];
+/** Printable ASCII only: a CR or LF would start another header. */
+const HeaderValue = z
+  .string()
+  .max(1024)
+  .regex(/^[\x20-\x7e]*$/, "a header value is printable ASCII (no CR, LF or other control characters)");
+const GatewayHeaders = z.record(z.string(), HeaderValue).superRefine((headers, ctx) => {
   const names = Object.keys(headers);
   if (names.length > 8) ctx.addIssue({ code: "custom", message: "at most 8 headers" });
   for (const name of names) {
     const message =
       name === "cf-aig-authorization"
         ? 'the gateway token is the apiKey, sent with apiKeyHeader "cf-aig-authorization"'
-        : /^cf-aig-[a-z-]+$/.test(name)
+        : GATEWAY_HEADERS.includes(name)
           ? null
-          : "only AI Gateway's cf-aig-* headers";
+          : `only AI Gateway's ${GATEWAY_HEADERS.join(", ")}`;
     if (message) ctx.addIssue({ code: "custom", path: [name], message });
   }
 });
@@ -102,8 +112,18 @@ function modelRoleProblems(m: z.output<typeof ModelRoleSchema>): Array<[string, 
       problems.push(["apiKey", "workers-ai runs over the Worker's AI binding and takes no apiKey"]);
     if (m.output === "strict" || m.output === "guided_json")
       problems.push(["output", "workers-ai takes json_schema (its JSON mode), json_object or none"]);
-  } else if (m.gateway)
+    for (const field of ["headers", "apiKeyHeader"] as const)
+      if (m[field])
+        problems.push([field, `workers-ai runs over the Worker's AI binding and takes no ${field}`]);
+    return problems;
+  }
+  if (m.gateway)
     problems.push(["gateway", "gateway is for workers-ai; an openai provider names its gateway in baseURL"]);
+  // Without a baseURL the call goes to the deployment's endpoint on the deployment's key: its
+  // gateway, its bill. Gateway headers and the key's header are for the tenant's own gateway.
+  if (m.provider === "openai" && !m.baseURL)
+    for (const field of ["headers", "apiKeyHeader"] as const)
+      if (m[field]) problems.push([field, `${field} goes only with the role's own baseURL (its AI Gateway)`]);
   return problems;
 }
 

@@ -42,16 +42,72 @@ describe("model roles", () => {
     expect(refused({ planner: { provider: "openai", model: "m", gateway: "gw" } })).toHaveLength(1);
   });
 
-  it("takes only AI Gateway's own headers, and never its token among them", () => {
+  const gateway = {
+    provider: "openai",
+    model: "m",
+    baseURL: "https://gateway.ai.cloudflare.com/v1/a/g/openai",
+  };
+
+  it("takes only AI Gateway's caching and metadata headers, and never its token among them", () => {
     expect(
-      refused({ default: { provider: "openai", model: "m", headers: { "cf-aig-skip-cache": "true" } } }),
+      refused({
+        default: {
+          ...gateway,
+          headers: {
+            "cf-aig-skip-cache": "true",
+            "cf-aig-cache-ttl": "60",
+            "cf-aig-cache-key": "k",
+            "cf-aig-metadata": '{"a":1}',
+          },
+        },
+      }),
     ).toEqual([]);
-    const [token] = refused({
-      default: { provider: "openai", model: "m", headers: { "cf-aig-authorization": "Bearer t" } },
-    });
+    const [token] = refused({ default: { ...gateway, headers: { "cf-aig-authorization": "Bearer t" } } });
     expect(token).toContain('apiKeyHeader "cf-aig-authorization"');
+    expect(refused({ default: { ...gateway, headers: { "x-api-key": "k" } } })[0]).toContain(
+      "cf-aig-cache-ttl",
+    );
+    // These change how the gateway logs, bills or retries a call: the gateway owner's to decide.
+    for (const name of ["cf-aig-collect-log", "cf-aig-custom-cost", "cf-aig-max-attempts", "cf-aig-event-id"])
+      expect(refused({ default: { ...gateway, headers: { [name]: "x" } } }), name).toEqual([
+        `models.default.headers["${name}"]: only AI Gateway's cf-aig-cache-ttl, cf-aig-skip-cache, cf-aig-cache-key, cf-aig-metadata`,
+      ]);
+  });
+
+  it("refuses a header value that could end its header (CR, LF, other control characters)", () => {
+    for (const value of ["1\r\nx-evil: 1", "a\nb", "tab\there", "é"])
+      expect(
+        refused({ default: { ...gateway, headers: { "cf-aig-cache-ttl": value } } })[0],
+        value,
+      ).toContain("printable ASCII");
+  });
+
+  it("refuses gateway headers and the key header without the role's own baseURL, and on workers-ai", () => {
     expect(
-      refused({ default: { provider: "openai", model: "m", headers: { "x-api-key": "k" } } })[0],
-    ).toContain("cf-aig-*");
+      refused({
+        default: {
+          provider: "openai",
+          model: "m",
+          apiKeyHeader: "cf-aig-authorization",
+          headers: { "cf-aig-cache-ttl": "60" },
+        },
+      }),
+    ).toEqual([
+      "models.default.headers: headers goes only with the role's own baseURL (its AI Gateway)",
+      "models.default.apiKeyHeader: apiKeyHeader goes only with the role's own baseURL (its AI Gateway)",
+    ]);
+    expect(
+      refused({
+        qllm: {
+          provider: "workers-ai",
+          model: "@cf/x",
+          apiKeyHeader: "authorization",
+          headers: { "cf-aig-cache-ttl": "60" },
+        },
+      }),
+    ).toEqual([
+      "models.qllm.headers: workers-ai runs over the Worker's AI binding and takes no headers",
+      "models.qllm.apiKeyHeader: workers-ai runs over the Worker's AI binding and takes no apiKeyHeader",
+    ]);
   });
 });
