@@ -24,7 +24,7 @@ export function outputModeOf(config: ModelConfig): OutputMode {
 
 /**
  * Whether the provider is held to the strict form of a schema (closed objects, maps as `{name,
- * value}` lists): OpenAI strict, vLLM guided decoding, Workers AI's JSON mode.
+ * value}` lists): OpenAI strict, vLLM's structured outputs (`guided_json`), Workers AI's JSON mode.
  */
 export function needsStrictForm(config: ModelConfig): boolean {
   const mode = outputModeOf(config);
@@ -46,21 +46,18 @@ export function openAiSchemaParts(mode: OutputMode, request: CompletionRequest):
   const strict = schema.strict;
   switch (mode) {
     case "strict":
+    case "guided_json": {
       if (!strict) break;
-      return {
-        body: {
-          response_format: {
-            type: "json_schema",
-            json_schema: { name: schema.name, schema: strict, strict: true },
-          },
-        },
-        messages: request.messages,
-        form: "strict",
+      const response_format = {
+        type: "json_schema",
+        json_schema: { name: schema.name, schema: strict, strict: true },
       };
-    case "guided_json":
-      // vLLM's guided decoding takes the schema as an extra body field (newer vLLM: also response_format).
-      if (!strict) break;
-      return { body: { guided_json: strict }, messages: request.messages, form: "strict" };
+      // vLLM enforces response_format (and its own structured_outputs, the same constraint: one
+      // kind, so both are accepted); it dropped guided_json in v0.12 and ignores fields it lacks.
+      const body =
+        mode === "strict" ? { response_format } : { response_format, structured_outputs: { json: strict } };
+      return { body, messages: request.messages, form: "strict" };
+    }
     case "json_object":
       return {
         body: { response_format: { type: "json_object" } },

@@ -43,7 +43,7 @@ export async function completeOpenAI(
   const parts = openAiSchemaParts(outputModeOf(config), request);
   for (let attempt = 0; ; attempt++) {
     try {
-      // The schema parts are typed loosely: `guided_json` is vLLM's, not in the SDK's types.
+      // The schema parts are typed loosely: `structured_outputs` is vLLM's, not in the SDK's types.
       const body = {
         model: config.model,
         messages: parts.messages.map(toOpenAIMessage),

@@ -1,5 +1,6 @@
 import { outputModeOf, withSchema } from "./capabilities.ts";
 import {
+  type ChatMessage,
   type CompletionRequest,
   type CompletionResult,
   type FinishReason,
@@ -36,15 +37,17 @@ export async function completeWorkersAi(
       'the workers-ai provider needs the Worker\'s AI binding ([ai] binding = "AI" in wrangler.toml), and this deployment has none',
     );
   }
+  if (config.gateway && !config.gateways?.includes(config.gateway)) {
+    throw new ModelError(
+      "model_not_configured",
+      `the AI Gateway "${config.gateway}" is not one this deployment allows (LATTICE_AI_GATEWAYS)`,
+    );
+  }
   const mode = outputModeOf(config);
   const strict = mode === "json_schema" && request.schema?.strict;
   const messages = mode === "json_object" || mode === "none" ? withSchema(request) : request.messages;
   const inputs: Record<string, unknown> = {
-    messages: messages.map((m) =>
-      m.role === "tool"
-        ? { role: "tool", tool_call_id: m.toolCallId, content: m.content }
-        : { role: m.role, content: m.content ?? "" },
-    ),
+    messages: messages.map(toWorkersAiMessage),
     max_tokens: limits.maxOutputTokens,
     ...(strict && { response_format: { type: "json_schema", json_schema: strict } }),
     ...(mode === "json_object" && request.schema && { response_format: { type: "json_object" } }),
@@ -60,35 +63,56 @@ export async function completeWorkersAi(
       limits.timeoutMs,
     );
   });
-  let raw: unknown;
+  const chars = messages.reduce((n, m) => n + (m.content?.length ?? 0), 0);
+  let answer: Answer;
   try {
-    raw = await Promise.race([ai.run(config.model, inputs, options), timeout]);
+    answer = readAnswer(await Promise.race([ai.run(config.model, inputs, options), timeout]));
   } catch (error) {
     if (error instanceof ModelError) throw error;
+    // JSON mode that could not be met is an answer that is not JSON for the schema, which gets the
+    // one repair-free retry; the input was still read, so it is counted.
+    if (request.schema && /JSON Mode couldn't be met/i.test(String((error as Error)?.message ?? error)))
+      answer = { text: "", toolCalls: [], usage: { inputTokens: Math.ceil(chars / 4), outputTokens: 0 } };
     // The binding's own words stay out of the answer, as a provider's error body does.
-    throw new ModelError("model_failed", "model call failed: Workers AI answered with an error", {
-      cause: error,
-    });
+    else
+      throw new ModelError("model_failed", "model call failed: Workers AI answered with an error", {
+        cause: error,
+      });
   } finally {
     clearTimeout(timer);
   }
-  const answer = readAnswer(raw);
-  if (answer.text.length > MAX_ANSWER_BYTES)
+  const bytes = new TextEncoder().encode(answer.text).byteLength;
+  if (bytes > MAX_ANSWER_BYTES)
     throw new ModelError(
       "model_failed",
       `model call failed: the answer is larger than ${MAX_ANSWER_BYTES} bytes`,
     );
-  const chars = messages.reduce((n, m) => n + (m.content?.length ?? 0), 0);
   return {
     ...answer,
     // Models that report no usage are estimated, so the tenant's token quota still counts them.
     usage: answer.usage ?? {
       inputTokens: Math.ceil(chars / 4),
-      outputTokens: Math.ceil(answer.text.length / 4),
+      outputTokens: Math.ceil(bytes / 4),
     },
     model: `workers-ai:${config.model}`,
     form: strict ? "strict" : "plain",
   };
+}
+
+/** A message as Workers AI takes it: OpenAI's shape, an assistant's tool calls included. */
+function toWorkersAiMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
+  if (m.role === "assistant" && m.toolCalls?.length)
+    return {
+      role: "assistant",
+      content: m.content ?? "",
+      tool_calls: m.toolCalls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
+  return { role: m.role, content: m.content ?? "" };
 }
 
 type Answer = Omit<CompletionResult, "model" | "form" | "usage"> & {

@@ -66,11 +66,16 @@ describe("output modes", () => {
     expect(hint.result.form).toBe("plain");
   });
 
-  it("guided_json sends vLLM's field; json_object and none put the schema in a system message", async () => {
+  it("guided_json sends what vLLM enforces (strict response_format, structured_outputs); json_object and none put the schema in a system message", async () => {
     const base = { provider: "openai" as const, model: "m", baseURL: "http://vllm.internal:8000/v1" };
     const guided = await sent({ ...base, output: "guided_json" });
-    expect(guided.body.guided_json).toEqual(STRICT);
-    expect(guided.body.response_format).toBeUndefined();
+    // vLLM dropped guided_json in v0.12 and ignores fields it does not know: these two it enforces.
+    expect(guided.body.response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "answer", schema: STRICT, strict: true },
+    });
+    expect(guided.body.structured_outputs).toEqual({ json: STRICT });
+    expect(guided.result.form).toBe("strict");
     const json = await sent({ ...base, output: "json_object" });
     expect(json.body.response_format).toEqual({ type: "json_object" });
     const messages = json.body.messages as Array<{ role: string; content: string }>;
@@ -157,7 +162,7 @@ describe("the workers-ai provider", () => {
   it("sends JSON mode with the strict form, the token bound and the gateway; estimates usage it is not given", async () => {
     const ai = new FakeAiBinding([{ response: { a: "x" } }]);
     const result = await completeWorkersAi(
-      { ...config, gateway: "my-gw" },
+      { ...config, gateway: "my-gw", gateways: ["my-gw"] },
       request,
       DEFAULT_MODEL_LIMITS,
       ai,
@@ -182,5 +187,97 @@ describe("the workers-ai provider", () => {
       (e) => e,
     )) as Error;
     expect(error.message).toBe("model call failed: Workers AI answered with an error");
+  });
+});
+
+describe("the workers-ai provider, after a second reading", () => {
+  const config: ModelConfig = { provider: "workers-ai", model: "@cf/x" };
+
+  it("calls through only an AI Gateway the deployment allows (gateways are the deployment's)", async () => {
+    const ai = new FakeAiBinding([{ response: '{"a":"x"}' }]);
+    const refused = await completeWorkersAi(
+      { ...config, gateway: "someone-elses", gateways: ["my-gw"] },
+      request,
+      DEFAULT_MODEL_LIMITS,
+      ai,
+    ).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "model_not_configured" });
+    expect((refused as Error).message).toContain("LATTICE_AI_GATEWAYS");
+    const none = await completeWorkersAi({ ...config, gateway: "my-gw" }, request, DEFAULT_MODEL_LIMITS, ai)
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(none).toMatchObject({ code: "model_not_configured" });
+    expect(ai.calls).toEqual([]);
+    // The control: an allowed one is used.
+    await completeWorkersAi(
+      { ...config, gateway: "my-gw", gateways: ["my-gw"] },
+      request,
+      DEFAULT_MODEL_LIMITS,
+      ai,
+    );
+    expect(ai.calls[0]?.options).toEqual({ gateway: { id: "my-gw" } });
+  });
+
+  it("sends an assistant's tool calls with its message, as OpenAI's shape has them", async () => {
+    const ai = new FakeAiBinding([{ response: "done" }]);
+    const call = { id: "call_1", name: "mail.send", arguments: '{"to":"a"}' };
+    await completeWorkersAi(
+      config,
+      {
+        role: "spoke",
+        messages: [
+          { role: "user", content: "send it" },
+          { role: "assistant", content: null, toolCalls: [call] },
+          { role: "tool", toolCallId: "call_1", content: "sent" },
+        ],
+      },
+      DEFAULT_MODEL_LIMITS,
+      ai,
+    );
+    expect((ai.calls[0]!.inputs.messages as unknown[])[1]).toEqual({
+      role: "assistant",
+      content: "",
+      tool_calls: [
+        { id: "call_1", type: "function", function: { name: "mail.send", arguments: '{"to":"a"}' } },
+      ],
+    });
+  });
+
+  it("takes JSON mode that could not be met as an answer that is not JSON (retried by the caller), not a failure", async () => {
+    const ai = new FakeAiBinding(() =>
+      Promise.reject(new Error("AiError: JSON Mode couldn't be met (5024)")),
+    );
+    const result = await completeWorkersAi(config, request, DEFAULT_MODEL_LIMITS, ai);
+    expect(result).toMatchObject({ text: "", toolCalls: [] });
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+    // The control: the same words without a schema asked for are a failure like any other.
+    const plain = { role: "spoke" as const, messages: request.messages };
+    await expect(completeWorkersAi(config, plain, DEFAULT_MODEL_LIMITS, ai)).rejects.toMatchObject({
+      code: "model_failed",
+    });
+  });
+
+  it("turns an answer it cannot read into a clean model_failed", async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const error = await completeWorkersAi(
+      config,
+      request,
+      DEFAULT_MODEL_LIMITS,
+      new FakeAiBinding([{ response: cyclic }]),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ code: "model_failed" });
+  });
+
+  it("bounds the answer in bytes, not characters", async () => {
+    const wide = "é".repeat(1_500_000); // 1.5 M characters, 3 MB
+    const error = await completeWorkersAi(
+      config,
+      request,
+      DEFAULT_MODEL_LIMITS,
+      new FakeAiBinding([{ response: wide }]),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toContain("larger than 2000000 bytes");
   });
 });

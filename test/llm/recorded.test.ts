@@ -135,8 +135,8 @@ describe("recorded provider answers", () => {
     const plain = (await first("openai-plain")).response_format as { json_schema: { strict: boolean } };
     expect(plain.json_schema.strict).toBe(false);
     const guided = await first("vllm-guided");
-    expect(guided.response_format).toBeUndefined();
-    expect(guided.guided_json).toHaveProperty("$defs.Field");
+    expect(guided.response_format).toMatchObject({ json_schema: { strict: true } });
+    expect(guided.structured_outputs).toHaveProperty("json.$defs.Field");
     const workers = (await first("workers-ai")).response_format as { type: string; json_schema: object };
     expect(workers.type).toBe("json_schema");
     expect(workers.json_schema).toHaveProperty("$defs.Field");

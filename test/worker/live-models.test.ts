@@ -87,7 +87,8 @@ describe("recorded live-model answers through the API", () => {
             expect(body.response_format, recorded.name).toMatchObject({ json_schema: { strict: true } });
           if (shape === "openai-plain")
             expect(body.response_format, recorded.name).toMatchObject({ json_schema: { strict: false } });
-          if (shape === "vllm-guided") expect(body.guided_json, recorded.name).toHaveProperty("$defs.Field");
+          if (shape === "vllm-guided")
+            expect(body.structured_outputs, recorded.name).toHaveProperty("json.$defs.Field");
         }
       }
     });
