@@ -79,6 +79,38 @@ export function valueProblems(schema: unknown, value: unknown): string[] {
   return result.valid ? [] : messages(result.errors);
 }
 
+/**
+ * Where `value` breaks `schema`, named by places in the schema alone: for a value from an untrusted
+ * source, whose own property names must not reach a message. The validator's keywordLocation can
+ * carry the value's keys (under additionalProperties), so it is named only when it is a path that
+ * exists in the schema; otherwise only the keyword.
+ */
+export function schemaViolations(schema: unknown, value: unknown): string[] {
+  const result = validatorFor(schema as Schema).validate(value);
+  if (result.valid) return [];
+  const place = (e: OutputUnit) =>
+    inSchema(schema, e.keywordLocation)
+      ? e.keywordLocation.slice(0, 200)
+      : `a value its "${e.keyword}" refuses`;
+  return [...new Set(leaves(result.errors).map(place))].slice(0, 20);
+}
+
+/** Whether a `#/a/b` location names keys that are all in `schema` (a keyword last may be a boolean). */
+function inSchema(schema: unknown, location: string): boolean {
+  let node: unknown = schema;
+  for (const raw of location.replace(/^#\/?/, "").split("/").filter(Boolean)) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return false;
+    }
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
 function validatorFor(schema: Schema): Validator {
   const key = JSON.stringify(schema);
   let validator = cache.get(key);
@@ -90,11 +122,14 @@ function validatorFor(schema: Schema): Validator {
   return validator;
 }
 
-function messages(errors: OutputUnit[]): string[] {
-  // The leaf errors say what is wrong; the wrappers ("does not match $ref") only repeat it.
-  const leaves = errors.filter(
+/** The leaf errors say what is wrong; the wrappers ("does not match $ref") only repeat it. */
+function leaves(errors: OutputUnit[]): OutputUnit[] {
+  const found = errors.filter(
     (e) => !/^(\$ref|properties|additionalProperties|items|anyOf|allOf)$/.test(e.keyword),
   );
-  const chosen = leaves.length ? leaves : errors;
-  return [...new Set(chosen.map((e) => `${e.instanceLocation || "#"}: ${e.error}`))].slice(0, 20);
+  return found.length ? found : errors;
+}
+
+function messages(errors: OutputUnit[]): string[] {
+  return [...new Set(leaves(errors).map((e) => `${e.instanceLocation || "#"}: ${e.error}`))].slice(0, 20);
 }

@@ -4,12 +4,15 @@
  * nullable (null meaning absent); a map (`additionalProperties: schema`, no `properties`) becomes an
  * array of `{name, value}`; keywords strict mode lacks and that only narrow (lengths, uniqueness)
  * are dropped, since the answer is decoded and checked against the schema as written anyway. What
- * cannot be made strict (open objects, allOf, `true` schemas, a map inside a union) is refused
- * before the call, with the place named.
+ * cannot be made strict (open objects, allOf, `true` schemas, a map or optional property inside a
+ * union, directly or through a `$ref`) is refused before the call, with the place named.
  */
 
 type Schema = Record<string, unknown>;
 type Decode = (value: unknown) => unknown;
+
+/** An answer the decoder cannot turn back (a map entry named twice or `__proto__`); the message is fixed. */
+export class StrictDecodeError extends Error {}
 
 export type StrictOutput = { ok: true; schema: Schema; decode: Decode } | { ok: false; problems: string[] };
 
@@ -45,9 +48,22 @@ const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== nul
 
 class Normaliser {
   readonly problems: string[] = [];
+  /** The root's `$defs`, as written: whether a `$ref` allows null is read there. */
+  readonly defs: Schema;
+
+  constructor(defs: Schema) {
+    this.defs = defs;
+  }
+
   private properties = 0;
   /** Decoders of `$defs`, looked up at decode time so recursive schemas work. */
   readonly defDecoders = new Map<string, Decode>();
+  /** Per `$def`: whether it decodes something itself, and the defs it refers to. */
+  readonly defUses = new Map<string, { decodes: boolean; refs: Set<string> }>();
+  /** The def being normalised, if any. */
+  current: { decodes: boolean; refs: Set<string> } | null = null;
+  /** `$ref`s met inside anyOf/oneOf: allowed only to defs that need no decoding (known at the end). */
+  readonly unionRefs: Array<{ name: string; at: string }> = [];
 
   refuse(at: string, why: string): { schema: Schema; decode: Decode } {
     if (this.problems.length < 20) this.problems.push(`${at || "#"}: ${why}`);
@@ -63,6 +79,8 @@ class Normaliser {
       const m = /^#\/\$defs\/([^/]+)$/.exec(s.$ref);
       if (!m) return this.refuse(at, "only #/$defs/<name> references can be made strict");
       const name = m[1]!;
+      this.current?.refs.add(name);
+      if (inUnion) this.unionRefs.push({ name, at });
       return { schema: { $ref: s.$ref }, decode: (v) => (this.defDecoders.get(name) ?? identity)(v) };
     }
     const union = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
@@ -99,11 +117,12 @@ class Normaliser {
     const extra = s.additionalProperties;
     if (!props && isObject(extra)) {
       if (inUnion) return this.refuse(at, "a map inside anyOf/oneOf cannot be made strict");
+      if (this.current) this.current.decodes = true;
       const value = this.node(extra, `${at}/additionalProperties`, depth + 1, false);
       const entry = closed({ name: { type: "string" }, value: value.schema });
       const decode: Decode = (v) =>
         Array.isArray(v) && v.every((e) => isObject(e) && typeof e.name === "string")
-          ? Object.fromEntries(v.map((e: Schema) => [e.name, value.decode(e.value)]))
+          ? mapOf(v as Array<{ name: string; value: unknown }>, value.decode)
           : v;
       return { schema: { ...this.kept(s), type: "array", items: entry }, decode };
     }
@@ -119,7 +138,7 @@ class Normaliser {
         return this.refuse(at, `more than ${MAX_PROPERTIES} properties`);
       const child = this.node(sub, `${at}/properties/${name}`, depth + 1, inUnion);
       decoders[name] = child.decode;
-      if (required.has(name) || allowsNull(sub)) {
+      if (required.has(name) || allowsNull(sub, this.defs)) {
         out[name] = child.schema;
         continue;
       }
@@ -127,6 +146,7 @@ class Normaliser {
         return this.refuse(at, `the optional property "${name}" inside anyOf/oneOf cannot be made strict`);
       out[name] = { anyOf: [child.schema, { type: "null" }] };
       absentWhenNull.push(name);
+      if (this.current) this.current.decodes = true;
     }
     const decode: Decode = (v) => {
       if (!isObject(v)) return v;
@@ -145,14 +165,50 @@ class Normaliser {
   }
 }
 
+/** `[{name, value}]` back to a map; a name twice or `__proto__` (a prototype, not an entry) is refused. */
+function mapOf(entries: Array<{ name: string; value: unknown }>, decode: Decode): Schema {
+  const seen = new Set<string>();
+  for (const { name } of entries) {
+    // Fixed messages: the names are the model's words.
+    if (name === "__proto__") throw new StrictDecodeError('a map entry is named "__proto__"');
+    if (seen.has(name)) throw new StrictDecodeError("a map entry's name is given twice");
+    seen.add(name);
+  }
+  return Object.fromEntries(entries.map((e) => [e.name, decode(e.value)]));
+}
+
 function closed(properties: Record<string, unknown>): Schema {
   return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-function allowsNull(s: unknown): boolean {
+/**
+ * Whether null is a value of `s` as written (through `$defs` refs and unions): such an optional
+ * property stays as it is, required, since a null it is given is its own, not an absence.
+ */
+function allowsNull(s: unknown, defs: Schema, seen = new Set<string>()): boolean {
   if (!isObject(s)) return false;
   if (s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"))) return true;
-  return Array.isArray(s.enum) && s.enum.includes(null);
+  if (Array.isArray(s.enum) && s.enum.includes(null)) return true;
+  const union = s.anyOf ?? s.oneOf;
+  if (Array.isArray(union)) return union.some((b) => allowsNull(b, defs, seen));
+  const ref = typeof s.$ref === "string" ? /^#\/\$defs\/([^/]+)$/.exec(s.$ref)?.[1] : undefined;
+  if (ref === undefined || seen.has(ref)) return false;
+  seen.add(ref);
+  return Object.hasOwn(defs, ref) && allowsNull(defs[ref], defs, seen);
+}
+
+/** The defs whose answers need decoding: their own maps or optional properties, or a def they refer to. */
+function decodingDefs(uses: Map<string, { decodes: boolean; refs: Set<string> }>): Set<string> {
+  const found = new Set([...uses].filter(([, u]) => u.decodes).map(([name]) => name));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, use] of uses)
+      if (!found.has(name) && [...use.refs].some((r) => found.has(r))) {
+        found.add(name);
+        grew = true;
+      }
+  }
+  return found;
 }
 
 /**
@@ -160,16 +216,28 @@ function allowsNull(s: unknown): boolean {
  * decoder from an answer in that form back to the schema as written; or why it cannot be made strict.
  */
 export function strictOutputSchema(schema: unknown): StrictOutput {
-  const n = new Normaliser();
+  const n = new Normaliser(isObject(schema) && isObject(schema.$defs) ? schema.$defs : {});
   if (!isObject(schema) || schema.type !== "object")
     return { ok: false, problems: ["#: the root must be an object schema"] };
   const root = n.node(schema, "", 0, false);
   const defs: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(isObject(schema.$defs) ? schema.$defs : {})) {
+    n.current = { decodes: false, refs: new Set() };
     const d = n.node(def, `/$defs/${name}`, 1, false);
+    n.defUses.set(name, n.current);
+    n.current = null;
     defs[name] = d.schema;
     n.defDecoders.set(name, d.decode);
   }
+  // A union's branch is never decoded (which one matched is unknown), so it may not refer to a def
+  // that needs decoding, directly or through other defs.
+  const decoding = decodingDefs(n.defUses);
+  for (const { name, at } of n.unionRefs)
+    if (decoding.has(name))
+      n.refuse(
+        at,
+        `a $ref to "${name}" (a map or optional property) inside anyOf/oneOf cannot be made strict`,
+      );
   if (!n.problems.length && root.schema.type !== "object")
     n.refuse("", "the root must list its properties (a map cannot be a strict root)");
   if (n.problems.length) return { ok: false, problems: n.problems };

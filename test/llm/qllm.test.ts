@@ -162,10 +162,11 @@ describe("the q-llm call", () => {
       { response: { total: 3, note: "ok", byVendor: [], lines: [] }, usage },
     ]);
     const result = await runQllm({ ...call, schema: TOTALS }, model(ai), async () => {});
+    // Both calls are billed, so the step's tokens are both calls'.
     expect(result).toEqual({
       ok: true,
       value: { total: 3, note: "ok", byVendor: {}, lines: [] },
-      tokens: 15,
+      tokens: 30,
     });
   });
 });

@@ -1,5 +1,5 @@
-import { valueProblems } from "../../apps/schemas.ts";
-import { strictOutputSchema } from "../../apps/strict-schema.ts";
+import { schemaViolations } from "../../apps/schemas.ts";
+import { StrictDecodeError, strictOutputSchema } from "../../apps/strict-schema.ts";
 import type { QllmCall, QllmErrorCode, QllmResult } from "../../contracts.ts";
 import {
   type AiBinding,
@@ -10,6 +10,7 @@ import {
   type ModelLimits,
   needsStrictForm,
 } from "../../llm/index.ts";
+import { jsonShapeError } from "../../policy/json-guard.ts";
 import { failure } from "../../result.ts";
 
 /**
@@ -34,6 +35,7 @@ export async function runQllm(
     }
   }
   let last: { code: QllmErrorCode; message: string } = { code: "invalid_model_output", message: "" };
+  let spent = 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     let answer: CompletionResult;
     try {
@@ -61,13 +63,14 @@ export async function runQllm(
       throw error;
     }
     const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
+    spent += tokens;
     await recordTokens(tokens); // every call, a bad answer's too: the provider bills it
     const read = readValue(
       answer,
       request.schema,
       strict?.ok && answer.form === "strict" ? strict.decode : null,
     );
-    if (read.ok) return { ok: true, value: read.value, tokens };
+    if (read.ok) return { ok: true, value: read.value, tokens: spent };
     last = read;
     if (!read.retry) break;
   }
@@ -99,7 +102,18 @@ function readValue(
   } catch {
     return bad("the q-llm answer is not JSON");
   }
-  if (decode) value = decode(value);
-  const problems = valueProblems(schema, value);
+  // Bounded and plain before any recursion over it (decoding, the schema check).
+  const shape = jsonShapeError(value);
+  if (shape) return bad(`the q-llm answer is not usable JSON: ${shape.message}`);
+  let problems: string[];
+  try {
+    if (decode) value = decode(value);
+    problems = schemaViolations(schema, value);
+  } catch (error) {
+    if (error instanceof StrictDecodeError)
+      return bad(`the q-llm answer cannot be decoded: ${error.message}`);
+    return bad("the q-llm answer could not be checked against its schema");
+  }
+  // Named by the place in the schema only: the answer's own property names are the model's words.
   return problems.length ? bad(`the q-llm answer breaks its schema: ${problems[0]}`) : { ok: true, value };
 }
