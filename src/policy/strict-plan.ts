@@ -205,7 +205,7 @@ class Decoder {
     return undefined;
   }
 
-  /** `[{name, value}]` → `{name: value}`; a repeated name is an error, never a silent overwrite. */
+  /** `[{name, value}]` → `{name: value}`; a repeated name or `__proto__` is an error, never silently lost. */
   map(v: unknown, at: string, each: (value: unknown, at: string) => unknown): unknown {
     if (!Array.isArray(v)) return v; // not the strict form: the validator says what is wrong
     const out: Record<string, unknown> = {};
@@ -213,6 +213,8 @@ class Decoder {
       const here = childPath(at, i);
       if (!isRecord(item) || typeof item.name !== "string" || !("value" in item))
         return this.fail(here, "expected {name, value}");
+      // Assigned, "__proto__" would set the map's prototype and the entry would vanish.
+      if (item.name === "__proto__") return this.fail(here, 'the name "__proto__" is not allowed');
       if (Object.hasOwn(out, item.name)) return this.fail(here, `the name "${item.name}" is given twice`);
       out[item.name] = each(item.value, childPath(here, "value"));
     }

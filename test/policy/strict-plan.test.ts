@@ -83,6 +83,8 @@ describe("the strict plan projection", () => {
         const result = decoded.ok ? validatePlan(decoded.plan, contextOf(world)) : decoded;
         if (result.ok) {
           valid++;
+          // Nothing the model wrote is lost on the way (a `__proto__` entry would vanish).
+          if (decoded.ok) expect(encodeStrictPlan(decoded.plan)).toStrictEqual(doc);
           return;
         }
         refused++;
@@ -128,6 +130,17 @@ describe("the strict plan projection", () => {
       ],
     });
     expect(qllm.ok || qllm.errors[0]?.path).toBe("steps[0].schema");
+    const proto = decodeStrictPlan(tool([{ name: "__proto__", value: { lit: 1 } }]));
+    expect(proto).toEqual({
+      ok: false,
+      errors: [
+        { path: "steps[0].args[0]", rule: "invalid_value", message: 'the name "__proto__" is not allowed' },
+      ],
+    });
+    const entry = decodeStrictPlan(
+      tool([{ name: "p", value: { lit: { entries: [{ name: "__proto__", value: 1 }] } } }]),
+    );
+    expect(entry.ok || entry.errors[0]?.path).toBe("steps[0].args[0].value.lit.entries[0]");
     const lit = decodeStrictPlan(tool([{ name: "p", value: { lit: { a: 1 } } }]));
     expect(lit.ok || lit.errors[0]?.message).toContain("{entries: [{name, value}]}");
   });
@@ -142,19 +155,22 @@ function schemaDocArb(root: Record<string, unknown>, depth = 4): fc.Arbitrary<un
   const defs = root.$defs as Record<string, Record<string, unknown>>;
   return fc.gen().map((g) => {
     const int = (min: number, max: number) => g(fc.integer, { min, max });
-    const gen = (node: Record<string, unknown>, level: number): unknown => {
+    /** `key`: the property the value is for; a `{name, value}` entry's name gets the awkward names. */
+    const gen = (node: Record<string, unknown>, level: number, key?: string): unknown => {
       if (typeof node.$ref === "string") return gen(defs[node.$ref.split("/").at(-1)!]!, level + 1);
       if (Array.isArray(node.anyOf)) {
         const branches = node.anyOf as Record<string, unknown>[];
         return gen(branches[level > depth ? 0 : int(0, branches.length - 1)]!, level);
       }
+      if (key === "name" && node.type === "string")
+        return g(fc.constantFrom, "p", "q", "__proto__", "constructor", "toString", "");
       if (Array.isArray(node.enum)) return node.enum[int(0, node.enum.length - 1)];
       switch (node.type) {
         case "object":
           return Object.fromEntries(
             Object.entries(node.properties as Record<string, Record<string, unknown>>).map(([k, s]) => [
               k,
-              gen(s, level + 1),
+              gen(s, level + 1, k),
             ]),
           );
         case "array": {
@@ -165,7 +181,18 @@ function schemaDocArb(root: Record<string, unknown>, depth = 4): fc.Arbitrary<un
         case "string":
           if (node.pattern)
             return int(0, 3) ? `v${int(0, 3)}` : g(fc.stringMatching, new RegExp(node.pattern as string));
-          return g(fc.constantFrom, "a.x", "b.z", "art0", "p", '{"type":"object"}', "", "not json", "{}");
+          return g(
+            fc.constantFrom,
+            "a.x",
+            "b.z",
+            "art0",
+            "p",
+            '{"type":"object"}',
+            "",
+            "not json",
+            "{}",
+            "__proto__",
+          );
         case "integer":
           return int((node.minimum as number | undefined) ?? -5, 5);
         case "number":
