@@ -1,3 +1,4 @@
+import { AGENTDOJO_APP_NAMES, AGENTDOJO_APPS } from "./agentdojo/index.ts";
 import { bank } from "./apps/bank.ts";
 import { calendar } from "./apps/calendar.ts";
 import { chat } from "./apps/chat.ts";
@@ -33,7 +34,13 @@ export const APPS = {
 export type DemoAppName = keyof typeof APPS;
 export const DEMO_APP_NAMES = Object.keys(APPS) as DemoAppName[];
 
+/** Every app a world keeps state for: the demo apps and the AgentDojo suites' apps. */
+export const WORLD_APP_NAMES: readonly string[] = [...DEMO_APP_NAMES, ...AGENTDOJO_APP_NAMES];
+
 /** The app called `name`, if any (own keys only: a URL segment like "constructor" is no app). */
 export function appByName(name: string): DemoApp<unknown> | undefined {
-  return Object.hasOwn(APPS, name) ? APPS[name as DemoAppName] : undefined;
+  if (Object.hasOwn(APPS, name)) return APPS[name as DemoAppName];
+  return Object.hasOwn(AGENTDOJO_APPS, name)
+    ? (AGENTDOJO_APPS[name as keyof typeof AGENTDOJO_APPS] as DemoApp<unknown>)
+    : undefined;
 }

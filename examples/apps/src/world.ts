@@ -15,7 +15,7 @@ import {
   validateJson,
   type WorldState,
 } from "./protocol.ts";
-import { appByName, DEMO_APP_NAMES } from "./registry.ts";
+import { appByName, WORLD_APP_NAMES } from "./registry.ts";
 import { verifyLatticeSignature } from "./signature.ts";
 
 type CallRow = {
@@ -66,7 +66,7 @@ export class DemoWorld extends DurableObject {
     if (this.seeded) return;
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("INSERT OR IGNORE INTO meta (k, v) VALUES ('seeded_at', ?)", new Date().toISOString());
-      for (const name of DEMO_APP_NAMES) {
+      for (const name of WORLD_APP_NAMES) {
         const seed = appByName(name)?.seed();
         this.sql.exec(
           "INSERT OR IGNORE INTO app_state (app, json) VALUES (?, ?)",
