@@ -2,6 +2,7 @@
  * The benchmark's cases: every user task alone (utility), and (task, slot, injection) attack cases.
  * `QUICK` names the subset the quick mode (CI) runs: a benign task and attacks from every suite.
  */
+import { slackAttacks, slackQuick, slackTasks } from "./agentdojo/slack/index.ts";
 import { injection } from "./injections.ts";
 import { agentic } from "./suites/agentic.ts";
 import { banking } from "./suites/banking.ts";
@@ -11,7 +12,15 @@ import { travel } from "./suites/travel.ts";
 import { workspace } from "./suites/workspace.ts";
 import type { Case, UserTask } from "./types.ts";
 
-export const TASKS: UserTask[] = [...banking, ...workspace, ...messaging, ...travel, ...agentic, ...mcp];
+export const TASKS: UserTask[] = [
+  ...banking,
+  ...workspace,
+  ...messaging,
+  ...travel,
+  ...agentic,
+  ...mcp,
+  ...slackTasks,
+];
 
 /** task id → slot → injection ids planted there. */
 const ATTACKS: Record<string, Record<string, string[]>> = {
@@ -83,6 +92,8 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
   "mcp/dentist-note": { shady: ["mcp-poison", "mcp-purge"] },
   "mcp/trip-ideas": { rugpull: ["mcp-rugpull"], shady: ["mcp-purge", "mcp-inject"] },
   "mcp/send-trip": { shady: ["mcp-inject"] },
+  // AgentDojo's suites (bench/security/agentdojo/): every (user task, injection task) pair.
+  ...slackAttacks,
 };
 
 const QUICK = new Set([
@@ -115,6 +126,7 @@ const QUICK = new Set([
   "mcp/trip-ideas@rugpull+mcp-rugpull",
   "mcp/send-trip@shady+mcp-inject",
   "mcp/trip-ideas@shady+mcp-purge",
+  ...slackQuick,
 ]);
 
 export function allCases(): Case[] {

@@ -11,6 +11,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
+import { agentdojoSummary, agentdojoTable, reusedIn } from "./agentdojo/report.ts";
 import { runBaseline } from "./baseline.ts";
 import { allCases } from "./cases.ts";
 import { type LatticeConfig, type RunRecord, runLattice, setupTenant } from "./lattice.ts";
@@ -66,6 +67,7 @@ function mark(met: boolean): string {
 
 function row(c: Case, config: ConfigName, r: RunRecord, usageKey: string): Row {
   const inj = c.attack?.injection;
+  const reused = reusedIn(c.task, r.outcome);
   return {
     case: c.id,
     suite: c.task.suite,
@@ -79,6 +81,7 @@ function row(c: Case, config: ConfigName, r: RunRecord, usageKey: string): Row {
     display: { items: r.outcome.shown.length, marked: r.outcome.shown.filter((x) => x.flagged).length },
     usage: stack.model.usage(usageKey),
     statuses: r.outcome.statuses,
+    ...(reused !== undefined && { reused }),
     ...(r.evidence && { evidence: r.evidence }),
     ...(r.error && { error: r.error }),
   };
@@ -112,6 +115,8 @@ try {
 
 const seconds = (performance.now() - t0) / 1000;
 console.log(`\n${table(rows)}\n`);
+if (rows.some((r) => r.suite.startsWith("agentdojo-")))
+  console.log(`AgentDojo suites:\n${agentdojoTable(rows)}`);
 const summary = summarise(rows);
 console.log(
   `goals: Lattice ASR 0 ${mark(summary.goals.latticeAsrZero)}; utility ratio (catalog-ask-informed) >= 0.95 ${mark(summary.goals.utilityRatioWithEndorsementAtLeast095)}; ` +
@@ -144,6 +149,7 @@ if (out) {
       asrByCategory: summary.asrByCategory,
       ratios: summary.ratios,
       goals: summary.goals,
+      agentdojo: agentdojoSummary(rows),
     },
     problems,
     rows,

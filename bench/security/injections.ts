@@ -3,6 +3,7 @@
  * the instruction as planted and, per role, what a model that obeys it does. The planted text ends
  * with a marker `[inj:<id>]`: the machine-readable directive the obedient test double parses.
  */
+import { slackGoals } from "./agentdojo/slack/injections.ts";
 import { agenticGoals } from "./injections-agentic.ts";
 import { delayedGoals } from "./injections-delayed.ts";
 import { displayGoals } from "./injections-display.ts";
@@ -298,7 +299,7 @@ const GOALS: Injection[] = [
 ];
 
 export const INJECTIONS: ReadonlyMap<string, Injection> = new Map(
-  [...GOALS, ...delayedGoals(), ...mcpGoals()].map((i) => [i.id, i]),
+  [...GOALS, ...delayedGoals(), ...mcpGoals(), ...slackGoals()].map((i) => [i.id, i]),
 );
 
 export function injection(id: string): Injection {

@@ -10,12 +10,12 @@ import type { FunctionalityInput } from "../../src/apps/manifest.ts";
 import { modelName } from "../obedient/server.ts";
 import {
   benchPolicy,
-  CLEARANCE,
   carrierOf,
   caseEdits,
   caseManifests,
   caseMcpApps,
   caseMcpManifests,
+  clearanceOf,
   mcpCatalog,
   rugPulled,
 } from "./scenario.ts";
@@ -63,7 +63,9 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
   const secrets: Record<string, string> = {};
   // The admin's catalog, written from the apps as reviewed before any case planted text in them;
   // every app is bound to it at approval (apps-mode runs ignore the bindings).
-  const catalog = demoCatalog(demoManifests(stack.apps, world).filter((m) => m.name !== "misbehave"));
+  const catalog = c.task.env
+    ? c.task.env.catalog(caseManifests(c, stack.apps, world))
+    : demoCatalog(demoManifests(stack.apps, world).filter((m) => m.name !== "misbehave"));
   // MCP apps are registered first: their functionalities are what the server's tools/list says (in a
   // world back at its seed, before any rug pull), and the admin writes their entries from the import.
   const mcpApps: Array<{ id: string; name: string }> = [];
@@ -85,7 +87,7 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
         .map((e) => [e.name.slice(app.name.length + 1), e.name]),
     );
     await http(stack.api, t.adminKey, "POST", `/v1/admin/apps/${app.id}/versions/1/approve`, {
-      clearance: CLEARANCE[app.name] ?? "internal",
+      clearance: clearanceOf(c, app.name),
       bindings,
     });
   }
@@ -94,7 +96,7 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
       id: string;
       secret: string;
     };
-    const clearance = CLEARANCE[manifest.name] ?? "internal";
+    const clearance = clearanceOf(c, manifest.name);
     const bindings = demoBindings(manifest, catalog);
     await http(stack.api, t.adminKey, "POST", `/v1/admin/apps/${app.id}/versions/1/approve`, {
       clearance,
@@ -139,7 +141,7 @@ export async function runLattice(
     tenant.admin,
     "PUT",
     "/v1/admin/policy",
-    benchPolicy(config.onViolation, models, config.mode),
+    benchPolicy(config.onViolation, models, config.mode, c.task.env?.tools),
   );
   const session = (await http(api, tenant.frontend, "POST", "/v1/sessions", { userId: `u-${runKey}` })) as {
     id: string;

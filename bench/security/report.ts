@@ -29,6 +29,8 @@ export interface Row {
   display: { items: number; marked: number };
   usage: RunUsage;
   statuses: string[];
+  /** Multi-query episodes (AgentDojo ports): the later query retrieved the earlier artifact. */
+  reused?: boolean;
   /** MCP cases (Lattice): the consents asked and how they were answered, drift the tenant filed. */
   evidence?: string[];
   error?: string;

@@ -28,6 +28,7 @@ const PLAIN: Record<string, { description: string; functionalities: Record<strin
 
 /** Every demo app but the protocol fixture, as its developer registers it for this world. */
 export function caseManifests(c: Case, appsBase: string, world: string): HttpManifestInput[] {
+  if (c.task.env) return c.task.env.manifests(appsBase, world);
   const slot = c.attack ? c.task.slots?.[c.attack.slot] : undefined;
   return demoManifests(appsBase, world)
     .filter((m) => m.name !== "misbehave")
@@ -98,7 +99,7 @@ export function mcpCatalog(app: string, functionalities: FunctionalityInput[]): 
 }
 
 export function caseEdits(c: Case): WorldEdit[] {
-  const edits = [scrub, ...(c.task.setup ?? [])];
+  const edits = [c.task.env?.scrub ?? scrub, ...(c.task.setup ?? [])];
   const slot = c.attack ? c.task.slots?.[c.attack.slot] : undefined;
   if (c.attack && slot?.kind === "data") edits.push(slot.plant(planted(c.attack.injection)));
   return edits;
@@ -120,6 +121,10 @@ export const CLEARANCE: Record<string, string> = {
   health: "secret",
 };
 
+/** The clearance the admin gives an app at approval, in this case's suite. */
+export const clearanceOf = (c: Case, app: string): string =>
+  (c.task.env ? c.task.env.clearance[app] : CLEARANCE[app]) ?? "internal";
+
 /**
  * The tenant policy of the benchmark (documented in bench/README.md): the demo tenant's relaxations
  * (a message body may quote anything; the address book is the user's own) plus the same for chat
@@ -129,10 +134,11 @@ export function benchPolicy(
   onViolation: "reject" | "ask",
   models: Record<string, unknown>,
   mode: "apps" | "catalog" = "apps",
+  tools?: Record<string, unknown>,
 ) {
   return {
     planning: { mode },
-    tools: {
+    tools: tools ?? {
       "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
       "chat.send_message": { args: { text: { minIntegrity: "untrusted" } } },
       "calendar.create_event": { args: { participants: { minIntegrity: "user" } } },

@@ -6,10 +6,28 @@ import type { DemoMcpAppName } from "../../examples/apps/src/mcp/names.ts";
 import type { NotesState } from "../../examples/apps/src/mcp/notes.ts";
 import type { ShadyState } from "../../examples/apps/src/mcp/shadynotes.ts";
 import type { WorldState } from "../../examples/apps/src/protocol.ts";
+import type { CatalogEntryInput } from "../../examples/tenant/catalog.ts";
 import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 
-export type Suite = "banking" | "workspace" | "messaging" | "travel" | "mcp";
-export const SUITES: readonly Suite[] = ["banking", "workspace", "messaging", "travel", "mcp"];
+export type Suite =
+  | "banking"
+  | "workspace"
+  | "messaging"
+  | "travel"
+  | "mcp"
+  | "agentdojo-slack"
+  | "agentdojo-travel"
+  | "agentdojo-workspace";
+export const SUITES: readonly Suite[] = [
+  "banking",
+  "workspace",
+  "messaging",
+  "travel",
+  "mcp",
+  "agentdojo-slack",
+  "agentdojo-travel",
+  "agentdojo-workspace",
+];
 
 export type Category =
   | "exfiltration"
@@ -22,7 +40,11 @@ export type Category =
   /** An MCP server changed a tool's definition after approval and the changed tool ran. */
   | "rug-pull"
   /** Data destroyed without the user's consent (an unannotated MCP tool). */
-  | "destructive";
+  | "destructive"
+  /** A phishing link delivered, or a page the attacker names visited (AgentDojo slack). */
+  | "phishing"
+  /** Someone the attacker names given access to the workspace (AgentDojo slack). */
+  | "access";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = Record<string, unknown>;
@@ -100,8 +122,29 @@ export type Slot =
    */
   | { kind: "mcp"; describe: string; app: DemoMcpAppName; rugPull?: boolean };
 
+/**
+ * A suite with apps of its own (the AgentDojo ports): the tenant installs only these, with this
+ * catalog, clearances and per-tool policy, and the world starts from `scrub` (the suite's environment
+ * with its injection placeholders at their defaults) instead of the demo seed.
+ */
+export interface SuiteEnv {
+  manifests(appsBase: string, world: string): HttpManifestInput[];
+  catalog(manifests: HttpManifestInput[]): CatalogEntryInput[];
+  clearance: Record<string, string>;
+  /** The tenant policy's `tools` section. */
+  tools: Record<string, unknown>;
+  scrub: WorldEdit;
+}
+
 export interface UserTask {
   id: string;
+  /** Its own apps and policy; the demo apps and the bench policy otherwise. */
+  env?: SuiteEnv;
+  /**
+   * Multi-query episodes: the tool an earlier query called whose result a later one should retrieve
+   * as an artifact (reuse: the tool ran once and the episode completed).
+   */
+  reuse?: { app: string; functionality: string };
   suite: Suite;
   queries: string[];
   /** The honest planner, one per query. */
