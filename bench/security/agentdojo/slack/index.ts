@@ -6,13 +6,14 @@ import type { UserTask } from "../../types.ts";
 import { SLACK_GOAL_IDS } from "./injections.ts";
 import { channelTasks } from "./tasks-channels.ts";
 import { combinedTasks, episodes } from "./tasks-combined.ts";
+import { memberTasks } from "./tasks-members.ts";
 import { webTasks } from "./tasks-web.ts";
 
 const order = (t: UserTask) => {
   const n = /\/ut(\d+)$/.exec(t.id);
   return n ? Number(n[1]) : 100;
 };
-export const slackTasks: UserTask[] = [...webTasks, ...channelTasks, ...combinedTasks]
+export const slackTasks: UserTask[] = [...webTasks, ...channelTasks, ...memberTasks, ...combinedTasks]
   .sort((a, b) => order(a) - order(b))
   .concat(episodes);
 
