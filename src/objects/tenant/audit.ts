@@ -41,12 +41,27 @@ export function pruneAudit(sql: Sql, keepDays: number, now = Date.now()): void {
   sql`DELETE FROM audit WHERE at < ${new Date(now - keepDays * 86_400_000).toISOString()}`;
 }
 
-/** Events after a cursor: a sequence number (the last `seq` seen) or an ISO time. */
-export function readAudit(sql: Sql, since: { seq: number } | { at: string }, limit: number): AuditEvent[] {
-  const rows =
-    "seq" in since
-      ? sql<AuditRow>`SELECT * FROM audit WHERE seq > ${since.seq} ORDER BY seq LIMIT ${limit}`
-      : sql<AuditRow>`SELECT * FROM audit WHERE at > ${since.at} ORDER BY seq LIMIT ${limit}`;
+/** Which events to read: after a cursor oldest first, or newest first before a seq; `type` a substring. */
+export type AuditQuery =
+  | { order: "asc"; since: { seq: number } | { at: string }; type?: string }
+  | { order: "desc"; before?: number; type?: string };
+
+/** Events after a cursor (a sequence number, the last `seq` seen, or an ISO time), or newest first. */
+export function readAudit(sql: Sql, q: AuditQuery, limit: number): AuditEvent[] {
+  const type = q.type ?? "";
+  let rows: AuditRow[];
+  if (q.order === "desc") {
+    // Newest first, so a busy tenant's latest events are one page away; `before` pages further back.
+    const before = q.before ?? Number.MAX_SAFE_INTEGER;
+    rows = sql<AuditRow>`SELECT * FROM audit WHERE seq < ${before}
+      AND (${type} = '' OR instr(type, ${type}) > 0) ORDER BY seq DESC LIMIT ${limit}`;
+  } else if ("seq" in q.since) {
+    rows = sql<AuditRow>`SELECT * FROM audit WHERE seq > ${q.since.seq}
+      AND (${type} = '' OR instr(type, ${type}) > 0) ORDER BY seq LIMIT ${limit}`;
+  } else {
+    rows = sql<AuditRow>`SELECT * FROM audit WHERE at > ${q.since.at}
+      AND (${type} = '' OR instr(type, ${type}) > 0) ORDER BY seq LIMIT ${limit}`;
+  }
   return rows.map((row) => ({
     ...row,
     detail: decode(Detail, row.detail, "an audit event"),

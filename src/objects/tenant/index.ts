@@ -11,7 +11,7 @@ import { type Failure, failure, type Ok } from "../../result.ts";
 import { sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { APP_CREDENTIAL_MIGRATIONS, openCredential, storeCredential } from "./app-credentials.ts";
-import { AUDIT_MIGRATIONS, appendAudit, readAudit } from "./audit.ts";
+import { AUDIT_MIGRATIONS, type AuditQuery, appendAudit, readAudit } from "./audit.ts";
 import {
   bindingsProblems,
   CATALOG_MIGRATIONS,
@@ -387,7 +387,12 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   readAudit(since: { seq: number } | { at: string }, limit = 200) {
-    return readAudit(this.sql, since, limit);
+    return readAudit(this.sql, { order: "asc", since }, limit);
+  }
+
+  /** The audit log as GET /v1/admin/audit reads it: either order, filtered by type. */
+  queryAudit(q: AuditQuery, limit = 200) {
+    return readAudit(this.sql, q, limit);
   }
 }
 

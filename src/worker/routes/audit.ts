@@ -18,7 +18,8 @@ const read = createRoute({
   method: "get",
   path: "/",
   tags: ["admin"],
-  summary: "Security events after `since` (the last seq seen, or an ISO time), oldest first",
+  summary:
+    "Security events after `since` (the last seq seen, or an ISO time), oldest first; or, with `order=desc`, newest first before `before`",
   security: [{ bearer: [] }],
   request: {
     query: z.object({
@@ -27,6 +28,23 @@ const read = createRoute({
         .optional()
         .openapi({ description: "A seq (exclusive) or an ISO time" }),
       limit: z.coerce.number().int().min(1).max(1000).default(200),
+      order: z
+        .enum(["asc", "desc"])
+        .default("asc")
+        .openapi({ description: "asc: oldest first after `since`; desc: newest first before `before`" }),
+      before: z.coerce
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .openapi({
+          description: "With order=desc: only events with a seq below this (the last page's smallest)",
+        }),
+      type: z
+        .string()
+        .max(100)
+        .optional()
+        .openapi({ description: "Only events whose type contains this text" }),
     }),
   },
   responses: { 200: jsonResponse(z.object({ events: z.array(AuditEventSchema) }), "Events"), ...authErrors },
@@ -36,7 +54,9 @@ const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.use(requireRole("admin"));
 
 export const auditRoutes = base.openapi(read, async (c) => {
-  const { since, limit } = c.req.valid("query");
+  const { since, limit, order, before, type } = c.req.valid("query");
+  if (order === "desc")
+    return c.json({ events: await tenantOf(c).queryAudit({ order, before, type }, limit) }, 200);
   const cursor = typeof since === "string" ? { at: since } : { seq: since ?? 0 };
-  return c.json({ events: await tenantOf(c).readAudit(cursor, limit) }, 200);
+  return c.json({ events: await tenantOf(c).queryAudit({ order, since: cursor, type }, limit) }, 200);
 });
