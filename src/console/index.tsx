@@ -1,11 +1,4 @@
 import { Hono } from "hono";
-import { ADMIN } from "./client/admin.ts";
-import { CHAT } from "./client/chat.ts";
-import { CORE } from "./client/core.ts";
-import { DATA } from "./client/data.ts";
-import { PLAN } from "./client/plan.ts";
-import { POLICY } from "./client/policy.ts";
-import { QUERY } from "./client/query.ts";
 import { securityHeaders } from "./headers.ts";
 import { AdminAppsPage, AuditPage, CatalogPage, PolicyPage } from "./pages/admin.tsx";
 import { ChatPage } from "./pages/chat.tsx";
@@ -13,19 +6,18 @@ import { ConsentPage } from "./pages/consent.tsx";
 import { DataPage } from "./pages/data.tsx";
 import { DeveloperPage } from "./pages/developer.tsx";
 import { PlanPage } from "./pages/plan.tsx";
+import { SCRIPT } from "./script.ts";
 import { STYLES } from "./styles.ts";
+
+// Route patterns admit only what an id can hold, so a shell's data attributes are always plain ids.
+const SID = "sid{ses_[a-f0-9]+}";
+const ID = "{[A-Za-z0-9_-]+}";
 
 /**
  * The web console (/console): server-rendered page shells, one served script and one stylesheet.
  * It holds no state and no secret: the script calls the public API from the browser with the
  * credential the user signed in with, so anything it does, an API client can do.
  */
-const SCRIPT = `${CORE}${QUERY}${CHAT}${PLAN}${DATA}${ADMIN}${POLICY}\nL.boot();\n`;
-
-// Route patterns admit only what an id can hold, so a shell's data attributes are always plain ids.
-const SID = "sid{ses_[a-f0-9]+}";
-const ID = "{[A-Za-z0-9_-]+}";
-
 export const consoleRoutes = new Hono()
   .use(securityHeaders)
   .get("/static/console.js", (c) => c.body(SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }))

@@ -69,7 +69,10 @@ export function Layout(props: PageProps) {
           </button>
         </header>
         <main id="main" tabindex={-1}>
-          <h1>{props.title}</h1>
+          {/* Focus lands here after a sign-in or an action that replaces what was focused. */}
+          <h1 tabindex={-1}>{props.title}</h1>
+          {/* The one live region: announcements are written into it, never re-created nodes. */}
+          <p id="live" class="visually-hidden" role="status" aria-live="polite"></p>
           <section id="signin" aria-labelledby="signin-title" hidden>
             <h2 id="signin-title">Sign in</h2>
             <form id="signin-form">

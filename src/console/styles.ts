@@ -47,5 +47,6 @@ fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .5rem 0; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; }
 .diff-add { background: #e6ffec; } .diff-del { background: #ffebe9; }
 .field-error { color: #a4161a; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 #events li, #trace li { font-size: .95rem; }
 `;

@@ -3,7 +3,7 @@
  * checks every console page gets: no request leaves the console's origin, no CSP refusal or page
  * error, and axe-core (injected from npm) finds no serious or critical violation.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,6 +39,13 @@ export interface Browser {
 
 /** A fresh profile (its own --user-data-dir) and one page, watched for anything leaving `origin`. */
 export async function openBrowser(origin: string): Promise<Browser> {
+  // Checked here, where the browser is launched: the same project's typed-client and example tests
+  // need no browser. A missing one is a failure that says what to do, never a silent pass.
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `the console's browser tests need Debian's Chromium at ${CHROMIUM}: apt-get update && apt-get install -y --no-install-recommends chromium`,
+    );
+  }
   const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -1,16 +1,22 @@
 /** Admin: pending versions with their diff, binding and clearance at approval; the catalog. */
-export const ADMIN = `
+export const ADMIN = String.raw`
 (function () {
   var el = L.el;
 
-  /** A manifest as path -> JSON text, functionalities keyed by name (so a diff pairs them up). */
+  /**
+   * A manifest as path -> JSON text. Lists of named things (functionalities, an MCP server's tool
+   * definitions, an agent's tools) are keyed by name, so a diff pairs each with its old self and one
+   * changed description is one row, not the whole list.
+   */
+  var KEYED = { functionalities: true, "mcp.definitions": true, "agent.tools": true };
   function flatten(value, path, out) {
     if (value && typeof value === "object" && !Array.isArray(value)) {
       var keys = Object.keys(value);
       if (!keys.length && path) out[path] = "{}";
       keys.forEach(function (k) { flatten(value[k], path ? path + "." + k : k, out); });
-    } else if (Array.isArray(value) && path === "functionalities") {
-      value.forEach(function (f) { flatten(f, "functionalities[" + f.name + "]", out); });
+    } else if (Array.isArray(value) && KEYED[path] && value.every(function (f) { return f && typeof f.name === "string"; })) {
+      if (!value.length) out[path] = "[]";
+      value.forEach(function (f) { flatten(f, path + "[" + f.name + "]", out); });
     } else out[path] = JSON.stringify(value);
     return out;
   }
@@ -27,7 +33,7 @@ export const ADMIN = `
     var caption = app.serving ? "Changes against approved version " + app.serving : "New app: everything it declares";
     if (!rows.length) return el("p", { text: "No change against the approved version." });
     return el("table", { class: "diff" }, [
-      el("caption", { text: caption + (v.manifest.mcp ? " (functionalities are the MCP server's tool definitions)" : "") }),
+      el("caption", { text: caption + (v.manifest.mcp ? " (mcp.definitions are the MCP server's tool definitions, as it listed them)" : "") }),
       el("thead", {}, [el("tr", {}, [el("th", { scope: "col", text: "Field" }), el("th", { scope: "col", text: "Approved" }), el("th", { scope: "col", text: "Pending" })])]),
       el("tbody", {}, rows.map(function (r) {
         return el("tr", {}, [
@@ -62,14 +68,15 @@ export const ADMIN = `
     var reason = id + "-reason";
     form.appendChild(el("label", { for: reason, text: "Reason (shown to the developer if you reject)" }));
     form.appendChild(el("input", { id: reason, name: "reason", type: "text" }));
-    var status = el("p", { role: "status" });
+    var status = el("p", { class: "review-status", role: "alert" });
     var base = "/v1/admin/apps/" + app.id + "/versions/" + v.version;
     async function approve() {
       var data = new FormData(form);
       var b = {};
       data.forEach(function (value, key) { if (key.indexOf("bind:") === 0 && value) b[key.slice(5)] = value; });
       var r = await L.api("POST", base + "/approve", { clearance: data.get("clearance"), bindings: b });
-      if (!r.ok) { status.textContent = L.errorText(r) + (r.body && r.body.error.details ? ": " + JSON.stringify(r.body.error.details) : ""); return; }
+      var details = r.body && r.body.error && r.body.error.details;
+      if (!r.ok) { status.textContent = L.errorText(r) + (details ? ": " + JSON.stringify(details) : ""); return; }
       status.textContent = "Approved version " + v.version + " of " + app.name;
       reload(status.textContent);
     }
@@ -99,7 +106,8 @@ export const ADMIN = `
       if (failed) { L.$("pending").textContent = L.errorText(failed); return; }
       var apps = results[0].body.apps, catalog = results[1].body.entries, levels = results[2].body.policy.lattices.confidentiality;
       var pending = L.clear(L.$("pending"));
-      if (message) pending.appendChild(el("p", { role: "status", class: "done", text: message }));
+      // The card whose button was used is gone: focus goes to the heading, the outcome to the live region.
+      if (message) { pending.appendChild(el("p", { class: "done", text: message })); L.say(message); L.focusMain(); }
       var cards = [];
       apps.forEach(function (app) {
         app.versions.filter(function (v) { return v.status === "pending"; }).forEach(function (v) { cards.push(pendingCard(app, v, catalog, levels, load)); });

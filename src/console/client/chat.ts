@@ -1,5 +1,5 @@
 /** Chat and the consent page: a session's query followed live from its event stream. */
-export const CHAT = `
+export const CHAT = String.raw`
 (function () {
   var el = L.el;
 
@@ -21,17 +21,26 @@ export const CHAT = `
     }
   }
 
-  /** Re-reads a query (at most one read in flight) and renders it into target. */
+  /**
+   * Re-reads a query and renders it into target. Reads are serialised, so an older answer never
+   * renders over a newer one: a refresh asked during a read makes one more read after it.
+   */
   function refresher(target, opts) {
-    var pending = null;
+    var busy = false, again = false;
     var state = { sid: null, qid: null };
+    async function read() {
+      again = false;
+      var qid = state.qid;
+      var r = await L.api("GET", "/v1/sessions/" + state.sid + "/queries/" + qid);
+      if (r.ok && qid === state.qid) L.renderQuery(target, state.sid, r.body, state.refresh, opts);
+      if (again) setTimeout(read, 50);
+      else busy = false;
+    }
     state.refresh = function () {
-      if (pending || !state.qid) return;
-      pending = setTimeout(async function () {
-        pending = null;
-        var r = await L.api("GET", "/v1/sessions/" + state.sid + "/queries/" + state.qid);
-        if (r.ok) L.renderQuery(target, state.sid, r.body, state.refresh, opts);
-      }, 50);
+      if (!state.qid) return;
+      if (busy) { again = true; return; }
+      busy = true;
+      setTimeout(read, 50);
     };
     return state;
   }
@@ -45,6 +54,7 @@ export const CHAT = `
       if (e.queryId !== qid) return;
       if (events) events.appendChild(el("li", { "data-type": e.type, text: describe(e) }));
       view.refresh();
+      if (opts && opts.onEvent) opts.onEvent(e);
     });
     view.refresh();
     return stream;
@@ -72,6 +82,7 @@ export const CHAT = `
         view.refresh();
       });
     }
+    function failed(text) { L.clear(L.$("query")).appendChild(el("p", { class: "error", role: "alert", text: text })); }
     if (view.sid) open();
     document.querySelectorAll("button.example").forEach(function (b) {
       b.addEventListener("click", function () { L.$("question").value = b.dataset.question; L.$("question").focus(); });
@@ -82,29 +93,35 @@ export const CHAT = `
       if (!text) return;
       if (!view.sid) {
         var s = await L.api("POST", "/v1/sessions", { userId: L.user });
-        if (!s.ok) { L.$("query").textContent = L.errorText(s); return; }
+        if (!s.ok) { failed(L.errorText(s)); return; }
         view.sid = s.body.id;
         history.replaceState(null, "", "/console/sessions/" + view.sid);
       }
       var q = await L.api("POST", "/v1/sessions/" + view.sid + "/queries", { text: text });
-      if (!q.ok) { L.$("query").textContent = L.errorText(q); return; }
+      if (!q.ok) { failed(L.errorText(q)); return; }
       show(q.body.id);
       open();
       view.refresh();
     });
   };
 
+  /** The consent page: its consent re-read on each of its query's events (it may be answered elsewhere). */
   L.pages.consent = async function () {
     var sid = document.body.dataset.session;
     var cid = document.body.dataset.consent;
     var target = L.$("consent");
+    var following = false, shown = null;
     async function load() {
       var r = await L.api("GET", "/v1/sessions/" + sid + "/consents");
       if (!r.ok) { target.textContent = L.errorText(r); return; }
       var consent = r.body.consents.filter(function (c) { return c.id === cid; })[0];
       if (!consent) { target.textContent = "No such consent in this session."; return; }
-      L.clear(target).appendChild(L.renderConsent(sid, consent, load));
-      if (!follow.started) { follow.started = true; follow(sid, consent.queryId, L.$("query"), null, { consents: false }); }
+      // A pending dialog is kept while it stays pending: the person's choices in it survive.
+      if (shown !== consent.status || consent.status !== "pending") L.clear(target).appendChild(L.renderConsent(sid, consent, load));
+      shown = consent.status;
+      if (following) return;
+      following = true;
+      follow(sid, consent.queryId, L.$("query"), null, { consents: false, onEvent: function (e) { if (/^consent_/.test(e.type)) load(); } });
     }
     await load();
   };

@@ -9,6 +9,8 @@ var L = { pages: {} };
 (function () {
   var body = document.body;
   var STORE = { user: "lattice.user", admin: "lattice.admin", developer: "lattice.developer" };
+  var WHY = "lattice.signed-out";
+  var started = false;
   L.needs = body.dataset.needs;
 
   L.credential = function () { return sessionStorage.getItem(STORE[L.needs]); };
@@ -40,9 +42,19 @@ var L = { pages: {} };
   L.clear = function (node) { while (node.firstChild) node.removeChild(node.firstChild); return node; };
   L.$ = function (id) { return document.getElementById(id); };
 
-  /** A JSON value as readable text in a pre (strings as they are). */
+  /**
+   * A JSON value as readable text in a pre (strings as they are). A value Lattice withheld
+   * ({withheld: true, label}) reads "withheld (<level>)", not as the marker's JSON.
+   */
   L.value = function (v) {
-    return L.el("pre", { class: "value", text: typeof v === "string" ? v : JSON.stringify(v, null, 2) });
+    var MARK = "\u0000withheld:";
+    function level(l) { return l && typeof l === "object" ? l.confidentiality : String(l); }
+    function isWithheld(x) { return x && typeof x === "object" && x.withheld === true; }
+    var text = isWithheld(v) ? "withheld (" + level(v.label) + ")"
+      : typeof v === "string" ? v
+      : JSON.stringify(v, function (k, x) { return isWithheld(x) ? MARK + level(x.label) + "\u0000" : x; }, 2)
+        .replace(/"\\u0000withheld:([^"\\]*)\\u0000"/g, "withheld ($1)");
+    return L.el("pre", { class: "value", text: text });
   };
 
   /** One call to the public API with the page's credential; a 401 signs out. */
@@ -61,13 +73,15 @@ var L = { pages: {} };
 
   /**
    * The session's server-sent events, resumed with Last-Event-ID after any break, until stop().
-   * Each event: {seq, queryId, type, data, at}.
+   * Each event: {seq, queryId, type, data, at}. A 401 signs out, a 429 waits its Retry-After, and a
+   * frame that is not JSON is skipped (re-reading it would fail the same way forever).
    */
   L.stream = function (sid, onEvent) {
     var controller = new AbortController();
     var last = 0;
     (async function () {
       while (!controller.signal.aborted) {
+        var wait = 1000;
         try {
           var res = await fetch("/v1/sessions/" + sid + "/events", {
             headers: { Authorization: "Bearer " + L.credential(), Accept: "text/event-stream", "Last-Event-ID": String(last) },
@@ -83,28 +97,51 @@ var L = { pages: {} };
               buffer += decoder.decode(chunk.value, { stream: true });
               var end;
               while ((end = buffer.indexOf("\n\n")) >= 0) {
-                var frame = buffer.slice(0, end);
+                var lines = buffer.slice(0, end).split("\n");
                 buffer = buffer.slice(end + 2);
-                var data = frame.split("\n").filter(function (l) { return l.indexOf("data: ") === 0; }).map(function (l) { return l.slice(6); }).join("\n");
+                var id = lines.filter(function (l) { return l.indexOf("id: ") === 0; }).map(function (l) { return Number(l.slice(4)); })[0];
+                if (id > last) last = id;
+                var data = lines.filter(function (l) { return l.indexOf("data: ") === 0; }).map(function (l) { return l.slice(6); }).join("\n");
                 if (!data) continue;
-                var event = JSON.parse(data);
-                last = event.seq;
+                var event;
+                try { event = JSON.parse(data); } catch (e) { continue; }
+                if (typeof event.seq === "number" && event.seq > last) last = event.seq;
                 onEvent(event);
               }
             }
-          } else if (res.status === 401 || res.status === 404) return;
+          } else if (res.status === 401) { L.signOut("Your sign-in expired or was refused; sign in again."); return; }
+          else if (res.status === 404 || res.status === 403) return;
+          else if (res.status === 429) wait = Math.max(1, Number(res.headers.get("Retry-After")) || 5) * 1000;
         } catch (e) {
           if (controller.signal.aborted) return;
         }
-        await new Promise(function (r) { setTimeout(r, 1000); });
+        await new Promise(function (r) { setTimeout(r, wait); });
       }
     })();
     return { stop: function () { controller.abort(); } };
   };
 
+  /** Says something to screen readers in the page's one live region (created once, in the shell). */
+  L.say = function (text) {
+    var live = L.$("live");
+    live.textContent = "";
+    setTimeout(function () { live.textContent = text; }, 50);
+  };
+
+  /** Moves focus to the page's heading, so a keyboard user starts from the top of what changed. */
+  L.focusMain = function () { var h = document.querySelector("main h1"); if (h) h.focus(); };
+
+  /**
+   * Signing out reloads the page: nothing of the last user (DOM, streams, listeners, timers) can
+   * outlive it. The reason is carried over the reload in the tab's storage.
+   */
   L.signOut = function (why) {
+    if (L.signingOut) return;
+    L.signingOut = true;
     sessionStorage.removeItem(STORE[L.needs]);
-    showSignIn(why || "");
+    if (why) sessionStorage.setItem(WHY, why);
+    // A chat session's address names the last user's session: the next user starts a new one.
+    location.replace(body.dataset.page === "chat" ? "/console" : location.pathname);
   };
 
   function showSignIn(message) {
@@ -116,7 +153,10 @@ var L = { pages: {} };
     L.$("credential").focus();
   }
 
-  async function start() {
+  async function start(focus) {
+    // Once per page load: a second sign-in goes through signOut's reload, never a second start.
+    if (started) return;
+    started = true;
     L.$("signin").hidden = true;
     L.$("content").hidden = false;
     L.$("signout").hidden = false;
@@ -124,19 +164,32 @@ var L = { pages: {} };
     L.user = L.needs === "user" ? L.userOf(cred) : null;
     L.$("who").textContent = L.needs === "user" ? "Signed in as " + L.user : "Signed in with " + (L.needs === "admin" ? "an admin" : "a developer") + " key";
     var page = L.pages[body.dataset.page];
+    if (focus) L.focusMain();
     if (page) await page();
   }
 
-  /** A chat product may hand a token over in the URL fragment (never sent to a server); it is moved into the tab. */
+  /**
+   * A chat product may hand a token over in the URL fragment (never sent to a server); it is moved
+   * into the tab. A link can be made by anyone (login CSRF): when it names a different user than the
+   * one signed in, the person is asked first, with both names.
+   */
   function fromFragment() {
     var m = /^#token=(lu\.[A-Za-z0-9._-]+)$/.exec(location.hash);
-    if (!m || L.needs !== "user") return;
-    sessionStorage.setItem(STORE.user, m[1]);
+    if (!m || L.needs !== "user") return false;
     history.replaceState(null, "", location.pathname + location.search);
+    var current = sessionStorage.getItem(STORE.user);
+    var was = current && L.userOf(current), next = L.userOf(m[1]);
+    if (current === m[1]) return false;
+    if (current && was !== next &&
+      !confirm("You are signed in as " + was + ". This link signs you in as " + next + " instead. Switch to " + next + "?")) return false;
+    sessionStorage.setItem(STORE.user, m[1]);
+    return true;
   }
 
   L.boot = function () {
     fromFragment();
+    // A link to this same page with a token changes only the fragment: no load runs the above again.
+    window.addEventListener("hashchange", function () { if (fromFragment()) location.reload(); });
     L.$("signin-form").addEventListener("submit", function (e) {
       e.preventDefault();
       var value = L.$("credential").value.trim();
@@ -151,11 +204,13 @@ var L = { pages: {} };
       }
       sessionStorage.setItem(STORE[L.needs], value);
       L.$("credential").value = "";
-      start();
+      start(true);
     });
     L.$("signout").addEventListener("click", function () { L.signOut(""); });
-    if (L.credential()) start();
-    else showSignIn("");
+    var why = sessionStorage.getItem(WHY) || "";
+    sessionStorage.removeItem(WHY);
+    if (L.credential()) start(false);
+    else showSignIn(why);
   };
 })();
 `;

@@ -2,7 +2,7 @@
  * The plan view: each verified step with the source of each argument, the label its value got, and
  * the rules its flows met; the runtime trace beside it. Only the query view is read (public API).
  */
-export const PLAN = `
+export const PLAN = String.raw`
 (function () {
   var el = L.el;
   function labelText(l) { return l ? l.confidentiality + " / " + l.integrity : "not run"; }

@@ -33,6 +33,15 @@ export const QUERY = String.raw`
     return list;
   }
 
+  /** Whose words a consent's data are: an app's model writes a collaboration's or endorsement's request. */
+  function dataTitle(consent) {
+    if (consent.kind === "collaboration" || consent.kind === "endorse") {
+      var app = (consent.from && consent.from[0]) || "an app";
+      return "Written by " + app + "'s model (not Lattice's)";
+    }
+    return consent.kind === "irreversible" ? "What will be done" : "Data";
+  }
+
   L.renderDisplay = function (items) {
     if (!items.length) return el("p", { text: "Nothing to show yet." });
     return el("ul", { class: "display" }, items.map(function (item) {
@@ -60,7 +69,7 @@ export const QUERY = String.raw`
       el("dt", { text: "Kind" }), el("dd", { text: KIND[consent.kind] || consent.kind }),
       el("dt", { text: "App(s)" }), el("dd", { text: apps.join(" ") || "—" }),
       el("dt", { text: "Action" }), el("dd", { text: consent.functionality }),
-      el("dt", { text: consent.kind === "irreversible" ? "What will be done" : "Data" }), el("dd", {}, [L.value(consent.data)]),
+      el("dt", { text: dataTitle(consent) }), el("dd", {}, [L.value(consent.data)]),
     ]);
     var warning = consent.assessment.verdict === "warning";
     var assessment = el("section", { class: "assessment " + (warning ? "warn" : "ok"), "aria-labelledby": id + "-assess" }, [
@@ -71,11 +80,11 @@ export const QUERY = String.raw`
     ]);
     var parts = [el("h3", { id: id + "-title", text: "Consent: " + (KIND[consent.kind] || consent.kind) }), facts, assessment];
     if (consent.status !== "pending") {
-      parts.push(el("p", { class: "answered", id: id + "-answered", tabindex: "-1", role: "status", text: "Answered: " + consent.status + (consent.scope ? " (" + SCOPE[consent.scope] + ")" : "") }));
+      parts.push(el("p", { class: "answered", id: id + "-answered", tabindex: "-1", text: "Answered: " + consent.status + (consent.scope ? " (" + SCOPE[consent.scope] + ")" : "") }));
       // The buttons just used are gone: focus goes to the answer, not back to the top of the page.
       if (L.focusAnswered === consent.id) setTimeout(function () {
         var n = document.getElementById(id + "-answered");
-        if (n) { n.focus(); L.focusAnswered = null; }
+        if (n) { n.focus(); L.focusAnswered = null; L.say(n.textContent); }
       }, 0);
       return el("section", { class: "consent", id: id, "aria-labelledby": id + "-title" }, parts);
     }
@@ -101,7 +110,14 @@ export const QUERY = String.raw`
       ]);
     }))));
     var error = el("p", { class: "error", role: "alert" });
+    var buttons = [];
     async function answer(decision) {
+      // One answer at a time: the buttons wait for the API's reply (a second click sends nothing).
+      if (buttons.some(function (b) { return b.disabled; })) return;
+      buttons.forEach(function (b) { b.disabled = true; });
+      try { await send(decision); } finally { buttons.forEach(function (b) { b.disabled = false; }); }
+    }
+    async function send(decision) {
       var data = new FormData(form);
       var payload = { decision: decision, scope: data.get("scope") || "once" };
       if (data.get("choice")) payload.choice = data.get("choice");
@@ -110,30 +126,46 @@ export const QUERY = String.raw`
       L.focusAnswered = consent.id;
       onAnswered(r.body);
     }
-    // The sign-in URL comes from the app's authorization server: only a web address becomes a link.
-    if (consent.authorization && /^https?:\/\//i.test(consent.authorization.url)) {
-      form.appendChild(el("p", {}, [el("a", { href: consent.authorization.url, rel: "noopener noreferrer", text: "Sign in to the app first" })]));
+    // The sign-in URL comes from the app's authorization server: only a web address becomes a link,
+    // named by its host so the person sees where they sign in. It is settled by the sign-in's
+    // callback, so the only answer here is Deny.
+    var authorize = consent.kind === "authorize";
+    if (authorize && consent.authorization && /^https?:\/\//i.test(consent.authorization.url)) {
+      var host = new URL(consent.authorization.url).host;
+      form.appendChild(el("p", {}, [el("a", { href: consent.authorization.url, rel: "noopener noreferrer", text: "Sign in at " + host })]));
     }
-    form.appendChild(el("div", { class: "buttons" }, [
-      el("button", { type: "button", id: id + "-allow", class: "allow", onclick: function () { answer("allow"); }, text: "Allow" }),
-      el("button", { type: "button", id: id + "-deny", class: "deny", onclick: function () { answer("deny"); }, text: "Deny" }),
-    ]));
+    if (!authorize) buttons.push(el("button", { type: "button", id: id + "-allow", class: "allow", onclick: function () { answer("allow"); }, text: "Allow" }));
+    buttons.push(el("button", { type: "button", id: id + "-deny", class: "deny", onclick: function () { answer("deny"); }, text: "Deny" }));
+    form.appendChild(el("div", { class: "buttons" }, buttons));
     form.appendChild(error);
     parts.push(form);
     return el("section", { class: "consent pending", id: id, role: "group", "aria-labelledby": id + "-title" }, parts);
   };
 
-  /** The whole query: status, error, answer, and its consents (pending ones answerable). */
+  /**
+   * The whole query: status, error, answer, and its consents (pending ones answerable). A pending
+   * consent's dialog is kept across re-renders while it stays pending, so the choices made in it
+   * (scope, app) and its focus survive the events that arrive meanwhile.
+   */
   L.renderQuery = function (target, sid, query, onChange, opts) {
-    // Each event re-renders the query: whatever had focus in it gets it back (by id).
+    var kept = {};
+    target.querySelectorAll("section.consent.pending").forEach(function (n) { kept[n.id] = n; });
+    // Each event re-renders the query: whatever else had focus in it gets it back (by id).
     var active = document.activeElement;
     var keep = active && target.contains(active) ? active.id : "";
-    if (keep) setTimeout(function () { var n = document.getElementById(keep); if (n) n.focus(); }, 0);
+    if (keep) setTimeout(function () { var n = document.getElementById(keep); if (n && n !== document.activeElement) n.focus(); }, 0);
+    var before = target.dataset.status;
     L.clear(target);
+    target.dataset.status = query.status;
     target.appendChild(el("p", { class: "query-text" }, ["You asked: ", el("q", { text: query.text })]));
-    target.appendChild(el("p", { class: "status status-" + query.status, role: "status", text: "Status: " + (STATUS[query.status] || query.status) }));
-    if (query.error) target.appendChild(el("p", { class: "error", text: query.error.message + " (" + query.error.code + ")" }));
-    if (!(opts && opts.consents === false)) (query.consents || []).forEach(function (c) { target.appendChild(L.renderConsent(sid, c, onChange)); });
+    var status = "Status: " + (STATUS[query.status] || query.status);
+    target.appendChild(el("p", { class: "status status-" + query.status, text: status }));
+    if (before !== query.status) L.say(status);
+    if (query.error) target.appendChild(el("p", { class: "error", role: "alert", text: query.error.message + " (" + query.error.code + ")" }));
+    if (!(opts && opts.consents === false)) (query.consents || []).forEach(function (c) {
+      var old = c.status === "pending" && kept["consent-" + c.id];
+      target.appendChild(old || L.renderConsent(sid, c, onChange));
+    });
     target.appendChild(L.renderDisplay(query.display));
     target.appendChild(el("p", {}, [el("a", { href: "/console/sessions/" + sid + "/queries/" + query.id, text: "See the plan and its trace" })]));
   };

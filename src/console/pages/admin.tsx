@@ -47,10 +47,11 @@ export function AuditPage() {
       <form id="audit-form">
         <label for="audit-type">Event type contains</label>
         <input id="audit-type" name="type" type="search" />
-        <label for="audit-since">Since (ISO time)</label>
+        <label for="audit-since">Since (an ISO time, or an event's #)</label>
         <input id="audit-since" name="since" type="text" placeholder="2026-01-01T00:00:00Z" />
         <button type="submit">Filter</button>
       </form>
+      <p id="audit-count"></p>
       <div id="audit"></div>
     </Layout>
   );

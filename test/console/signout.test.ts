@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Browser, openBrowser } from "./browser.ts";
+import { signIn, stack, userToken } from "./kit.ts";
+
+const ASK = "Compare rides from Home to Airport";
+
+describe("signing out and in on one tab", () => {
+  let b: Browser;
+  beforeAll(async () => {
+    b = await openBrowser(stack().api);
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it("shows nothing of the last user, and one Ask sends one POST", async () => {
+    await signIn(b, "/console", await userToken("alex"));
+    await b.page.getByLabel("Your question").fill(ASK);
+    await b.page.getByRole("button", { name: "Ask" }).click();
+    const status = b.page.locator("#query .status");
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe("Status: Completed");
+    expect(await b.page.locator("#query").textContent()).toContain(ASK);
+
+    await b.page.getByRole("button", { name: "Sign out" }).click();
+    await b.page.locator("#signin").waitFor({ state: "visible" });
+    // Sam signs in on the same tab, through the form (no reload by the test).
+    await b.page.getByLabel("User token").fill(await userToken("sam"));
+    await b.page.getByRole("button", { name: "Sign in" }).click();
+    await b.page.locator("#content").waitFor({ state: "visible" });
+    expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
+    expect(b.page.url()).toBe(`${stack().api}/console`);
+    expect(await b.page.locator("#query").textContent()).toBe("");
+    expect(await b.page.locator("#events li").count()).toBe(0);
+    // Focus starts at the page's heading after signing in.
+    expect(
+      await b.page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { tagName: string } } }).document
+            .activeElement.tagName,
+      ),
+    ).toBe("H1");
+
+    const posts: string[] = [];
+    b.page.on("request", (r) => {
+      if (r.method() === "POST" && /\/queries$/.test(new URL(r.url()).pathname)) posts.push(r.url());
+    });
+    await b.page.getByLabel("Your question").fill(ASK);
+    await b.page.getByRole("button", { name: "Ask" }).click();
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe("Status: Completed");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts).toHaveLength(1);
+    expect(await b.page.locator("#query .query-text").count()).toBe(1);
+  });
+
+  it("a refused token signs out with the reason shown", async () => {
+    await b.page.goto(`${stack().api}/console/data`);
+    await b.page.evaluate(() => sessionStorage.clear());
+    await b.page.reload();
+    await b.page.getByLabel("User token").fill("lu.x.eyJ1IjoiYm9iIn0.x");
+    await b.page.getByRole("button", { name: "Sign in" }).click();
+    await expect
+      .poll(() => b.page.locator("#credential-error").textContent())
+      .toMatch(/expired or was refused/);
+  });
+
+  it("asks before a link's token replaces a different user's sign-in, naming both", async () => {
+    await signIn(b, "/console/data", await userToken("sam"));
+    const alex = await userToken("alex");
+    const asked: string[] = [];
+    let accept = false;
+    const onDialog = (d: import("playwright-core").Dialog) => {
+      asked.push(d.message());
+      return accept ? d.accept() : d.dismiss();
+    };
+    b.page.on("dialog", onDialog);
+    try {
+      // A link to the page already open changes only the fragment: that is asked about too.
+      await b.page.goto(`${stack().api}/console/data#token=${alex}`);
+      await expect.poll(() => asked.length).toBe(1);
+      await b.page.locator("#content").waitFor({ state: "visible" });
+      expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain("signed in as sam");
+      expect(asked[0]).toContain("as alex");
+      expect(b.page.url()).toBe(`${stack().api}/console/data`);
+      accept = true;
+      await b.page.goto(`${stack().api}/console`);
+      await b.page.goto(`${stack().api}/console/data#token=${alex}`);
+      await expect.poll(() => b.page.locator("#who").textContent()).toBe("Signed in as alex");
+      expect(asked).toHaveLength(2);
+    } finally {
+      b.page.off("dialog", onDialog);
+    }
+  });
+});
