@@ -54,6 +54,9 @@ describe("the admin pages in the browser", () => {
       .poll(() => b.page.locator("#pending .done").textContent())
       .toBe("Approved version 1 of zipride");
     expect(await b.page.getByRole("article", { name: "zipride version 1" }).count()).toBe(0);
+    // The card and its button are gone: focus is on the heading, the outcome in the one live region.
+    expect(await b.page.locator("main h1:focus").count()).toBe(1);
+    await expect.poll(() => b.page.locator("#live").textContent()).toBe("Approved version 1 of zipride");
 
     const listed = (await apiCall(api, demo.keys.admin, "GET", "/v1/admin/apps")) as { apps: AppView[] };
     const app = listed.apps.find((a) => a.id === registered.id)!;
@@ -130,7 +133,7 @@ describe("the admin pages in the browser", () => {
       manifest: { mcp?: { definitions?: Array<{ name: string; description?: string }> } };
     }
     const listed = (await apiCall(api, demo.keys.admin, "GET", "/v1/admin/apps")) as {
-      apps: Array<{ name: string; serving: number; versions: McpVersion[] }>;
+      apps: Array<{ id: string; name: string; serving: number; versions: McpVersion[] }>;
     };
     // The seed registered the demo apps Worker's MCP notes server: its definitions as imported.
     const notes = structuredClone(listed.apps.find((a) => a.name === "notes")!);
@@ -154,6 +157,13 @@ describe("the admin pages in the browser", () => {
         `mcp.definitions[${definitions[0]!.name}].description`,
       );
       expect(await rows.first().textContent()).toContain("evil.example");
+      // An error answer without a JSON body is shown as such, not a TypeError in the page.
+      const approve = `**/v1/admin/apps/${notes.id}/versions/${changed.version}/approve`;
+      await b.page.route(approve, (r) => r.fulfill({ status: 502, body: "bad gateway" }));
+      await card.getByRole("button", { name: "Approve" }).click();
+      await expect.poll(() => card.locator(".review-status").textContent()).toBe("request failed (502)");
+      expect(b.problems).toEqual([]);
+      await b.page.unroute(approve);
     } finally {
       await b.page.unroute(route);
     }

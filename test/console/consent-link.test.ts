@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiCall } from "../../scripts/lib.ts";
 import { type Browser, checkPage, openBrowser } from "./browser.ts";
 import { signIn, stack, userToken } from "./kit.ts";
 
@@ -48,6 +49,23 @@ describe("a consent link from the OpenAI-compatible endpoint", () => {
     // On the consent page the query is shown without its consents: the one dialog is the page's own.
     expect(await b.page.locator("#query .consent").count()).toBe(0);
     await checkPage(b, "consent-denied");
+  });
+
+  it("re-reads its consent when it is answered elsewhere (another tab, the chat product)", async () => {
+    const token = await userToken("alex");
+    const link = /\/console\/sessions\/(ses_[a-f0-9]{32})\/consents\/([A-Za-z0-9_-]+)/.exec(
+      await chat(token, DEMO),
+    );
+    expect(link).not.toBeNull();
+    await signIn(b, link![0], token);
+    const consent = b.page.getByRole("group", { name: /Consent: An action that cannot be undone/ });
+    await consent.waitFor();
+    await apiCall(stack().api, token, "POST", `/v1/sessions/${link![1]}/consents/${link![2]}`, {
+      decision: "deny",
+      scope: "once",
+    });
+    await expect.poll(() => b.page.locator("#consent .answered").textContent()).toContain("denied");
+    expect(await b.page.locator("#consent button").count()).toBe(0);
   });
 
   it("refuses an API key where a user token belongs: the frontend key never enters the browser", async () => {

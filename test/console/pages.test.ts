@@ -166,6 +166,8 @@ describe("the other console pages in the browser", () => {
       const request = route.request();
       if (request.method() === "DELETE") {
         deleted.push(new URL(request.url()).pathname);
+        // The first attempt fails: the page says so rather than leaving the row as if nothing happened.
+        if (deleted.length === 1) return route.fulfill({ status: 500, body: "" });
         grants = [];
         return route.fulfill({ json: { revoked: true } });
       }
@@ -174,9 +176,15 @@ describe("the other console pages in the browser", () => {
     });
     try {
       await signIn(b, "/console/data", token);
-      await b.page.getByRole("button", { name: "Revoke: Share contacts data with calendar" }).click();
+      const revoke = b.page.getByRole("button", { name: "Revoke: Share contacts data with calendar" });
+      await revoke.click();
+      await expect
+        .poll(() => b.page.locator("#grants [role=alert]").textContent())
+        .toBe("Not revoked: request failed (500)");
+      await revoke.click();
       await expect.poll(() => b.page.locator("#grants").textContent()).toContain("No standing permissions");
-      expect(deleted).toEqual(["/v1/users/sam/grants/grt_1"]);
+      expect(deleted).toEqual(["/v1/users/sam/grants/grt_1", "/v1/users/sam/grants/grt_1"]);
+      expect(await b.page.locator("main h1:focus").count()).toBe(1);
     } finally {
       await b.page.unroute("**/v1/users/sam/grants**");
     }
@@ -199,6 +207,23 @@ describe("the other console pages in the browser", () => {
       ),
     ).toBeNull();
     expect(await secret.locator("p:focus").count()).toBe(1);
+    // An immediate rotation (the old secret stops at once) asks first; dismissed, nothing is sent.
+    const rotations: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => {
+      if (r.method() === "POST" && r.url().endsWith("/secret")) rotations.push(r.url());
+    };
+    b.page.on("request", onRequest);
+    let asked = "";
+    b.page.once("dialog", (d) => {
+      asked = d.message();
+      return d.dismiss();
+    });
+    await mail.getByLabel(/^Immediately/).check();
+    await mail.getByRole("button", { name: "Rotate the signing secret of mail" }).click();
+    await expect.poll(() => asked).toMatch(/immediately\?/);
+    await new Promise((r) => setTimeout(r, 300));
+    b.page.off("request", onRequest);
+    expect(rotations).toEqual([]);
   });
 
   it("shows the catalog and the audit log, filtered by type", async () => {
