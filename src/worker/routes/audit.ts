@@ -32,14 +32,9 @@ const read = createRoute({
         .enum(["asc", "desc"])
         .default("asc")
         .openapi({ description: "asc: oldest first after `since`; desc: newest first before `before`" }),
-      before: z.coerce
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .openapi({
-          description: "With order=desc: only events with a seq below this (the last page's smallest)",
-        }),
+      before: z.coerce.number().int().positive().optional().openapi({
+        description: "With order=desc: only events with a seq below this (the last page's smallest)",
+      }),
       type: z
         .string()
         .max(100)
