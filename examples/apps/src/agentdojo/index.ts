@@ -6,9 +6,21 @@
 import type { HttpManifestInput } from "../../../../src/apps/manifest.ts";
 import { manifestOf } from "../kit.ts";
 import { slack } from "./slack.ts";
+import { cars, flights, hotels, restaurants } from "./travel.ts";
+import { profile, tripcalendar, tripmail } from "./travel-personal.ts";
 import { web } from "./web.ts";
 
-export const AGENTDOJO_APPS = { slack, web };
+export const AGENTDOJO_APPS = {
+  slack,
+  web,
+  hotels,
+  restaurants,
+  carrental: cars,
+  flights,
+  tripprofile: profile,
+  tripmail,
+  tripcalendar,
+};
 export type AgentDojoAppName = keyof typeof AGENTDOJO_APPS;
 export const AGENTDOJO_APP_NAMES = Object.keys(AGENTDOJO_APPS) as AgentDojoAppName[];
 
