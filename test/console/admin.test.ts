@@ -55,7 +55,7 @@ describe("the admin pages in the browser", () => {
       .toBe("Approved version 1 of zipride");
     expect(await b.page.getByRole("article", { name: "zipride version 1" }).count()).toBe(0);
     // The card and its button are gone: focus is on the heading, the outcome in the one live region.
-    expect(await b.page.locator("main h1:focus").count()).toBe(1);
+    await expect.poll(() => b.page.locator("main h1:focus").count()).toBe(1);
     await expect.poll(() => b.page.locator("#live").textContent()).toBe("Approved version 1 of zipride");
 
     const listed = (await apiCall(api, demo.keys.admin, "GET", "/v1/admin/apps")) as { apps: AppView[] };

@@ -146,7 +146,7 @@ describe("the other console pages in the browser", () => {
     expect(
       await b.page.evaluate(() => (globalThis as unknown as { document: Doc }).document.activeElement?.id),
     ).toBe("");
-    expect(await b.page.locator("main h1:focus").count()).toBe(1);
+    await expect.poll(() => b.page.locator("main h1:focus").count()).toBe(1);
   });
 
   it("revokes a standing permission with its button (the grants answer stubbed: no demo query makes one)", async () => {
@@ -184,7 +184,7 @@ describe("the other console pages in the browser", () => {
       await revoke.click();
       await expect.poll(() => b.page.locator("#grants").textContent()).toContain("No standing permissions");
       expect(deleted).toEqual(["/v1/users/sam/grants/grt_1", "/v1/users/sam/grants/grt_1"]);
-      expect(await b.page.locator("main h1:focus").count()).toBe(1);
+      await expect.poll(() => b.page.locator("main h1:focus").count()).toBe(1);
     } finally {
       await b.page.unroute("**/v1/users/sam/grants**");
     }
@@ -206,7 +206,7 @@ describe("the other console pages in the browser", () => {
         (n as unknown as { closest(s: string): unknown }).closest("[aria-live],[role=status],[role=alert]"),
       ),
     ).toBeNull();
-    expect(await secret.locator("p:focus").count()).toBe(1);
+    await expect.poll(() => secret.locator("p:focus").count()).toBe(1);
     // An immediate rotation (the old secret stops at once) asks first; dismissed, nothing is sent.
     const rotations: string[] = [];
     const onRequest = (r: { method(): string; url(): string }) => {
