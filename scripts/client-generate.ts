@@ -4,40 +4,22 @@
  * snapshot (clients/typescript/openapi.json) and generates the client's types from it with
  * openapi-typescript. A test fails when the served document and the snapshot differ.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
-import { freePort, waitUntilUp } from "./lib.ts";
+import { startWranglerDev, stopGroup } from "./wrangler-dev.ts";
 
 const OUT = "clients/typescript";
 const dir = mkdtempSync(join(tmpdir(), "lattice-openapi-"));
-const port = await freePort();
-const child: ChildProcess = spawn(
-  "npm",
-  [
-    "exec",
-    "--",
-    "wrangler",
-    "dev",
-    "-c",
-    "wrangler.toml",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-  ].concat(["--inspector-port", String(await freePort()), "--persist-to", dir]),
-  {
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  },
-);
+const { url: api, child } = await startWranglerDev({
+  config: "wrangler.toml",
+  name: "api",
+  logDir: null,
+  persistTo: dir,
+});
 try {
-  const api = `http://127.0.0.1:${port}`;
-  if (!(await waitUntilUp(`${api}/healthz`, 120))) throw new Error("the API did not come up within 120 s");
   const doc = (await (await fetch(`${api}/openapi.json`)).json()) as Record<string, unknown>;
   const text = `${JSON.stringify(doc, null, 2)}\n`;
   writeFileSync(`${OUT}/openapi.json`, text);
@@ -49,6 +31,6 @@ try {
     `wrote ${OUT}/openapi.json and ${OUT}/src/schema.d.ts (${Object.keys(doc.paths as object).length} paths)`,
   );
 } finally {
-  if (child.pid) process.kill(-child.pid, "SIGTERM");
+  await stopGroup(child);
   rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }

@@ -3,11 +3,12 @@
  * demo apps each under `wrangler dev` (workerd) on free ports, with their own inspector ports and
  * local state in a temporary directory, plus the obedient model server on loopback.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, parseDevVars, waitUntilUp } from "../../scripts/lib.ts";
+import { parseDevVars } from "../../scripts/lib.ts";
+import { logTails, startWranglerDev, stopGroup } from "../../scripts/wrangler-dev.ts";
 import { type ObedientServer, startObedient } from "../obedient/server.ts";
 import { hexSecret } from "./plan-kit.ts";
 
@@ -37,27 +38,15 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
   const dir = mkdtempSync(join(tmpdir(), "lattice-bench-"));
   const children: ChildProcess[] = [];
   const wrangler = async (config: string, name: string, vars: string[] = []): Promise<string> => {
-    const port = await freePort();
-    const log = openSync(join(dir, `${name}.log`), "a");
-    // Through npm exec: the project's wrangler on the project's Node 22, however this script was started.
-    const child = spawn(
-      "npm",
-      ["exec", "--", "wrangler", "dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port)].concat([
-        "--inspector-port",
-        String(await freePort()),
-        "--persist-to",
-        join(dir, "state"),
-        ...vars,
-      ]),
-      {
-        stdio: ["ignore", log, log],
-        detached: true,
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-      },
-    );
-    child.on("error", (e) => console.error(`could not start wrangler (${name}): ${e.message}`));
-    children.push(child);
-    return `http://127.0.0.1:${port}`;
+    const started = await startWranglerDev({
+      config,
+      name,
+      logDir: dir,
+      persistTo: join(dir, "state"),
+      vars: () => vars,
+    });
+    children.push(started.child);
+    return started.url;
   };
   const stop = async () => {
     await Promise.all(children.map(stopGroup));
@@ -71,42 +60,18 @@ export async function startStack(options: { latencyMs: number }): Promise<Stack>
   try {
     // The policy stores the obedient model's (dummy) API key, sealed under LATTICE_KEY_SECRET: a fresh
     // one per run (its state is temporary), so the bench needs no change to the user's .dev.vars.
-    const api = await wrangler("wrangler.toml", "api", [
-      ...["--var", `LATTICE_KEY_SECRET:${hexSecret(32)}`],
-      // The simulated users' polling is not what a rate limit is for; the bench measures the hub.
-      ...["--var", "LATTICE_RATE_LIMIT:off"],
+    const [api, apps] = await Promise.all([
+      wrangler("wrangler.toml", "api", [
+        ...["--var", `LATTICE_KEY_SECRET:${hexSecret(32)}`],
+        // The simulated users' polling is not what a rate limit is for; the bench measures the hub.
+        ...["--var", "LATTICE_RATE_LIMIT:off"],
+      ]),
+      wrangler("examples/apps/wrangler.toml", "apps"),
     ]);
-    const apps = await wrangler("examples/apps/wrangler.toml", "apps");
-    await Promise.all([waitFor(`${api}/healthz`), waitFor(`${apps}/healthz`)]);
     return { api, apps, operatorSecret: secret, model, stop };
   } catch (e) {
-    const logs = ["api", "apps"].map((n) => {
-      const f = join(dir, `${n}.log`);
-      return existsSync(f) ? `--- ${n}\n${readFileSync(f, "utf8").slice(-2000)}` : "";
-    });
+    const logs = logTails(dir, ["api", "apps"]);
     await stop();
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${logs.join("\n")}`);
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${logs}`);
   }
-}
-
-async function waitFor(url: string, seconds = 120): Promise<void> {
-  if (!(await waitUntilUp(url, seconds))) throw new Error(`${url} did not come up within ${seconds} s`);
-}
-
-/**
- * Stops the whole process group (wrangler and the workerd it started, nothing else) and waits for
- * it to exit, so its state directory is no longer written when it is removed; SIGKILL after 5 s.
- */
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, name);
-    } catch {}
-  };
-  signal("SIGTERM");
-  const timer = setTimeout(() => signal("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
 }

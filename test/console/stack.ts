@@ -3,14 +3,14 @@
  * (workerd) on free ports with throwaway state, as `npm start` runs them, and the demo tenant seeded.
  * The tests get the URLs and keys by `inject`; the stack is stopped after the run.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort, waitUntilUp } from "../../scripts/lib.ts";
 import { type Demo, seedDemo } from "../../scripts/seed.ts";
+import { logTails, startWranglerDev, stopGroup } from "../../scripts/wrangler-dev.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -24,44 +24,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = mkdtempSync(join(tmpdir(), "lattice-console-"));
   const children: ChildProcess[] = [];
   const operatorSecret = hex();
-  /**
-   * One wrangler dev, up and answering /healthz. A port picked free can be taken before wrangler
-   * binds it (other processes pick ports too): a wrangler that exits before it is up is started
-   * again on fresh ports, at most three times.
-   */
-  const wrangler = async (config: string, name: string, vars: (port: number) => string[] = () => []) => {
-    for (let attempt = 1; ; attempt++) {
-      const port = await freePort();
-      const log = openSync(join(dir, `${name}.log`), "a");
-      // Through npm exec: the project's wrangler on the project's Node 22.
-      const args = [
-        "exec",
-        "--",
-        "wrangler",
-        "dev",
-        "-c",
-        config,
-        "--ip",
-        "127.0.0.1",
-        "--port",
-        String(port),
-      ];
-      args.push("--inspector-port", String(await freePort()), "--persist-to", join(dir, name), ...vars(port));
-      const child = spawn("npm", args, {
-        stdio: ["ignore", log, log],
-        detached: true,
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-      });
-      children.push(child);
-      const exited = new Promise<"exited">((resolve) => child.once("exit", () => resolve("exited")));
-      const url = `http://127.0.0.1:${port}`;
-      const up = waitUntilUp(`${url}/healthz`, 120).then((ok) => (ok ? "up" : "timeout"));
-      const outcome = await Promise.race([up, exited]);
-      if (outcome === "up") return url;
-      await stopGroup(child);
-      if (outcome === "timeout") throw new Error(`${url} did not come up within 120 s`);
-      if (attempt === 3) throw new Error(`wrangler dev (${name}) exited before it was up, three times`);
-    }
+  const wrangler = async (config: string, name: string, vars?: (port: number) => string[]) => {
+    const started = await startWranglerDev({ config, name, logDir: dir, persistTo: join(dir, name), vars });
+    children.push(started.child);
+    return started.url;
   };
   const stop = async () => {
     await Promise.all(children.map(stopGroup));
@@ -83,26 +49,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("stack", { api, apps, demo });
     return stop;
   } catch (e) {
-    const logs = ["api", "apps"].map((n) => {
-      const f = join(dir, `${n}.log`);
-      return existsSync(f) ? `--- ${n}\n${readFileSync(f, "utf8").slice(-2000)}` : "";
-    });
+    const logs = logTails(dir, ["api", "apps"]);
     await stop();
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${logs.join("\n")}`);
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${logs}`);
   }
-}
-
-/** Stops wrangler's process group (wrangler and its workerd) and waits for it; SIGKILL after 5 s. */
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, name);
-    } catch {}
-  };
-  signal("SIGTERM");
-  const timer = setTimeout(() => signal("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
 }
