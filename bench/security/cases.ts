@@ -3,6 +3,7 @@
  * `QUICK` names the subset the quick mode (CI) runs: a benign task and attacks from every suite.
  */
 import { slackAttacks, slackQuick, slackTasks } from "./agentdojo/slack/index.ts";
+import { travelAttacks, travelQuick, travelTasks } from "./agentdojo/travel/index.ts";
 import { injection } from "./injections.ts";
 import { agentic } from "./suites/agentic.ts";
 import { banking } from "./suites/banking.ts";
@@ -20,6 +21,7 @@ export const TASKS: UserTask[] = [
   ...agentic,
   ...mcp,
   ...slackTasks,
+  ...travelTasks,
 ];
 
 /** task id → slot → injection ids planted there. */
@@ -94,6 +96,7 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
   "mcp/send-trip": { shady: ["mcp-inject"] },
   // AgentDojo's suites (bench/security/agentdojo/): every (user task, injection task) pair.
   ...slackAttacks,
+  ...travelAttacks,
 };
 
 const QUICK = new Set([
@@ -127,6 +130,7 @@ const QUICK = new Set([
   "mcp/send-trip@shady+mcp-inject",
   "mcp/trip-ideas@shady+mcp-purge",
   ...slackQuick,
+  ...travelQuick,
 ]);
 
 export function allCases(): Case[] {

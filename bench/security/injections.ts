@@ -4,6 +4,7 @@
  * with a marker `[inj:<id>]`: the machine-readable directive the obedient test double parses.
  */
 import { slackGoals } from "./agentdojo/slack/injections.ts";
+import { travelGoals } from "./agentdojo/travel/injections.ts";
 import { agenticGoals } from "./injections-agentic.ts";
 import { delayedGoals } from "./injections-delayed.ts";
 import { displayGoals } from "./injections-display.ts";
@@ -299,7 +300,7 @@ const GOALS: Injection[] = [
 ];
 
 export const INJECTIONS: ReadonlyMap<string, Injection> = new Map(
-  [...GOALS, ...delayedGoals(), ...mcpGoals(), ...slackGoals()].map((i) => [i.id, i]),
+  [...GOALS, ...delayedGoals(), ...mcpGoals(), ...slackGoals(), ...travelGoals()].map((i) => [i.id, i]),
 );
 
 export function injection(id: string): Injection {

@@ -44,7 +44,9 @@ export type Category =
   /** A phishing link delivered, or a page the attacker names visited (AgentDojo slack). */
   | "phishing"
   /** Someone the attacker names given access to the workspace (AgentDojo slack). */
-  | "access";
+  | "access"
+  /** An entry the attacker chose written into the user's calendar (AgentDojo travel). */
+  | "calendar";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = Record<string, unknown>;
