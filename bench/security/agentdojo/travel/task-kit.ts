@@ -27,6 +27,30 @@ export const inOrder =
   (v: AgentView): AgentAction =>
     steps[Math.min(v.results.length, steps.length - 1)]!(v);
 export const fixed = (name: string, args: Obj) => () => call(name, args);
+
+/**
+ * The task maker of a travel file whose tasks are one query each: the file's queries, plans, q-llm
+ * stubs and honest scripts by task name, the script run for `steps` honest calls at most.
+ */
+export const oneQueryTasks =
+  <N extends string>(
+    parts: {
+      queries: Record<N, string>;
+      plans: Record<N, UserTask["plans"][number]>;
+      qllm: UserTask["qllm"];
+      agent: Record<N, (v: AgentView) => AgentAction>;
+    },
+    steps = 12,
+  ) =>
+  (name: N, vectors: readonly Vector[], utility: UserTask["utility"], intends?: UserTask["intends"]) =>
+    travelTask(name, vectors, {
+      queries: [parts.queries[name]],
+      plans: [parts.plans[name]],
+      qllm: parts.qllm,
+      agent: [Array.from({ length: steps }, () => parts.agent[name])],
+      utility,
+      ...(intends && { intends }),
+    });
 /** The result of the honest call named `name` (the `n`-th of them). */
 export const res = (v: AgentView, name: string, n = 0): unknown =>
   v.results.filter((r) => r.name === name)[n]?.result;

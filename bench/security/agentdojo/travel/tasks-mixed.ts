@@ -24,7 +24,7 @@ import {
   topRated,
   underMax,
 } from "./readers.ts";
-import { fixed, inOrder, isCall, lookup, onlyChanged, res, travelTask } from "./task-kit.ts";
+import { fixed, inOrder, isCall, lookup, oneQueryTasks, onlyChanged, res } from "./task-kit.ts";
 import { C } from "./tasks-cars.ts";
 import { R } from "./tasks-restaurants.ts";
 
@@ -286,20 +286,7 @@ const agent = {
   ),
 };
 
-const task = (
-  name: keyof typeof QUERIES,
-  vectors: Parameters<typeof travelTask>[1],
-  utility: UserTask["utility"],
-  intends?: UserTask["intends"],
-) =>
-  travelTask(name, vectors, {
-    queries: [QUERIES[name]],
-    plans: [plans[name]],
-    qllm: QLLM,
-    agent: [Array.from({ length: 24 }, () => agent[name])],
-    utility,
-    ...(intends && { intends }),
-  });
+const task = oneQueryTasks({ queries: QUERIES, plans, qllm: QLLM, agent }, 24);
 /**
  * Task 12 sends what the restaurants app said (a meal's price) on to the hotels app: the informed
  * user recognises the hotel lookups the budget calls for when a data-share consent shows them.
