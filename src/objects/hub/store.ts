@@ -99,10 +99,13 @@ const now = () => new Date().toISOString();
 
 export class HubStore {
   private readonly sql: Sql;
-  /** Told of each event once it is written (the hub pushes it to open streams). */
-  private readonly written: (event: HubEvent) => void;
+  /**
+   * Told of each event once it is written (the hub pushes it to open streams). Lazily: an emit with
+   * no stream listening pays no decode.
+   */
+  private readonly written: (event: () => HubEvent) => void;
 
-  constructor(sql: Sql, written: (event: HubEvent) => void = () => {}) {
+  constructor(sql: Sql, written: (event: () => HubEvent) => void = () => {}) {
     this.sql = sql;
     this.written = written;
   }
@@ -287,7 +290,7 @@ export class HubStore {
     const row = this.sql<{ seq: number; at: string }>`INSERT INTO events (query_id, type, data, at)
       VALUES (${queryId}, ${type}, ${text}, ${now()}) RETURNING seq, at`[0]!;
     // As a read would return it (data as stored), so a pushed event and a replayed one are the same.
-    this.written({ seq: row.seq, queryId, type, data: decode(Info, text, "an event"), at: row.at });
+    this.written(() => ({ seq: row.seq, queryId, type, data: decode(Info, text, "an event"), at: row.at }));
   }
 
   events(afterSeq: number, queryId?: string, limit = 500): HubEvent[] {

@@ -131,12 +131,19 @@ export class EventStreams {
     return true;
   }
 
-  /** Sends a just-written event to every caught-up stream it matches. */
-  push(event: HubEvent): void {
+  /**
+   * Sends a just-written event to every caught-up stream it matches. The event is built and its
+   * frame serialised once, and only if some stream takes it (most emits have none listening).
+   */
+  push(written: () => HubEvent): void {
+    let event: HubEvent | undefined;
+    let frame: string | undefined;
     for (const [id, { sink }] of this.leases) {
-      if (!sink?.live || event.seq <= sink.seq) continue;
-      if (sink.queryId && sink.queryId !== event.queryId) continue;
-      this.send(id, sink, event);
+      if (!sink?.live) continue;
+      event ??= written();
+      if (event.seq <= sink.seq || (sink.queryId && sink.queryId !== event.queryId)) continue;
+      frame ??= frameOf(event);
+      this.send(id, sink, event, frame);
     }
   }
 
@@ -169,12 +176,14 @@ export class EventStreams {
   }
 
   /** Writes one event; false when that ended the stream (a query's last event, or a client too far behind). */
-  private send(id: string, sink: Sink, event: HubEvent): boolean {
+  private send(id: string, sink: Sink, event: HubEvent, frame = frameOf(event)): boolean {
     sink.seq = event.seq;
-    const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
     if (!this.write(id, sink, frame)) return false;
     if (!sink.queryId || !STOP_TYPES.has(event.type)) return true;
     this.release(id);
     return false;
   }
 }
+
+const frameOf = (event: HubEvent) =>
+  `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
