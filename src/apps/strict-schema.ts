@@ -7,6 +7,7 @@
  * cannot be made strict (open objects, allOf, `true` schemas, a map or optional property inside a
  * union, directly or through a `$ref`) is refused before the call, with the place named.
  */
+import { isRecord } from "../policy/json.ts";
 
 type Schema = Record<string, unknown>;
 type Decode = (value: unknown) => unknown;
@@ -44,7 +45,6 @@ const KEPT = [
   "maxItems",
 ];
 const identity: Decode = (v) => v;
-const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 
 class Normaliser {
   readonly problems: string[] = [];
@@ -72,7 +72,7 @@ class Normaliser {
 
   /** `inUnion`: a branch of anyOf, where nothing may need decoding (which branch matched is unknown). */
   node(s: unknown, at: string, depth: number, inUnion: boolean): { schema: Schema; decode: Decode } {
-    if (!isObject(s)) return this.refuse(at, "a true/false schema cannot be made strict");
+    if (!isRecord(s)) return this.refuse(at, "a true/false schema cannot be made strict");
     if (depth > MAX_NESTING) return this.refuse(at, `objects nest deeper than ${MAX_NESTING} levels`);
     if (s.allOf) return this.refuse(at, "allOf cannot be made strict");
     if (typeof s.$ref === "string") {
@@ -115,19 +115,19 @@ class Normaliser {
   private object(s: Schema, at: string, depth: number, inUnion: boolean): { schema: Schema; decode: Decode } {
     const props = s.properties as Record<string, unknown> | undefined;
     const extra = s.additionalProperties;
-    if (!props && isObject(extra)) {
+    if (!props && isRecord(extra)) {
       if (inUnion) return this.refuse(at, "a map inside anyOf/oneOf cannot be made strict");
       if (this.current) this.current.decodes = true;
       const value = this.node(extra, `${at}/additionalProperties`, depth + 1, false);
       const entry = closed({ name: { type: "string" }, value: value.schema });
       const decode: Decode = (v) =>
-        Array.isArray(v) && v.every((e) => isObject(e) && typeof e.name === "string")
+        Array.isArray(v) && v.every((e) => isRecord(e) && typeof e.name === "string")
           ? mapOf(v as Array<{ name: string; value: unknown }>, value.decode)
           : v;
       return { schema: { ...this.kept(s), type: "array", items: entry }, decode };
     }
     if (!props) return this.refuse(at, "an object without listed properties cannot be made strict");
-    if (isObject(extra))
+    if (isRecord(extra))
       return this.refuse(at, "an object with both properties and a map cannot be made strict");
     const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
     const out: Record<string, unknown> = {};
@@ -149,7 +149,7 @@ class Normaliser {
       if (this.current) this.current.decodes = true;
     }
     const decode: Decode = (v) => {
-      if (!isObject(v)) return v;
+      if (!isRecord(v)) return v;
       const o: Schema = {};
       for (const [k, x] of Object.entries(v)) {
         if (x === null && absentWhenNull.includes(k)) continue;
@@ -186,7 +186,7 @@ function closed(properties: Record<string, unknown>): Schema {
  * property stays as it is, required, since a null it is given is its own, not an absence.
  */
 function allowsNull(s: unknown, defs: Schema, seen = new Set<string>()): boolean {
-  if (!isObject(s)) return false;
+  if (!isRecord(s)) return false;
   if (s.type === "null" || (Array.isArray(s.type) && s.type.includes("null"))) return true;
   if (Array.isArray(s.enum) && s.enum.includes(null)) return true;
   const union = s.anyOf ?? s.oneOf;
@@ -216,12 +216,12 @@ function decodingDefs(uses: Map<string, { decodes: boolean; refs: Set<string> }>
  * decoder from an answer in that form back to the schema as written; or why it cannot be made strict.
  */
 export function strictOutputSchema(schema: unknown): StrictOutput {
-  const n = new Normaliser(isObject(schema) && isObject(schema.$defs) ? schema.$defs : {});
-  if (!isObject(schema) || schema.type !== "object")
+  const n = new Normaliser(isRecord(schema) && isRecord(schema.$defs) ? schema.$defs : {});
+  if (!isRecord(schema) || schema.type !== "object")
     return { ok: false, problems: ["#: the root must be an object schema"] };
   const root = n.node(schema, "", 0, false);
   const defs: Record<string, unknown> = {};
-  for (const [name, def] of Object.entries(isObject(schema.$defs) ? schema.$defs : {})) {
+  for (const [name, def] of Object.entries(isRecord(schema.$defs) ? schema.$defs : {})) {
     n.current = { decodes: false, refs: new Set() };
     const d = n.node(def, `/$defs/${name}`, 1, false);
     n.defUses.set(name, n.current);

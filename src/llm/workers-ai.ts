@@ -1,3 +1,4 @@
+import { isRecord } from "../policy/json.ts";
 import { outputModeOf, withSchema } from "./capabilities.ts";
 import {
   type ChatMessage,
@@ -119,8 +120,6 @@ type Answer = Omit<CompletionResult, "model" | "form" | "usage"> & {
   usage: CompletionResult["usage"] | null;
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown) =>
   typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v);
 
