@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { apiCall } from "../../scripts/lib.ts";
-import { type Browser, checkPage, openBrowser } from "./browser.ts";
-import { signIn, stack } from "./kit.ts";
+import { checkPage } from "./browser.ts";
+import { signIn, stack, useBrowser } from "./kit.ts";
 
 interface AppView {
   id: string;
@@ -17,13 +17,7 @@ interface AppView {
 }
 
 describe("the admin pages in the browser", () => {
-  let b: Browser;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
-  });
-  afterAll(async () => {
-    await b?.close();
-  });
+  const b = useBrowser();
 
   it("an admin sees a pending app's diff, binds it to a catalog entry and approves it", async () => {
     const { api, apps, demo } = stack();

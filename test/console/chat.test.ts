@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Browser, checkPage, openBrowser } from "./browser.ts";
-import { signIn, stack, userToken } from "./kit.ts";
+import { describe, expect, it } from "vitest";
+import { type Browser, checkPage } from "./browser.ts";
+import { signIn, useBrowser, userToken } from "./kit.ts";
 
 const activeId = (b: Browser) =>
   b.page.evaluate(
@@ -12,13 +12,7 @@ const activeId = (b: Browser) =>
 const DEMO = "Email the total of this month's invoices to my accountant";
 
 describe("chat and consents in the browser", () => {
-  let b: Browser;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
-  });
-  afterAll(async () => {
-    await b?.close();
-  });
+  const b = useBrowser();
 
   it("a user asks the demo query, sees the irreversible consent with the hub's assessment, allows it, and sees the result", async () => {
     await signIn(b, "/console", await userToken("alex"));

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
-import { type Browser, checkPage, openBrowser } from "./browser.ts";
-import { signIn, stack, userToken } from "./kit.ts";
+import { checkPage } from "./browser.ts";
+import { signIn, stack, useBrowser, userToken } from "./kit.ts";
 
 const DEMO = "Email the total of this month's invoices to my accountant";
 
@@ -18,13 +18,7 @@ async function chat(token: string, text: string): Promise<string> {
 }
 
 describe("a consent link from the OpenAI-compatible endpoint", () => {
-  let b: Browser;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
-  });
-  afterAll(async () => {
-    await b?.close();
-  });
+  const b = useBrowser();
 
   it("opens the console's page for that consent, where the user denies it and the query fails", async () => {
     const token = await userToken("alex");

@@ -4,9 +4,9 @@
  * sends them (the scripted demo asks none of these kinds); answers go to a stubbed route.
  */
 import type { Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Browser, checkPage, openBrowser } from "./browser.ts";
-import { signIn, stack, userToken } from "./kit.ts";
+import { describe, expect, it } from "vitest";
+import { type Browser, checkPage } from "./browser.ts";
+import { signIn, useBrowser, userToken } from "./kit.ts";
 
 const SID = "ses_0123456789abcdef0123456789abcdef";
 
@@ -49,14 +49,7 @@ const render = (b: Browser, view: unknown) =>
   );
 
 describe("consent dialogs across re-renders", () => {
-  let b: Browser;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
-    await signIn(b, "/console", await userToken("alex"));
-  });
-  afterAll(async () => {
-    await b?.close();
-  });
+  const b = useBrowser(async (opened) => signIn(opened, "/console", await userToken("alex")));
 
   it("keeps the app and scope picked while other events re-render the query; Allow sends them, once", async () => {
     const posts: unknown[] = [];

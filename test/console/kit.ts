@@ -1,9 +1,27 @@
 /** What the console tests share: the stack's URLs and keys, user tokens, and signing a page in. */
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
-import type { Browser } from "./browser.ts";
+import { type Browser, openBrowser } from "./browser.ts";
 
 export const stack = () => inject("stack");
+
+/**
+ * A fresh browser for the calling describe block: opened (then `setup` run) before its tests and
+ * closed after them. The object is filled in by beforeAll, so use it only inside tests.
+ */
+export function useBrowser(setup?: (b: Browser) => Promise<void>): Browser {
+  const b = {} as Browser;
+  let opened = false;
+  beforeAll(async () => {
+    Object.assign(b, await openBrowser(stack().api));
+    opened = true;
+    await setup?.(b);
+  });
+  afterAll(async () => {
+    if (opened) await b.close();
+  });
+  return b;
+}
 
 /** A user token as the chat product's server mints it with the frontend key (which stays in Node). */
 export async function userToken(userId: string): Promise<string> {

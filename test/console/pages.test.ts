@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
-import { type Browser, checkPage, openBrowser, seriousViolations } from "./browser.ts";
-import { signIn, stack, userToken } from "./kit.ts";
+import { checkPage, seriousViolations } from "./browser.ts";
+import { signIn, stack, useBrowser, userToken } from "./kit.ts";
 
 interface Doc {
   activeElement: { id: string } | null;
@@ -36,14 +36,9 @@ async function asked(token: string, text: string): Promise<{ sid: string; qid: s
 }
 
 describe("the other console pages in the browser", () => {
-  let b: Browser;
   let token: string;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
+  const b = useBrowser(async () => {
     token = await userToken("sam");
-  });
-  afterAll(async () => {
-    await b?.close();
   });
 
   it("signs in by form, with a hint of what belongs there", async () => {

@@ -3,9 +3,8 @@
  * query view as the API sends it: the scripted demo's plans are flat, so the view is given to the
  * page's own renderer.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Browser, openBrowser } from "./browser.ts";
-import { signIn, stack, userToken } from "./kit.ts";
+import { describe, expect, it } from "vitest";
+import { signIn, useBrowser, userToken } from "./kit.ts";
 
 const label = (confidentiality: string, integrity: string) => ({ confidentiality, integrity });
 
@@ -88,14 +87,7 @@ const view = {
 };
 
 describe("the plan view's nested steps", () => {
-  let b: Browser;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
-    await signIn(b, "/console", await userToken("alex"));
-  });
-  afterAll(async () => {
-    await b?.close();
-  });
+  const b = useBrowser(async (opened) => signIn(opened, "/console", await userToken("alex")));
 
   it("walks condition branches and loop bodies under their keys, with levels where the view has them", async () => {
     await b.page.evaluate((v) => {

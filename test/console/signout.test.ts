@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Browser, openBrowser } from "./browser.ts";
-import { signIn, stack, userToken } from "./kit.ts";
+import { describe, expect, it } from "vitest";
+import { signIn, stack, useBrowser, userToken } from "./kit.ts";
 
 const ASK = "Compare rides from Home to Airport";
 
 describe("signing out and in on one tab", () => {
-  let b: Browser;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
-  });
-  afterAll(async () => {
-    await b?.close();
-  });
+  const b = useBrowser();
 
   it("shows nothing of the last user, and one Ask sends one POST", async () => {
     await signIn(b, "/console", await userToken("alex"));

@@ -4,10 +4,9 @@
  * waits its Retry-After, a 401 signs out, and an older read never renders over a newer one.
  */
 import type { Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
-import { type Browser, openBrowser } from "./browser.ts";
-import { signIn, stack, userToken } from "./kit.ts";
+import { signIn, stack, useBrowser, userToken } from "./kit.ts";
 
 const frame = (seq: number, type: string) =>
   `id: ${seq}\ndata: ${JSON.stringify({ seq, queryId: "q_s", type, data: {}, at: "2026-12-01T00:00:00.000Z" })}\n\n`;
@@ -21,17 +20,12 @@ const view = (status: string) => ({
 });
 
 describe("the event stream and the query view's reads", () => {
-  let b: Browser;
   let token: string;
   let sid: string;
-  beforeAll(async () => {
-    b = await openBrowser(stack().api);
+  const b = useBrowser(async () => {
     token = await userToken("alex");
     sid = ((await apiCall(stack().api, token, "POST", "/v1/sessions", { userId: "alex" })) as { id: string })
       .id;
-  });
-  afterAll(async () => {
-    await b?.close();
   });
 
   it("skips a frame that is not JSON, waits a 429's Retry-After, and signs out on a 401", async () => {
