@@ -145,6 +145,13 @@ describe("the openai provider's limits", () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as ModelError).message).toContain("larger than 2000000 bytes");
+    // The control: an answer just under the bound is read whole.
+    const content = `{"a":"${"a".repeat(1_900_000)}"}`;
+    const { result } = await sent(
+      { provider: "openai", model: "m" },
+      { ...ok, choices: [{ ...ok.choices[0], message: { role: "assistant", content } }] },
+    );
+    expect(result.text).toBe(content);
   });
 });
 
