@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../errors.ts";
+import { ApiError, invalid } from "../errors.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
+import { fieldIssues } from "../validation.ts";
 
 /**
  * What `useChat`'s DefaultChatTransport posts: `{id, messages, trigger, messageId}` plus the body
@@ -40,11 +41,9 @@ export async function parseChatRequest(request: Request): Promise<ChatRequest> {
   }
   const parsed = ChatRequest.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = `body.${issue?.path.map(String).join(".") ?? ""}`;
-  throw new ApiError(400, "invalid_request", `${field}: ${issue?.message ?? "invalid"}`, [
-    { field, message: issue?.message ?? "invalid" },
-  ]);
+  // The API's validation shape (every field named), with the first problem in the message.
+  const issues = fieldIssues(parsed.error, "body");
+  throw invalid(`${issues[0]?.field}: ${issues[0]?.message}`, issues);
 }
 
 /**

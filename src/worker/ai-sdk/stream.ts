@@ -12,7 +12,7 @@ import { ApiError } from "../errors.ts";
  * display), each consent a tool part awaiting approval with the hub's assessment, and the display
  * as the message's text. The stream ends when the query finishes or asks the user.
  */
-export type UiChunk = Record<string, unknown> & { type: string };
+type UiChunk = Record<string, unknown> & { type: string };
 
 export interface Follow {
   hub: Rpc<HubDO>;

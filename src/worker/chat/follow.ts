@@ -5,12 +5,12 @@ import { ApiError } from "../errors.ts";
 import { isFinal, pendingConsents } from "./render.ts";
 
 /** How long one chat turn follows its query; past it, the turn says the request is still going. */
-export const TURN_TIMEOUT_MS = 60_000;
+const TURN_TIMEOUT_MS = 60_000;
 const FIRST_POLL_MS = 25;
 const MAX_POLL_MS = 500;
 
 /** A query stops a chat turn when it ends or asks the user (a spoke's request asks while running). */
-export const stopsTurn = (query: QueryView) => isFinal(query.status) || pendingConsents(query).length > 0;
+const stopsTurn = (query: QueryView) => isFinal(query.status) || pendingConsents(query).length > 0;
 
 /** The query as it is now; one the hub does not know is a 404. */
 export async function readQuery(hub: Rpc<HubDO>, qid: string): Promise<QueryView> {

@@ -3,7 +3,7 @@ import type { HubDO } from "../../objects/hub/index.ts";
 import type { QueryView } from "../../objects/hub/view.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, quotaExceeded } from "../errors.ts";
 import { hubOf } from "../hub.ts";
 import { SessionParam } from "../schemas/ids.ts";
 import { requireKnownRoles } from "../tenant.ts";
@@ -71,11 +71,7 @@ export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryVi
   const started = await hub.startQuery(text, null);
   if (started.ok) return started.query;
   if (started.code === "no_session") throw new ApiError(404, "session_not_found", "session not found");
-  if (started.code === "quota_exceeded") {
-    throw new ApiError(429, "quota_exceeded", started.message, { param: null }, undefined, {
-      "Retry-After": String(started.quota.retryAfterSeconds),
-    });
-  }
+  if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
   throw new ApiError(400, started.code, started.message, { param: null });
 }
 

@@ -57,7 +57,7 @@ function conversation(body: ChatBody): ChatMessage[] {
 }
 
 /** The offline fallback: a title made of the message's first words. */
-export function plainTitle(text: string): string {
+function plainTitle(text: string): string {
   const words = text.replace(/\s+/g, " ").trim().split(" ").slice(0, 6).join(" ");
   return words.replace(/[.,;:!?]+$/, "");
 }

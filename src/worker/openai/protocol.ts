@@ -36,7 +36,7 @@ const TYPES: Record<number, string> = {
   429: "rate_limit_error",
 };
 
-export interface OaiErrorBody {
+interface OaiErrorBody {
   error: { message: string; type: string; param: string | null; code: string };
 }
 
