@@ -38,7 +38,7 @@ const STOP = new Set(
 );
 
 /** Lower-case words, light suffix stripping so "invoices", "booked", "scheduling" meet their entries. */
-export function terms(text: string): string[] {
+function terms(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (!raw || STOP.has(raw)) continue;

@@ -10,7 +10,7 @@ import {
   strictPlanJsonSchema,
   type ValidationRule,
 } from "../policy/index.ts";
-import { resultType, signatureOf } from "./signatures.ts";
+import { clip, resultType, signatureOf } from "./signatures.ts";
 import type { PlannerTool, PlanningSnapshot } from "./snapshot.ts";
 
 /**
@@ -78,14 +78,6 @@ export function recentQueries(all: readonly string[], keep: number): { queries: 
     used += cut.length;
   }
   return { queries, omitted: all.length - queries.length };
-}
-
-/** At most `max` UTF-16 units, never splitting a surrogate pair, with an ellipsis when cut. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? "")) end--;
-  return `${text.slice(0, end)}…`;
 }
 
 /**

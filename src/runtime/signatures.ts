@@ -39,7 +39,13 @@ interface Ctx {
   budget: { left: number };
 }
 
-const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+/** At most `max` UTF-16 units, never splitting a surrogate pair, with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? "")) end--;
+  return `${text.slice(0, end)}…`;
+}
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 const value = (v: unknown) => clip(JSON.stringify(v) ?? "null", MAX_VALUE);
 const key = (k: string) => clip(/^[A-Za-z_$][\w$-]*$/.test(k) ? k : JSON.stringify(k), MAX_KEY);

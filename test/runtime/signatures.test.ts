@@ -227,4 +227,14 @@ describe("signatureOf", () => {
     expect(two.length).toBeLessThanOrEqual(4000);
     expect(two).toContain("p0?: string");
   });
+
+  it("cuts a long signature without splitting a surrogate pair", () => {
+    // Odd offsets too: whichever unit the limit falls on, no lone high surrogate is left before the ellipsis.
+    for (const pad of ["", "a"]) {
+      const line = tool(obj({}), obj({}), { description: `${pad}${"😀".repeat(3000)}` });
+      expect(line.endsWith("…")).toBe(true);
+      expect(line.length).toBeLessThanOrEqual(4000);
+      expect(/[\uD800-\uDBFF]…$/.test(line)).toBe(false);
+    }
+  });
 });
