@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AuditQuery } from "../../objects/tenant/audit.ts";
 import type { AppEnv } from "../env.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonResponse } from "../schemas/common.ts";
@@ -50,8 +51,9 @@ base.use(requireRole("admin"));
 
 export const auditRoutes = base.openapi(read, async (c) => {
   const { since, limit, order, before, type } = c.req.valid("query");
-  if (order === "desc")
-    return c.json({ events: await tenantOf(c).queryAudit({ order, before, type }, limit) }, 200);
-  const cursor = typeof since === "string" ? { at: since } : { seq: since ?? 0 };
-  return c.json({ events: await tenantOf(c).queryAudit({ order, since: cursor, type }, limit) }, 200);
+  const q: AuditQuery =
+    order === "desc"
+      ? { order, before, type }
+      : { order, since: typeof since === "string" ? { at: since } : { seq: since ?? 0 }, type };
+  return c.json({ events: await tenantOf(c).queryAudit(q, limit) }, 200);
 });
