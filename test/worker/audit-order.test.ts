@@ -29,6 +29,8 @@ describe("GET /v1/admin/audit, newest first", () => {
     const typed = (await api("GET", "/v1/admin/audit?order=desc&type=policy_up", { key })).body as Events;
     const updates = all.filter((e) => e.type.includes("policy_up")).map((e) => e.seq);
     expect(updates.length).toBeGreaterThanOrEqual(3);
+    // The control: other types are in the log, so an ignored filter would show here.
+    expect(updates.length).toBeLessThan(all.length);
     expect(typed.events.map((e) => e.seq)).toEqual([...updates].reverse());
     // Oldest first stays the default; the type filter applies to it as well.
     const asc = (await api("GET", "/v1/admin/audit?type=policy_up", { key })).body as Events;
