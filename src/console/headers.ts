@@ -5,7 +5,7 @@ import { createMiddleware } from "hono/factory";
  * styles only from this origin (no inline script at all), fetches only to this origin (the public
  * API), never framed, no referrer (a link out never carries a session id), never cached.
  */
-export const CSP = [
+const CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
