@@ -6,7 +6,7 @@
  */
 import { ask, finish, must, openSession, type Tenant } from "./client.ts";
 import { overheadTag } from "./plans.ts";
-import { sleep } from "./stats.ts";
+import { round, sleep } from "./stats.ts";
 
 export interface CallsRow {
   query: string;
@@ -54,19 +54,22 @@ export async function measureCalls(t: Tenant, runs = 8): Promise<CallsRow[]> {
     const spent = minus(scale(minus(await counts(t), before), 1 / runs), perRead);
     const byMethod = Object.fromEntries(
       Object.entries(spent)
-        .map(([k, v]) => [k, Math.round(v * 10) / 10] as const)
+        .map(([k, v]) => [k, round(v, 1)] as const)
         .filter(([, v]) => v > 0),
     );
     const byClass: Record<string, number> = {};
     for (const [k, v] of Object.entries(byMethod)) {
       const cls = k.split(".")[0]!;
-      byClass[cls] = Math.round(((byClass[cls] ?? 0) + v) * 10) / 10;
+      byClass[cls] = round((byClass[cls] ?? 0) + v, 1);
     }
     rows.push({
       query: kind.query,
       byClass,
       byMethod,
-      total: Math.round(Object.values(byMethod).reduce((a, b) => a + b, 0) * 10) / 10,
+      total: round(
+        Object.values(byMethod).reduce((a, b) => a + b, 0),
+        1,
+      ),
     });
   }
   return rows;

@@ -23,6 +23,7 @@ import type { PlannerMessage, PlannerModel } from "../../src/runtime/planner.ts"
 import { plan, plannerMessages, recentQueries } from "../../src/runtime/planner.ts";
 import { type PlannerTool, planningOf } from "../../src/runtime/snapshot.ts";
 import { ARTIFACTS, appsOf, catalogOf, EARLIER, PLAN, POLICY, QUERY } from "./catalog-synth.ts";
+import { round } from "./stats.ts";
 
 const SIZES = [10, 100, 1000];
 const OUT = "bench/results/catalog-growth.json";
@@ -91,8 +92,8 @@ const responseFormat = {
   json_schema: { name: "plan", schema: planJsonSchema(), strict: false },
 };
 const SCHEMA_TOKENS = countTokens(JSON.stringify(responseFormat));
-const median = (xs: number[]) =>
-  Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! * 100) / 100;
+/** The upper median, as this script has always reported (stats.ts's nearest-rank p50 is the lower one). */
+const median = (xs: number[]) => round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
 
 interface Row {
   entries: number;

@@ -5,7 +5,7 @@
  */
 import { ask, finish, openSession, type Tenant } from "./client.ts";
 import { overheadTag } from "./plans.ts";
-import { type Summary, summarize } from "./stats.ts";
+import { type Summary, sleep, summarize } from "./stats.ts";
 
 export interface PushResult {
   events: number;
@@ -42,7 +42,7 @@ export async function measurePush(t: Tenant, queries: number): Promise<PushResul
     }
   })();
   for (let i = 0; i < queries; i++) await finish(t, sid, await ask(t, sid, overheadTag("tool", 1)), 50);
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the last events' push
+  await sleep(200); // the last events' push
   abort.abort();
   await reading;
   return { events: delays.length, delayMs: summarize(delays) };
