@@ -104,7 +104,7 @@ export {
   toolOutputLabel,
 } from "./runtime-labels.ts";
 export type { StrictDecode } from "./strict-plan.ts";
-export { decodeStrictPlan, encodeStrictPlan, strictPlanJsonSchema } from "./strict-plan.ts";
+export { decodeStrictPlan, strictPlanJsonSchema } from "./strict-plan.ts";
 export type { ValidationResult, ValidPlan } from "./validate.ts";
 export { validatePlan } from "./validate.ts";
 export type { DisplayCheck, Verdict, Violation } from "./verify.ts";

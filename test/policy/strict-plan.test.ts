@@ -6,14 +6,10 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  decodeStrictPlan,
-  encodeStrictPlan,
-  strictPlanJsonSchema,
-  validatePlan,
-} from "../../src/policy/index.ts";
+import { decodeStrictPlan, strictPlanJsonSchema, validatePlan } from "../../src/policy/index.ts";
 import { structuralErrors } from "../../src/policy/structure.ts";
 import type { Json } from "./builders.ts";
+import { encodeStrictPlan } from "./strict-plan-encode.ts";
 import { contextOf, planArb, worldArb } from "./world-gen.ts";
 
 const RUNS = { numRuns: 400 };
