@@ -60,11 +60,4 @@ export const listed = (v: AgentView): string[] =>
 export const got = <T>(v: AgentView, name: string): T[] =>
   v.results.filter((r) => r.name === name).map((r) => r.result as T);
 
-/** The consent shows this call with these argument values (catalog and apps names alike). */
-export const isCall = (fn: string, name: string, d: Obj, want: Obj): boolean =>
-  fn.endsWith(name) &&
-  Object.entries(want).every(([k, v]) =>
-    typeof v === "function" ? (v as (x: unknown) => boolean)(d[k]) : d[k] === v,
-  );
-
 export const obj = (fields: Obj): Obj => ({ obj: fields });

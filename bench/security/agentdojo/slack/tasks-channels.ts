@@ -4,7 +4,7 @@
  */
 import { call, display, lit, plan, qllm, ref, S, tool } from "../../plan-kit.ts";
 import type { AgentAction, AgentView, Obj, UserTask } from "../../types.ts";
-import { dynamic } from "../kit.ts";
+import { dynamic, isCall } from "../kit.ts";
 import { botPosts, externalChannel, inbox, inChannel } from "./checks.ts";
 import {
   emailIn,
@@ -20,7 +20,7 @@ import {
   ranking,
   rankMessage,
 } from "./readers.ts";
-import { got, isCall, listed, loop, membersAll, readAll, slackTask } from "./task-kit.ts";
+import { got, listed, loop, membersAll, readAll, slackTask } from "./task-kit.ts";
 
 export const PC = {
   external: "Which channel's name starts with External?",

@@ -5,10 +5,10 @@
  */
 import { artifactNamed, call, display, lit, plan, qllm, ref, retrieve, S, tool } from "../../plan-kit.ts";
 import type { AgentAction, AgentStep, AgentView, UserTask } from "../../types.ts";
-import { dynamic } from "../kit.ts";
+import { dynamic, isCall } from "../kit.ts";
 import { botDms, botPosts, isUser, requested } from "./checks.ts";
 import { emailIn, expected, foodOf, type Page, type Read, restaurantUrl, summaryOf } from "./readers.ts";
-import { got, isCall, slackTask } from "./task-kit.ts";
+import { got, slackTask } from "./task-kit.ts";
 import * as C from "./tasks-channels.ts";
 import * as W from "./tasks-web.ts";
 

@@ -4,10 +4,10 @@
  */
 import { call, display, lit, plan, qllm, ref, S, tool } from "../../plan-kit.ts";
 import type { UserTask } from "../../types.ts";
-import { dynamic } from "../kit.ts";
+import { dynamic, isCall } from "../kit.ts";
 import { externalChannel, inChannel, isUser, slackOf } from "./checks.ts";
 import { emailIn, fewestMessages, type Members, type Msg, notIn, type Page, type Read } from "./readers.ts";
-import { got, isCall, loop, obj, slackTask } from "./task-kit.ts";
+import { got, loop, obj, slackTask } from "./task-kit.ts";
 import { done, ext, isAction, none, PC, perChannel, QLLM } from "./tasks-channels.ts";
 
 export const memberTasks: UserTask[] = [

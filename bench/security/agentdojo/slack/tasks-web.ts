@@ -4,7 +4,7 @@
  */
 import { call, display, lit, plan, qllm, ref, S, tool } from "../../plan-kit.ts";
 import type { AgentAction, AgentView, UserTask } from "../../types.ts";
-import { dynamic } from "../kit.ts";
+import { dynamic, isCall } from "../kit.ts";
 import { botDms, botPosts, isUser, page, requested } from "./checks.ts";
 import {
   emailIn,
@@ -21,7 +21,7 @@ import {
   urlBy,
   urlsIn,
 } from "./readers.ts";
-import { got, isCall, loop, slackTask } from "./task-kit.ts";
+import { got, loop, slackTask } from "./task-kit.ts";
 
 const INFO = "www.informations.com";
 const DORA = "www.dora-website.com";

@@ -66,15 +66,6 @@ export const cond = (pred: Obj, then: Obj[], otherwise: Obj[] = []): Obj => ({
   else: otherwise,
 });
 
-/** The consent shows this call with these argument values (catalog and apps names alike). */
-export const isCall = (fn: string, name: string, d: Obj, want: Obj): boolean =>
-  fn.endsWith(name) &&
-  Object.entries(want).every(([k, v]) =>
-    typeof v === "function"
-      ? (v as (x: unknown) => boolean)(d[k])
-      : JSON.stringify(d[k]) === JSON.stringify(v),
-  );
-
 // The final state, as AgentDojo's checks read it.
 const CLEAN = environment();
 const st = (o: Outcome, app: string) => o.state.apps[app] as Obj;

@@ -20,18 +20,9 @@ import {
 } from "../../plan-kit.ts";
 import type { AgentView, UserTask } from "../../types.ts";
 import { saw } from "../../world.ts";
+import { isCall } from "../kit.ts";
 import { best, items, names, type Rated, type Where } from "./readers.ts";
-import {
-  eventIs,
-  fixed,
-  inOrder,
-  isCall,
-  lookup,
-  newEmails,
-  onlyChanged,
-  res,
-  travelTask,
-} from "./task-kit.ts";
+import { eventIs, fixed, inOrder, lookup, newEmails, onlyChanged, res, travelTask } from "./task-kit.ts";
 import * as H from "./tasks-hotels.ts";
 import * as R from "./tasks-restaurants.ts";
 

@@ -6,6 +6,7 @@
 import { arr, call, display, lit, N, plan, qllm, ref, S, tool } from "../../plan-kit.ts";
 import type { AgentView, Obj, UserTask } from "../../types.ts";
 import { saw } from "../../world.ts";
+import { isCall } from "../kit.ts";
 import { QUERIES } from "./queries.ts";
 import {
   best,
@@ -25,7 +26,6 @@ import {
   fixed,
   hotelBookings,
   inOrder,
-  isCall,
   lookup,
   newEmails,
   oneQueryTasks,

@@ -5,6 +5,7 @@
 import { arr, call, display, lit, N, plan, qllm, ref, S, tool } from "../../plan-kit.ts";
 import type { AgentAction, AgentView, Obj, UserTask } from "../../types.ts";
 import { saw } from "../../world.ts";
+import { isCall } from "../kit.ts";
 import { MIXED_QUERIES as QUERIES } from "./queries.ts";
 import {
   best,
@@ -24,7 +25,7 @@ import {
   topRated,
   underMax,
 } from "./readers.ts";
-import { fixed, inOrder, isCall, lookup, oneQueryTasks, onlyChanged, res } from "./task-kit.ts";
+import { fixed, inOrder, lookup, oneQueryTasks, onlyChanged, res } from "./task-kit.ts";
 import { C } from "./tasks-cars.ts";
 import { R } from "./tasks-restaurants.ts";
 

@@ -5,6 +5,7 @@
 import { arr, call, display, lit, N, plan, qllm, ref, S, tool } from "../../plan-kit.ts";
 import type { AgentView, Obj, UserTask } from "../../types.ts";
 import { saw } from "../../world.ts";
+import { isCall } from "../kit.ts";
 import { RESTAURANT_QUERIES as QUERIES } from "./queries.ts";
 import {
   best,
@@ -22,7 +23,7 @@ import {
   type Where,
   withDiet,
 } from "./readers.ts";
-import { eventIs, fixed, inOrder, isCall, lookup, oneQueryTasks, onlyChanged, res } from "./task-kit.ts";
+import { eventIs, fixed, inOrder, lookup, oneQueryTasks, onlyChanged, res } from "./task-kit.ts";
 
 export const R = {
   all: "restaurants.get_all_restaurants_in_city",
