@@ -205,5 +205,11 @@ describe("recorded live-model answers through the API", () => {
     });
     expect(token.status).toBe(400);
     expect(JSON.stringify(token.body)).toContain("apiKeyHeader");
+    // The controls: the same roles without the host, and with a header AI Gateway allows on the
+    // role's own gateway, are taken.
+    expect((await put({ default: { provider: "workers-ai", model: "@cf/x" } })).status).toBe(200);
+    const own = "https://gateway.ai.cloudflare.com/v1/a/g/openai";
+    const cached = { provider: "openai", model: "m", baseURL: own, headers: { "cf-aig-cache-ttl": "60" } };
+    expect((await put({ default: cached })).status).toBe(200);
   });
 });
