@@ -26,10 +26,15 @@ import { tenantStub } from "../stubs.ts";
 
 export const USER_OAUTH_MIGRATIONS = [
   `CREATE TABLE oauth_tokens (
-     binding TEXT PRIMARY KEY, sealed TEXT NOT NULL, expires_at INTEGER, updated_at TEXT NOT NULL)`,
+     token_url TEXT PRIMARY KEY, sealed TEXT NOT NULL, expires_at INTEGER, updated_at TEXT NOT NULL)`,
   `CREATE TABLE oauth_pending (
      nonce TEXT PRIMARY KEY, sealed_verifier TEXT NOT NULL, session_id TEXT NOT NULL, query_id TEXT NOT NULL,
      subject TEXT NOT NULL, created_at INTEGER NOT NULL)`,
+  // Keyed by the whole binding now (token URL, client, resource), sealed as v2: v1 tokens cannot
+  // open any more, so they go (their users sign in again) rather than being carried over.
+  `DROP TABLE oauth_tokens`,
+  `CREATE TABLE oauth_tokens (
+     binding TEXT PRIMARY KEY, sealed TEXT NOT NULL, expires_at INTEGER, updated_at TEXT NOT NULL)`,
 ];
 
 type OAuthConfig = Extract<McpAuth, { type: "oauth" }>;
