@@ -82,6 +82,10 @@ export default defineConfig({
           hookTimeout: 60_000,
           // A page's answers wait on the API under wrangler dev: on a loaded CI machine, more than 1 s.
           expect: { poll: { timeout: 10_000 } },
+          // A browser against a live stack on a shared 2-core machine: one retry, reported as such by
+          // vitest. A query's failure is asserted with its error text (kit.ts `ended`), so a retried
+          // failure still says why in the log.
+          retry: 1,
         },
       },
       {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Browser, checkPage } from "./browser.ts";
-import { signIn, useBrowser, userToken } from "./kit.ts";
+import { ended, signIn, useBrowser, userToken } from "./kit.ts";
 
 const activeId = (b: Browser) =>
   b.page.evaluate(
@@ -34,8 +34,7 @@ describe("chat and consents in the browser", () => {
     await checkPage(b, "chat-consent");
 
     await consent.getByRole("button", { name: "Allow" }).click();
-    const status = b.page.locator("#query .status");
-    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe("Status: Completed");
+    expect(await ended(b)).toContain("Status: Completed");
     expect(await b.page.locator("#query .consent .answered").textContent()).toContain("allowed");
     expect(await b.page.locator("#query .display .item").count()).toBeGreaterThan(0);
     // The dialog's buttons are gone: keyboard focus is on the answer, not lost.

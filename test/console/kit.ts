@@ -1,5 +1,5 @@
 /** What the console tests share: the stack's URLs and keys, user tokens, and signing a page in. */
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
 import { type Browser, openBrowser } from "./browser.ts";
 
@@ -41,4 +41,17 @@ export async function signIn(b: Browser, path: string, credential: string): Prom
   await b.page.getByLabel(/token|key/i).fill(credential);
   await b.page.getByRole("button", { name: "Sign in" }).click();
   await b.page.locator("#content").waitFor({ state: "visible" });
+}
+
+/**
+ * Waits for the page's query to end, then returns the query's whole text: its status and, for a
+ * failed query, its error, so an assertion on it says why a query did not complete.
+ */
+export async function ended(b: Browser, timeout = 30_000): Promise<string> {
+  // The status line's class, not #query's data-status: that outlives a sign-out, the line does not.
+  const status = b.page.locator("#query .status");
+  await expect
+    .poll(async () => ((await status.count()) ? status.getAttribute("class") : ""), { timeout })
+    .toMatch(/\bstatus-(completed|failed|rejected)\b/);
+  return (await b.page.locator("#query").textContent()) ?? "";
 }
