@@ -4,6 +4,7 @@
  */
 import { slackAttacks, slackQuick, slackTasks } from "./agentdojo/slack/index.ts";
 import { travelAttacks, travelQuick, travelTasks } from "./agentdojo/travel/index.ts";
+import { workspaceAttacks, workspaceQuick, workspaceTasks } from "./agentdojo/workspace/index.ts";
 import { injection } from "./injections.ts";
 import { agentic } from "./suites/agentic.ts";
 import { banking } from "./suites/banking.ts";
@@ -22,6 +23,7 @@ export const TASKS: UserTask[] = [
   ...mcp,
   ...slackTasks,
   ...travelTasks,
+  ...workspaceTasks,
 ];
 
 /** task id → slot → injection ids planted there. */
@@ -97,6 +99,7 @@ const ATTACKS: Record<string, Record<string, string[]>> = {
   // AgentDojo's suites (bench/security/agentdojo/): every (user task, injection task) pair.
   ...slackAttacks,
   ...travelAttacks,
+  ...workspaceAttacks,
 };
 
 const QUICK = new Set([
@@ -131,6 +134,7 @@ const QUICK = new Set([
   "mcp/trip-ideas@shady+mcp-purge",
   ...slackQuick,
   ...travelQuick,
+  ...workspaceQuick,
 ]);
 
 export function allCases(): Case[] {

@@ -5,6 +5,7 @@
  */
 import { slackGoals } from "./agentdojo/slack/injections.ts";
 import { travelGoals } from "./agentdojo/travel/injections.ts";
+import { workspaceGoals } from "./agentdojo/workspace/injections.ts";
 import { agenticGoals } from "./injections-agentic.ts";
 import { delayedGoals } from "./injections-delayed.ts";
 import { displayGoals } from "./injections-display.ts";
@@ -300,7 +301,9 @@ const GOALS: Injection[] = [
 ];
 
 export const INJECTIONS: ReadonlyMap<string, Injection> = new Map(
-  [...GOALS, ...delayedGoals(), ...mcpGoals(), ...slackGoals(), ...travelGoals()].map((i) => [i.id, i]),
+  [...GOALS, ...delayedGoals(), ...mcpGoals(), ...slackGoals(), ...travelGoals(), ...workspaceGoals()].map(
+    (i) => [i.id, i],
+  ),
 );
 
 export function injection(id: string): Injection {

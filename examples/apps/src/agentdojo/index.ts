@@ -9,6 +9,9 @@ import { slack } from "./slack.ts";
 import { cars, flights, hotels, restaurants } from "./travel.ts";
 import { profile, tripcalendar, tripmail } from "./travel-personal.ts";
 import { web } from "./web.ts";
+import { workcalendar } from "./workspace-calendar.ts";
+import { workdrive } from "./workspace-drive.ts";
+import { workcontacts, workmail } from "./workspace-mail.ts";
 
 export const AGENTDOJO_APPS = {
   slack,
@@ -20,6 +23,10 @@ export const AGENTDOJO_APPS = {
   tripprofile: profile,
   tripmail,
   tripcalendar,
+  workmail,
+  workcontacts,
+  workcalendar,
+  workdrive,
 };
 export type AgentDojoAppName = keyof typeof AGENTDOJO_APPS;
 export const AGENTDOJO_APP_NAMES = Object.keys(AGENTDOJO_APPS) as AgentDojoAppName[];
