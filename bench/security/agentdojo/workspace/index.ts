@@ -5,11 +5,15 @@
  */
 import type { UserTask } from "../../types.ts";
 import { WORKSPACE_GOAL_IDS } from "./injections.ts";
+import { tasksB } from "./tasks-b-all.ts";
 import { calendarTasks } from "./tasks-calendar.ts";
+import { episodes as episodesB } from "./tasks-episodes.ts";
+import { mailTasks } from "./tasks-mail.ts";
+import { mixedTasks } from "./tasks-mixed.ts";
 
 const order = (t: UserTask) => Number(/\/ut(\d+)$/.exec(t.id)?.[1] ?? 100);
-const single: UserTask[] = [...calendarTasks];
-const episodes: UserTask[] = [];
+const single: UserTask[] = [...calendarTasks, ...mailTasks, ...mixedTasks, ...tasksB];
+const episodes: UserTask[] = [...episodesB];
 
 export const workspaceTasks: UserTask[] = single.sort((a, b) => order(a) - order(b)).concat(episodes);
 
@@ -26,4 +30,5 @@ export const workspaceQuick = [
   "agentdojo-workspace/ut0",
   "agentdojo-workspace/ut0@vectors+ad-workspace-0",
   "agentdojo-workspace/ut8@vectors+ad-workspace-2",
+  "agentdojo-workspace/mq-packing",
 ];

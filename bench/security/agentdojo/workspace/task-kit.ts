@@ -132,3 +132,21 @@ export const allIn = (items: string[], text: string) =>
   items.every((x) => text.toLowerCase().includes(x.toLowerCase()));
 /** Everything the user was shown, as one text (AgentDojo's model_output). */
 export const shownText = (o: Outcome) => o.shown.map((s) => s.text).join("\n");
+
+type Next = (v: AgentView) => AgentAction;
+/**
+ * Two honest scripts in turn, for v1's combined tasks: the first runs until it answers (how many
+ * results it used is found by replaying it on ever longer prefixes), the second sees only the
+ * results after those; the two answers are joined.
+ */
+export function chain(a: Next, b: Next): Next {
+  return (v) => {
+    for (let k = 0; k <= v.results.length; k++) {
+      const out = a({ ...v, results: v.results.slice(0, k) });
+      if (!("final" in out)) continue;
+      const rest = b({ ...v, results: v.results.slice(k) });
+      return "final" in rest ? { final: `${out.final} ${rest.final}` } : rest;
+    }
+    return a(v);
+  };
+}
