@@ -22,6 +22,8 @@ export interface Workerd {
   api: string;
   apps: string;
   operatorSecret: string;
+  /** The API's inspector (Chrome DevTools Protocol), for bench/perf/profile.ts. */
+  inspector: number;
   stop(): Promise<void>;
 }
 
@@ -62,15 +64,16 @@ async function startOnce(last: boolean, countCalls: boolean): Promise<Workerd> {
     const apiConfig = snapshot(root, "api", "wrangler.toml", "src/worker/index.ts");
     const appsConfig = snapshot(root, "apps", "examples/apps/wrangler.toml", "examples/apps/src/index.ts");
     // One storage dir per process: two workerd processes on one dir collide (SQLITE_BUSY).
-    children.push(await wrangler(apiConfig, apiPort, join(root, "state-api"), vars, logs));
-    children.push(await wrangler(appsConfig, appsPort, join(root, "state-apps"), [], logs));
+    const inspector = await freePort();
+    children.push(await wrangler(apiConfig, apiPort, inspector, join(root, "state-api"), vars, logs));
+    children.push(await wrangler(appsConfig, appsPort, await freePort(), join(root, "state-apps"), [], logs));
     const api = `http://127.0.0.1:${apiPort}`;
     const apps = `http://127.0.0.1:${appsPort}`;
     await Promise.all([waitFor(`${api}/healthz`, children), waitFor(`${apps}/healthz`, children)]);
     const health = (await (await fetch(`${api}/healthz`)).json()) as { mode?: string };
     // The demo apps listen on loopback, which only dev mode lets spokes call.
     if (health.mode !== "dev") throw new Error(`the API came up in ${health.mode} mode, not dev`);
-    return { api, apps, operatorSecret, stop };
+    return { api, apps, operatorSecret, inspector, stop };
   } catch (error) {
     await stop();
     if (last) console.error(logs.join("").slice(-4000));
@@ -111,11 +114,11 @@ function snapshot(root: string, name: string, config: string, entry: string): st
 async function wrangler(
   config: string,
   port: number,
+  inspector: number,
   persist: string,
   extra: string[],
   logs: string[],
 ): Promise<ChildProcess> {
-  const inspector = await freePort();
   const args = ["dev", "-c", config, "--no-bundle", "--ip", "127.0.0.1", "--port", String(port)];
   const logLevel = process.env.LATTICE_BENCH_VERBOSE
     ? process.env.LATTICE_BENCH_VERBOSE === "debug"

@@ -16,6 +16,7 @@ import {
   StepFailure,
   storedContext,
 } from "../../runtime/index.ts";
+import { bySize } from "../batch.ts";
 import { sha256Hex } from "../crypto.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import type { ConsentStore } from "./consents.ts";
@@ -203,18 +204,20 @@ export class QueryLifecycle {
     drafts: ArtifactDraft[],
   ): Promise<void> {
     if (session.private) return;
-    const artifacts = artifactsStub(this.env, session.tenantId, session.userId);
-    for (const draft of drafts) {
-      const id = `art_${(await sha256Hex(`${query.id}:${draft.name}`)).slice(0, 24)}`;
-      await artifacts.put({
+    if (!drafts.length) return;
+    const artifacts = await Promise.all(
+      drafts.map(async (draft) => ({
         ...draft,
-        id,
+        id: `art_${(await sha256Hex(`${query.id}:${draft.name}`)).slice(0, 24)}`,
         query: query.text,
         sessionId: session.id,
         queryId: query.id,
         plannedIn: policy.planning.mode,
-      });
-    }
+      })),
+    );
+    // Batched by size: a query's artifacts can together exceed what one RPC message may carry.
+    const stub = artifactsStub(this.env, session.tenantId, session.userId);
+    for (const batch of bySize(artifacts, ARTIFACT_BATCH_CHARS)) await stub.putMany(batch);
   }
 
   /** The stored query as the runtime's verified types; reused while its stored text is unchanged. */
@@ -254,6 +257,9 @@ export class QueryLifecycle {
     this.store.emit(queryId, "query_finished", { status: "failed", code: error.code });
   }
 }
+
+/** Under the 32 MiB an RPC message may carry, with room for the metadata (JSON characters). */
+const ARTIFACT_BATCH_CHARS = 8 * 1024 * 1024;
 
 /** Any coded failure (runtime, model, stored state) ends the query as it says; only an unknown error is a bug. */
 function unexpected(error: unknown): QueryError {
