@@ -57,6 +57,7 @@ const AGENT_MEMORY = 10;
  */
 export class SpokeDO extends DurableObject<Env> {
   private readonly sql: Sql;
+  private owner: { tenant_id: string; user_id: string; app_id: string } | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -311,9 +312,12 @@ export class SpokeDO extends DurableObject<Env> {
 
   /** A spoke serves exactly one (tenant, user, app); a call naming another is a bug, refused loudly. */
   private bindOwner(call: Pick<SpokeCall, "tenantId" | "userId" | "appId">): void {
-    const owner = this.sql<{ tenant_id: string; user_id: string; app_id: string }>`SELECT * FROM owner`[0];
+    // Read once per instance: the owner row is written once and never changes.
+    this.owner ??= this.sql<{ tenant_id: string; user_id: string; app_id: string }>`SELECT * FROM owner`[0];
+    const owner = this.owner;
     if (!owner) {
       this.sql`INSERT INTO owner VALUES (${call.tenantId}, ${call.userId}, ${call.appId})`;
+      this.owner = { tenant_id: call.tenantId, user_id: call.userId, app_id: call.appId };
     } else if (
       owner.tenant_id !== call.tenantId ||
       owner.user_id !== call.userId ||
