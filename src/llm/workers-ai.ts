@@ -138,13 +138,15 @@ function readAnswer(raw: unknown): Answer {
     const message = isRecord(choice.message) ? choice.message : {};
     const toolCalls = calls(message.tool_calls);
     const reason = choice.finish_reason;
-    const finish: FinishReason = message.refusal
-      ? "refusal"
-      : reason === "length"
-        ? "length"
-        : toolCalls.length
-          ? "tool_calls"
-          : "stop";
+    // A filtered answer is the provider declining, as openai.ts reads it: not a malformed plan.
+    const finish: FinishReason =
+      message.refusal || reason === "content_filter"
+        ? "refusal"
+        : reason === "length"
+          ? "length"
+          : toolCalls.length
+            ? "tool_calls"
+            : "stop";
     return { text: text(message.content), toolCalls, usage, finish };
   }
   const toolCalls = calls(raw.tool_calls);
