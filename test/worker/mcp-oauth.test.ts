@@ -1,3 +1,4 @@
+import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, expectError, issueKey } from "./helpers.ts";
@@ -154,6 +155,13 @@ describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
     const next = await openSession(w, { userId: user });
     expect((await settle(w, next, await ask(w, next, "who am I?"))).status).toBe("awaiting_consent");
     expectError(await api("DELETE", `/v1/users/${user}/authorizations/${w.appId}`, { key: w.frontend }), 404);
+    // An app id the tenant never had: 404 without creating a spoke object for it.
+    const spokes = (await listDurableObjectIds(env.SPOKE)).length;
+    expectError(
+      await api("DELETE", `/v1/users/${user}/authorizations/app_0123456789abcdef`, { key: w.frontend }),
+      404,
+    );
+    expect((await listDurableObjectIds(env.SPOKE)).length).toBe(spokes);
   });
 
   it("refuses forged and replayed callbacks; a user who declines fails the step cleanly", async () => {

@@ -234,6 +234,11 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /** For a SpokeDO about to call the app: its approved, enabled version and secret, or null. */
+  /** Whether the app exists here at all: routes check it before they address the app's spoke. */
+  hasApp(appId: string): boolean {
+    return registry.hasApp(this.sql, appId);
+  }
+
   servingApp(appId: string) {
     return registry.servingApp(this.sql, appId);
   }

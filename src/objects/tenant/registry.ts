@@ -149,6 +149,11 @@ export function ownedApp(sql: Sql, ownerKeyId: string, appId: string): AppView |
   return row ? viewApp(sql, row.id) : null;
 }
 
+/** Whether the tenant ever registered this app (any version, serving or not). */
+export function hasApp(sql: Sql, appId: string): boolean {
+  return sql<{ id: string }>`SELECT id FROM apps WHERE id = ${appId}`.length > 0;
+}
+
 /** The apps a developer key registered, by name. */
 export function ownedApps(sql: Sql, ownerKeyId: string): AppView[] {
   return sql<{ id: string }>`SELECT id FROM apps WHERE owner_key_id = ${ownerKeyId} ORDER BY name`.map(
