@@ -65,7 +65,7 @@ export type Advance =
   | { next: "failed"; error: QueryError; artifacts: ArtifactDraft[] };
 
 /**
- * Advances a planned query by at most `STEPS_PER_ADVANCE` new calls. Pure given its ports: the
+ * Advances a planned query by at most `budget` (default `STEPS_PER_ADVANCE`) new calls. Pure given its ports: the
  * journal says what already happened, so the same inputs always lead to the same next effect.
  */
 export async function advanceQuery(input: {
@@ -74,6 +74,8 @@ export async function advanceQuery(input: {
   journal: ReadonlyMap<string, JournalEntry>;
   ports: QueryPorts;
   budget?: number;
+  /** Calls continue back to back until this time (epoch ms), past `budget` (see RunContext). */
+  deadline?: number;
 }): Promise<Advance> {
   const { query, ports } = input;
   const { policy, snapshot, defences } = query.context;
@@ -96,6 +98,7 @@ export async function advanceQuery(input: {
       query: indexQuery(query.text, snapshot.mode === "catalog"),
       journal: input.journal,
       budget: input.budget ?? STEPS_PER_ADVANCE,
+      ...(input.deadline !== undefined && { deadline: input.deadline }),
       isolation: defences.isolation,
       ifc: defences.ifc,
       record: ports.record,

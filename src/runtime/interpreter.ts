@@ -39,8 +39,9 @@ export type { Annotated, CallLabels, Effects, Pc, Recorder, RunContext, RunOutco
 /**
  * The deterministic interpreter. It cannot reorder or change steps; it replays the plan from the
  * start on every advance, taking each effect's result from the journal where one is recorded, and
- * performs at most `budget` new tool or q-llm calls before yielding. So every step boundary is a
- * durable point: evict the object there and the next advance picks up exactly where this one left.
+ * performs at most `budget` new tool or q-llm calls (or calls until `deadline`) before yielding. Each
+ * effect is journaled before the next call is made, so every step boundary is a durable point:
+ * evict the object there and the next advance picks up exactly where this one left.
  */
 
 class Yield {}
@@ -311,6 +312,8 @@ class Run {
 
   private spend(): void {
     if (this.spent >= this.ctx.budget) throw new Yield();
+    if (this.spent > 0 && this.ctx.deadline !== undefined && Date.now() >= this.ctx.deadline)
+      throw new Yield();
     const { maxCalls } = this.ctx.policy.limits;
     if (this.made + this.spent >= maxCalls) {
       throw new StepFailure("too_many_calls", `the query reached the limit of ${maxCalls} calls`);

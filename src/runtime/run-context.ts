@@ -72,6 +72,11 @@ export interface RunContext {
   query: QueryIndex;
   journal: ReadonlyMap<string, JournalEntry>;
   budget: number;
+  /**
+   * When set (epoch ms), the run also yields before a new call once this time has passed, after at
+   * least one call: a run of back-to-back steps stays bounded without replaying between steps.
+   */
+  deadline?: number;
   /** False only in control runs: a q-llm step then sees every value so far, like a monolithic agent. */
   isolation: boolean;
   /** False only in control runs: an agent is then given all its memory, and its labels are ignored. */

@@ -148,6 +148,39 @@ describe("interpreter: durable steps", () => {
     expect(journal.shown.map((d) => d.value)).toEqual(["accountant@x.test"]);
   });
 
+  it("runs the calls back to back in one pass until its deadline, each journaled before the next", async () => {
+    const p = plan(
+      tool("n", "notes.list", {}),
+      tool("a", "contacts.lookup", { name: lit("accountant") }),
+      tool("b", "contacts.lookup", { name: lit("landlord") }),
+      display(ref("b", "email")),
+    );
+    // Within its deadline: the whole plan in one advance.
+    const far = fakeEffects(answers);
+    const whole = await runToEnd(p, far, { budget: 1_000, deadline: () => Date.now() + 60_000 });
+    expect(whole.advances).toBe(1);
+    expect(far.calls).toHaveLength(3);
+    // Past it: one call per advance (the first call of a run always goes), nothing called twice.
+    const journaled: string[] = [];
+    const past = fakeEffects(answers);
+    const journal = new MemoryJournal();
+    const done = journal.done.bind(journal);
+    journal.done = (key, ...rest) => {
+      journaled.push(key);
+      done(key, ...rest);
+    };
+    past.tool = async (target, key, args) => {
+      // The previous call's effect is in the journal before this one is made.
+      expect(journaled).toHaveLength(past.calls.length);
+      past.calls.push({ tool: target.tool, key, args });
+      return { value: answers[target.tool as keyof typeof answers](args) };
+    };
+    const stepped = await runToEnd(p, past, { journal, budget: 1_000, deadline: () => Date.now() - 1 });
+    expect(stepped.advances).toBe(3);
+    expect(past.calls.map((c) => c.key)).toEqual(["steps[0]", "steps[1]", "steps[2]"]);
+    expect(stepped.journal.shown.map((d) => d.value)).toEqual(["landlord@x.test"]);
+  });
+
   it("stops rather than repeat an irreversible call that was started and never finished", async () => {
     const p = plan(tool("s", "mail.send", { to: lit("accountant@x.test"), body: lit("hi") }));
     const journal = new MemoryJournal();

@@ -89,7 +89,15 @@ export function fakeEffects(
 export async function runToEnd(
   plan: Json,
   effects: Effects,
-  options: { policy?: Policy; journal?: MemoryJournal; isolation?: boolean; query?: string } = {},
+  options: {
+    policy?: Policy;
+    journal?: MemoryJournal;
+    isolation?: boolean;
+    query?: string;
+    /** As the hub's back-to-back runs pass them (default: one call per advance, as manual stepping). */
+    budget?: number;
+    deadline?: () => number;
+  } = {},
 ) {
   const p = options.policy ?? policy();
   const journal = options.journal ?? new MemoryJournal();
@@ -102,7 +110,8 @@ export async function runToEnd(
       targets: TARGETS,
       query: indexQuery(options.query ?? EXAMPLE_QUERY),
       journal: journal.entries,
-      budget: 1,
+      budget: options.budget ?? 1,
+      ...(options.deadline && { deadline: options.deadline() }),
       isolation: options.isolation ?? true,
       effects,
       record: journal,

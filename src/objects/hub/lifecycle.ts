@@ -144,35 +144,33 @@ export class QueryLifecycle {
   }
 
   /**
-   * Advances the query step after step in this one invocation, until it waits for the user, ends,
-   * or has run for RUN_BUDGET_MS: no alarm hop between steps. Each advance journals its effect
-   * before the next starts, so an eviction anywhere resumes exactly as between alarms. A query
-   * stepped by hand (`stepping: "manual"`, the tests' eviction points) advances once per call.
+   * Runs the query's steps back to back in this one invocation, in one pass of the interpreter (no
+   * replay between steps), until it waits for the user, ends, or has run for RUN_BUDGET_MS; a run
+   * cut short by the budget is continued by the next alarm. Each effect is journaled before the
+   * next call goes out, so an eviction anywhere resumes exactly as between alarms. A query stepped
+   * by hand (`stepping: "manual"`, the tests' eviction points) makes one call per advance.
    */
   private async execute(query: QueryRecord, session: Session): Promise<void> {
-    const deadline = Date.now() + RUN_BUDGET_MS;
-    for (;;) {
-      const loaded = this.load(query);
-      const { policy, defences } = loaded.context;
-      const advance = await advanceQuery({
+    const manual = query.options.stepping === "manual";
+    const loaded = this.load(query);
+    const { policy, defences } = loaded.context;
+    const advance = await advanceQuery({
+      queryId: query.id,
+      query: loaded,
+      journal: this.store.journal(query.id),
+      ports: queryPorts({
+        env: this.env,
+        session,
         queryId: query.id,
-        query: loaded,
-        journal: this.store.journal(query.id),
-        ports: queryPorts({
-          env: this.env,
-          session,
-          queryId: query.id,
-          policy,
-          defences,
-          store: this.store,
-          consents: this.consents,
-          audit: (type, detail) => this.audit(type, detail),
-        }),
-      });
-      await this.apply(query, session, policy, advance);
-      if (advance.next !== "continue" || query.options.stepping === "manual" || Date.now() >= deadline)
-        return;
-    }
+        policy,
+        defences,
+        store: this.store,
+        consents: this.consents,
+        audit: (type, detail) => this.audit(type, detail),
+      }),
+      ...(!manual && { budget: Number.MAX_SAFE_INTEGER, deadline: Date.now() + RUN_BUDGET_MS }),
+    });
+    await this.apply(query, session, policy, advance);
   }
 
   /** Writes what the runtime decided. */
