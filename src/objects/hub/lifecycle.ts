@@ -69,15 +69,16 @@ export class QueryLifecycle {
 
   private async plan(query: QueryRecord, session: Session): Promise<Planned> {
     const tenant = tenantStub(this.env, session.tenantId);
-    const { policy, catalog, apps } = await tenant.planningView();
+    this.store.emit(query.id, "planning", {});
+    // The planner's context in one round of concurrent calls: the tenant's policy, catalog and apps,
+    // the user's artifacts, and (one call) today's tokens left with the planner's model resolved.
+    const [{ policy, catalog, apps }, artifacts, resolved] = await Promise.all([
+      tenant.planningView(),
+      session.private ? [] : artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100),
+      tenant.modelFor("planner"),
+    ]);
     // Retention: each new query first forgets the session's finished ones past the tenant's limit.
     this.store.prune(policy.retention.queryDays);
-    const artifacts = session.private
-      ? []
-      : await artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
-    this.store.emit(query.id, "planning", {});
-    // One round trip: today's tokens left, and the planner's model resolved.
-    const resolved = await tenant.modelFor("planner");
     if (!resolved.ok) return { state: "invalid", error: { code: resolved.code, message: resolved.message } };
     const { model } = resolved;
     const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs: policy.limits.modelTimeoutMs };
