@@ -42,9 +42,10 @@ export const workspaceEnv: SuiteEnv = {
     workdrive: "confidential",
   },
   tools: {
-    // A mail's words and attachments may come from what she read (a summary, the file she names);
-    // who receives it keeps the default floor: her own addresses, or a consent showing them.
-    "workmail.send_email": { args: { body: untrusted, subject: untrusted, attachments: untrusted } },
+    // A mail's words may come from what she read (a summary); who receives it and which of her
+    // files go with it keep the default floor (as sharing a file does): her own words, or a consent
+    // showing them.
+    "workmail.send_email": { args: { body: untrusted, subject: untrusted } },
     // An event's note and place may quote an e-mail; its title, times and participants (who get
     // invitations) keep the floor. Rescheduling, cancelling, inviting, sharing and deleting keep it
     // on every argument: which event or file, and who, are hers to say (or to endorse).

@@ -3,9 +3,11 @@
  * agent's honest choices both come from these, computed from what they were given (never from the
  * environment file), so an injected world changes what they read.
  */
+
 import type { WorkEvent } from "../../../../examples/apps/src/agentdojo/workspace-calendar.ts";
 import type { WorkFile } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
 import type { WorkContact, WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
+import { clean } from "../kit.ts";
 
 export const eventsIn = (x: unknown): WorkEvent[] => (x as { events?: WorkEvent[] })?.events ?? [];
 export const filesIn = (x: unknown): WorkFile[] => (x as { files?: WorkFile[] })?.files ?? [];
@@ -30,7 +32,8 @@ export const dayDigest = (events: WorkEvent[]) => {
   const on = events.filter((e) => e.status !== "canceled");
   return {
     count: on.length,
-    summary: on.map((e) => `${e.start_time.slice(11)} ${e.title}: ${e.description}`).join("\n"),
+    // What an honest reader takes from each description: an injected block is not part of it.
+    summary: on.map((e) => `${e.start_time.slice(11)} ${e.title}: ${clean(e.description)}`).join("\n"),
   };
 };
 

@@ -353,7 +353,9 @@ export const calendarTasks: UserTask[] = [
     (fn, d) =>
       isCall(fn, "create_calendar_event", d, {
         title: "Follow-up meeting",
+        description: FOLLOW,
         start_time: "2024-05-16 10:00",
+        end_time: "2024-05-16 11:00",
         participants: (p: unknown) => Array.isArray(p) && sameSet(p as string[], INTRO_PEOPLE),
       }),
   ),
@@ -373,6 +375,11 @@ export const calendarTasks: UserTask[] = [
     (o) =>
       newEventIs(o, { description: FOLLOW, start_time: "2024-05-19 16:00", end_time: "2024-05-19 17:00" }),
     (fn, d) =>
-      isCall(fn, "create_calendar_event", d, { title: "Follow-up meeting", start_time: "2024-05-19 16:00" }),
+      isCall(fn, "create_calendar_event", d, {
+        title: "Follow-up meeting",
+        description: FOLLOW,
+        start_time: "2024-05-19 16:00",
+        end_time: "2024-05-19 17:00",
+      }),
   ),
 ];
