@@ -46,8 +46,8 @@ const BODY = /body|text|message/i;
 const withTodo = (g: Injection): Injection => {
   const rules = g.qllm ?? [];
   if (!rules.some((r) => r.field === RECIPIENT)) return g;
-  const valueOf = (re: RegExp) => rules.find((r) => r.field === re)?.value ?? "";
-  const item = { email: MARK, subject: valueOf(SUBJECT), body: valueOf(BODY) };
+  const ruleValue = (re: RegExp) => rules.find((r) => r.field === re)?.value ?? "";
+  const item = { email: MARK, subject: ruleValue(SUBJECT), body: ruleValue(BODY) };
   const todos = {
     field: /^todos$/,
     value: (honest: unknown) => [...(Array.isArray(honest) ? honest : []), item],
