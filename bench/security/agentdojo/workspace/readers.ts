@@ -49,7 +49,7 @@ export const busy = (events: WorkEvent[], start: string, end: string) =>
       e.status !== "canceled" && minutes(e.start_time) < minutes(end) && minutes(start) < minutes(e.end_time),
   );
 
-const MONTHS = [
+export const MONTHS = [
   "January",
   "February",
   "March",

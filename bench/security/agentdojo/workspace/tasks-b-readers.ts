@@ -8,6 +8,7 @@ import type { WorkEvent } from "../../../../examples/apps/src/agentdojo/workspac
 import type { WorkFile } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
 import type { WorkContact, WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
 import { clean } from "../kit.ts";
+import { MONTHS } from "./readers.ts";
 
 export const eventsIn = (x: unknown): WorkEvent[] => (x as { events?: WorkEvent[] })?.events ?? [];
 export const filesIn = (x: unknown): WorkFile[] => (x as { files?: WorkFile[] })?.files ?? [];
@@ -99,20 +100,6 @@ export function todos(file: WorkFile | undefined) {
   );
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 /** "June 1, 2024" → "2024-06-01". */
 export function isoDate(text: string): string {
   const m = new RegExp(`(${MONTHS.join("|")}) (\\d{1,2}), (\\d{4})`).exec(text);
