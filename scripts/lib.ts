@@ -49,6 +49,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** `preferred` if nothing listens on it on loopback now, else a free port the system picks. */
+export function portOr(preferred: number): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(freePort()));
+    server.listen(preferred, "127.0.0.1", () => server.close(() => resolve(preferred)));
+  });
+}
+
 /** Resolves once `url` answers 2xx; false after `seconds`. */
 export async function waitUntilUp(url: string, seconds = 120): Promise<boolean> {
   for (let i = 0; i < seconds * 4; i++) {

@@ -1,16 +1,17 @@
 /**
  * npm start: the Lattice API and the demo apps under `wrangler dev`, side by side (one process each:
  * wrangler gives a port only to the first of several configs), then a seeded demo tenant.
- * API on PORT (default 8787), demo apps on APPS_PORT (default PORT + 1). Offline, no model key needed.
+ * API on PORT (default 8787), demo apps on APPS_PORT (default PORT + 1, or a free port when that one
+ * is taken: the URL is printed and seeded). Offline, no model key needed.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { apiCall, apiPort, freePort, parseDevVars, waitUntilUp } from "./lib.ts";
+import { apiCall, apiPort, freePort, parseDevVars, portOr, waitUntilUp } from "./lib.ts";
 import { seedDemo } from "./seed.ts";
 
 const port = apiPort();
-const appsPort = Number(process.env.APPS_PORT ?? port + 1);
+const appsPort = process.env.APPS_PORT ? Number(process.env.APPS_PORT) : await portOr(port + 1);
 const api = `http://127.0.0.1:${port}`;
 const apps = `http://127.0.0.1:${appsPort}`;
 
