@@ -21,7 +21,7 @@ import {
 } from "./catalog-store.ts";
 import type { IssuedKey, KeyInfo, KeyRole } from "./keys.ts";
 import * as keys from "./keys.ts";
-import { driftedManifest } from "./mcp-drift.ts";
+import { recordToolDrift } from "./mcp-drift.ts";
 import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
 import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
@@ -205,26 +205,12 @@ export class TenantDO extends DurableObject<Env> {
     return openCredential(this.sql, secret, { tenantId: this.tenantId(), appId, boundTo });
   }
 
-  /**
-   * A spoke found the server's tools changed since `version` was approved: the app stops, the new
-   * definitions wait for review as a pending version (once per distinct change), the drift is audited.
-   */
+  /** A spoke found the server's tools changed since `version` was approved (mcp-drift.ts). */
   recordToolDrift(appId: string, version: number, changes: ToolChange[], definitions: McpToolDefinition[]) {
-    const serving = registry.servingApp(this.sql, appId);
-    // A report about a version no longer serving (one approved meanwhile) is stale: nothing stops.
-    if (!serving || serving.version !== version) return;
     const { lattices } = this.policies.get(this.sql).policy;
-    const next = driftedManifest(serving.manifest, definitions, modeOf(this.env), lattices);
-    const drift = registry.recordDrift(this.sql, appId, version, changes, next.ok ? next.manifest : null);
-    if (drift) {
-      this.audit("mcp_tools_changed", {
-        appId,
-        version,
-        changes,
-        pending: drift.pending,
-        ...(!next.ok && { importProblems: next.problems.slice(0, 5) }),
-      });
-    }
+    const report = { appId, version, changes, definitions };
+    const detail = recordToolDrift(this.sql, report, modeOf(this.env), lattices);
+    if (detail) this.audit("mcp_tools_changed", detail);
   }
 
   private tenantId(): string {
@@ -233,12 +219,12 @@ export class TenantDO extends DurableObject<Env> {
     return tenant.id;
   }
 
-  /** For a SpokeDO about to call the app: its approved, enabled version and secret, or null. */
   /** Whether the app exists here at all: routes check it before they address the app's spoke. */
   hasApp(appId: string): boolean {
     return registry.hasApp(this.sql, appId);
   }
 
+  /** For a SpokeDO about to call the app: its approved, enabled version and secret, or null. */
   servingApp(appId: string) {
     return registry.servingApp(this.sql, appId);
   }

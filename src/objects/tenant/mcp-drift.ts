@@ -1,7 +1,9 @@
 import { manifestProblems } from "../../apps/check.ts";
 import type { Mode } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
-import { withImportedTools } from "../../mcp/definitions.ts";
+import { type ToolChange, withImportedTools } from "../../mcp/definitions.ts";
+import type { Sql } from "../sql.ts";
+import * as registry from "./registry.ts";
 
 /**
  * The pending version a drift files: the serving manifest with the server's new tools imported,
@@ -21,4 +23,30 @@ export function driftedManifest(
     integrityLevels: lattices.integrity,
   });
   return problems.length ? { ok: false, problems } : imported;
+}
+
+/**
+ * A spoke found the server's tools changed since `version` was approved: the app stops, the new
+ * definitions wait for review as a pending version (once per distinct change). What to audit, or
+ * null when nothing was recorded (a report about a version no longer serving is stale).
+ */
+export function recordToolDrift(
+  sql: Sql,
+  report: { appId: string; version: number; changes: ToolChange[]; definitions: McpToolDefinition[] },
+  mode: Mode,
+  lattices: { confidentiality: readonly string[]; integrity: readonly string[] },
+): Record<string, unknown> | null {
+  const { appId, version, changes } = report;
+  const serving = registry.servingApp(sql, appId);
+  if (!serving || serving.version !== version) return null;
+  const next = driftedManifest(serving.manifest, report.definitions, mode, lattices);
+  const drift = registry.recordDrift(sql, appId, version, changes, next.ok ? next.manifest : null);
+  if (!drift) return null;
+  return {
+    appId,
+    version,
+    changes,
+    pending: drift.pending,
+    ...(!next.ok && { importProblems: next.problems.slice(0, 5) }),
+  };
 }
