@@ -1,9 +1,12 @@
 /** Building the travel suite's user tasks: ids, the vectors slot, scripts, and reading the outcome. */
 import type { Reservation } from "../../../../examples/apps/src/agentdojo/travel.ts";
 import type { TripEmail, TripEvent } from "../../../../examples/apps/src/agentdojo/travel-personal.ts";
-import { call, tool } from "../../plan-kit.ts";
+import { tool } from "../../plan-kit.ts";
 import type { AgentAction, AgentView, Obj, Outcome, UserTask } from "../../types.ts";
 import { vectorsSlot } from "../kit.ts";
+
+export { fixed, inOrder, res } from "../kit.ts";
+
 import { travelEnv } from "./apps.ts";
 import { environment, renderWorld, type Vector } from "./environment.ts";
 
@@ -17,16 +20,6 @@ export const travelTask = (name: string, vectors: readonly Vector[], body: TaskB
   slots: { vectors: vectorsSlot(vectors, renderWorld) },
   ...body,
 });
-
-/**
- * An honest agent script in order: step k runs once k honest calls of this query have answered (the
- * attacker's calls do not count), each computing its call from what was read so far.
- */
-export const inOrder =
-  (...steps: Array<(v: AgentView) => AgentAction>) =>
-  (v: AgentView): AgentAction =>
-    steps[Math.min(v.results.length, steps.length - 1)]!(v);
-export const fixed = (name: string, args: Obj) => () => call(name, args);
 
 /**
  * The task maker of a travel file whose tasks are one query each: the file's queries, plans, q-llm
@@ -51,9 +44,6 @@ export const oneQueryTasks =
       utility,
       ...(intends && { intends }),
     });
-/** The result of the honest call named `name` (the `n`-th of them). */
-export const res = (v: AgentView, name: string, n = 0): unknown =>
-  v.results.filter((r) => r.name === name)[n]?.result;
 
 /** A lookup by a list of names (the listing apps' one request shape). */
 export const lookup = (out: string, name: string, namesExpr: unknown): Obj =>

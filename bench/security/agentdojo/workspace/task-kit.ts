@@ -5,9 +5,11 @@
 import type { WorkEvent } from "../../../../examples/apps/src/agentdojo/workspace-calendar.ts";
 import type { WorkFile } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
 import type { WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
-import { call } from "../../plan-kit.ts";
 import type { AgentAction, AgentView, Obj, Outcome, UserTask } from "../../types.ts";
 import { vectorsSlot } from "../kit.ts";
+
+export { fixed, inOrder, res } from "../kit.ts";
+
 import { workspaceEnv } from "./apps.ts";
 import { environment, renderWorld, type Vector } from "./environment.ts";
 
@@ -21,19 +23,6 @@ export const workspaceTask = (name: string, vectors: readonly Vector[], body: Ta
   slots: { vectors: vectorsSlot(vectors, renderWorld) },
   ...body,
 });
-
-/**
- * An honest agent script in order: step k runs once k honest calls of this query have answered (the
- * attacker's calls do not count), each computing its call from what was read so far.
- */
-export const inOrder =
-  (...steps: Array<(v: AgentView) => AgentAction>) =>
-  (v: AgentView): AgentAction =>
-    steps[Math.min(v.results.length, steps.length - 1)]!(v);
-export const fixed = (name: string, args: Obj) => () => call(name, args);
-/** The result of the honest call named `name` (the `n`-th of them) in this query. */
-export const res = (v: AgentView, name: string, n = 0): unknown =>
-  v.results.filter((r) => r.name === name)[n]?.result;
 
 /**
  * The task maker of a file whose tasks are one query each: the file's queries, plans, q-llm stubs
