@@ -124,6 +124,35 @@ describe("app registration and review", () => {
     expect(expectError(renamed, 400).details).toEqual([expect.objectContaining({ field: "body.name" })]);
   });
 
+  it("serves a newly approved version's manifest to calls at once, though the old one was decoded", async () => {
+    const { tenant, dev } = await setup();
+    const { id } = (await api("POST", "/v1/apps", { key: dev, body: manifest("growing") })).body as {
+      id: string;
+    };
+    await api("POST", `/v1/admin/apps/${id}/versions/1/approve`, { key: tenant.adminKey, body: {} });
+    const tenantDO = rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenant.tenantId)));
+    // v1 decoded and held by the tenant object: it has no "echo".
+    expect(await tenantDO.beginAppCall(id, "ping", undefined)).toMatchObject({ ok: true });
+    expect(await tenantDO.beginAppCall(id, "echo", undefined)).toMatchObject({
+      code: "unknown_functionality",
+    });
+    const echo = { name: "echo", description: "Echoes", request: obj, response: obj };
+    const [ping] = manifest("growing").functionalities;
+    await api("PUT", `/v1/apps/${id}`, {
+      key: dev,
+      body: manifest("growing", { version: "2.0.0", functionalities: [ping, echo] }),
+    });
+    // Pending: still v1's manifest.
+    expect(await tenantDO.beginAppCall(id, "echo", undefined)).toMatchObject({
+      code: "unknown_functionality",
+    });
+    await api("POST", `/v1/admin/apps/${id}/versions/2/approve`, { key: tenant.adminKey, body: {} });
+    expect(await tenantDO.beginAppCall(id, "echo", 2)).toMatchObject({ ok: true, app: { version: 2 } });
+    expect(await tenantDO.beginAppCall(id, "ping", 1)).toMatchObject({ code: "app_changed" });
+    const [served] = await tenantDO.servingApps();
+    expect(served?.manifest.functionalities.map((f) => f.name)).toEqual(["ping", "echo"]);
+  });
+
   it("approves with the default clearance when the body is left out", async () => {
     const { tenant, dev } = await setup();
     const { id } = (await api("POST", "/v1/apps", { key: dev, body: manifest("no-body") })).body as {
