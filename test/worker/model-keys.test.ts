@@ -59,6 +59,20 @@ describe("model API keys", () => {
     expect(await rpc<TenantDO>(tenantDO(t)).modelConfig("planner")).toMatchObject({ apiKey: KEY });
   });
 
+  it("serves a rotated or removed key from the next call on, though the old one was resolved", async () => {
+    const t = await createTenant();
+    await put(t, planner("https://llm.acme.test/v1", KEY));
+    expect(await rpc<TenantDO>(tenantDO(t)).modelConfig("planner")).toMatchObject({ apiKey: KEY });
+    await put(t, planner("https://llm.acme.test/v1", "sk-live-rotated-0001"));
+    expect(await rpc<TenantDO>(tenantDO(t)).modelConfig("planner")).toMatchObject({
+      apiKey: "sk-live-rotated-0001",
+    });
+    await put(t, planner("https://other.acme.test/v1"));
+    const after = await rpc<TenantDO>(tenantDO(t)).modelConfig("planner");
+    expect(after.baseURL).toBe("https://other.acme.test/v1");
+    expect(after.apiKey ?? "").toBe("");
+  });
+
   it("does not open a sealed key for another host even if the stored binding is rewritten", async () => {
     const t = await createTenant();
     await put(t, planner("https://llm.acme.test/v1", KEY));

@@ -59,6 +59,8 @@ export class TenantDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly policies = new PolicyCache();
   private readonly live = new LiveBindings();
+  /** Resolved models by role, for the policy version they were resolved under (modelConfig). */
+  private readonly models = new Map<ModelRole, { version: number; config: ModelConfig }>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -351,7 +353,14 @@ export class TenantDO extends DurableObject<Env> {
    * stored by the caller. The deployment's own key goes only to the deployment's endpoint.
    */
   async modelConfig(role: ModelRole): Promise<ModelConfig> {
-    return resolveModel(this.settings(), role);
+    // Held per policy version: a role's model and key change only with a new version (writePolicy
+    // writes both in one transaction), so re-opening the sealed key on every q-llm call bought nothing.
+    const { version } = this.policies.get(this.sql);
+    const held = this.models.get(role);
+    if (held?.version === version) return held.config;
+    const config = await resolveModel(this.settings(), role);
+    this.models.set(role, { version, config });
+    return config;
   }
 
   /** Keys written into policy documents before they were sealed move out, once (at start-up). */
