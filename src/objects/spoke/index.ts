@@ -21,6 +21,7 @@ import { MCP_LIMITS } from "../../mcp/connection.ts";
 import { failure } from "../../result.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { hubStub, tenantStub } from "../stubs.ts";
+import { WriteBehind } from "../write-behind.ts";
 import { runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 import { callMcpTool, type PinCheck, type ToolCall } from "./mcp.ts";
@@ -58,6 +59,7 @@ const AGENT_MEMORY = 10;
 export class SpokeDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private owner: { tenant_id: string; user_id: string; app_id: string } | undefined;
+  private readonly memoryWrites = new WriteBehind();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -307,6 +309,7 @@ export class SpokeDO extends DurableObject<Env> {
 
   /** The app's memory of this user (memory.ts). */
   memory(limit = 20, mayRead: readonly string[] | null = null): ReturnType<typeof readMemory> {
+    this.memoryWrites.flush(); // reads its own writes
     return readMemory(this.sql, limit, mayRead);
   }
 
@@ -327,8 +330,9 @@ export class SpokeDO extends DurableObject<Env> {
     }
   }
 
+  /** Written just after the reply leaves (write-behind.ts): a crash then may forget this one record. */
   private remember(call: SpokeCall, response: unknown, outcome: string, read: string[] = []): void {
-    rememberInteraction(this.sql, call, response, outcome, read);
+    this.memoryWrites.defer(() => rememberInteraction(this.sql, call, response, outcome, read));
   }
 }
 

@@ -26,8 +26,7 @@ import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
 import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
 import * as registry from "./registry.ts";
-import * as usage from "./usage.ts";
-import { type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
+import { Counters, type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
 
 /** The tenant record and its keys; each module below owns its own migrations (see migrate()). */
 const TENANT_MIGRATIONS = [
@@ -59,12 +58,14 @@ export class TenantDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly policies = new PolicyCache();
   private readonly live = new LiveBindings();
+  private readonly usage: Counters;
   /** Resolved models by role, for the policy version they were resolved under (modelConfig). */
   private readonly models = new Map<ModelRole, { version: number; config: ModelConfig }>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
+    this.usage = new Counters(this.sql);
     migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
     void ctx.blockConcurrencyWhile(() =>
       // A document that no longer decodes must not take the object down; the key stays unused.
@@ -306,7 +307,7 @@ export class TenantDO extends DurableObject<Env> {
   spend(kind: "queries" | "app_calls"): QuotaCheck {
     const { quotas } = this.policies.get(this.sql).policy;
     const limit = kind === "queries" ? quotas.queriesPerDay : quotas.appCallsPerDay;
-    const check = usage.spend(this.sql, kind, 1, limit);
+    const check = this.usage.spend(kind, 1, limit);
     if (!check.ok) this.audit("quota_exceeded", { quota: kind, limit });
     return check;
   }
@@ -341,11 +342,11 @@ export class TenantDO extends DurableObject<Env> {
 
   /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
   private tokensLeft(): QuotaCheck {
-    return usage.left(this.sql, "model_tokens", this.policies.get(this.sql).policy.quotas.modelTokensPerDay);
+    return this.usage.left("model_tokens", this.policies.get(this.sql).policy.quotas.modelTokensPerDay);
   }
 
   recordTokens(tokens: number): void {
-    usage.record(this.sql, "model_tokens", tokens);
+    this.usage.record("model_tokens", tokens);
   }
 
   /**

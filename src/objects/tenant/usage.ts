@@ -1,4 +1,5 @@
 import type { Sql } from "../sql.ts";
+import { WriteBehind } from "../write-behind.ts";
 
 /**
  * The tenant's daily quotas, kept in exact counters: one row per (UTC day, kind). The TenantDO is
@@ -17,25 +18,45 @@ export type QuotaCheck =
 
 const today = (now = new Date()) => now.toISOString().slice(0, 10);
 
-export function usedToday(sql: Sql, kind: QuotaKind): number {
+function usedToday(sql: Sql, kind: QuotaKind): number {
   return (
     sql<{ used: number }>`SELECT used FROM usage WHERE day = ${today()} AND kind = ${kind}`[0]?.used ?? 0
   );
 }
 
-/** Counts `amount` if it fits under `limit` today; refuses (counting nothing) if it does not. */
-export function spend(sql: Sql, kind: QuotaKind, amount: number, limit: number): QuotaCheck {
-  if (usedToday(sql, kind) + amount > limit) return refused(kind, limit);
-  record(sql, kind, amount);
-  return { ok: true };
+/**
+ * Today's counters over one tenant object's storage. Increments are written just after the reply
+ * (write-behind.ts), and every check flushes them first: counts stay exact, and only a crash between
+ * a reply and its commit can forget one (a few uses let through, never a refusal in error).
+ */
+export class Counters {
+  private readonly behind = new WriteBehind();
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  /** Counts `amount` if it fits under `limit` today; refuses (counting nothing) if it does not. */
+  spend(kind: QuotaKind, amount: number, limit: number): QuotaCheck {
+    this.behind.flush();
+    if (usedToday(this.sql, kind) + amount > limit) return refused(kind, limit);
+    this.record(kind, amount);
+    return { ok: true };
+  }
+
+  /** Whether any of today's quota is left (for model tokens: counted after each call, by what it used). */
+  left(kind: QuotaKind, limit: number): QuotaCheck {
+    this.behind.flush();
+    return usedToday(this.sql, kind) < limit ? { ok: true } : refused(kind, limit);
+  }
+
+  record(kind: QuotaKind, amount: number): void {
+    this.behind.defer(() => record(this.sql, kind, amount));
+  }
 }
 
-/** Whether any of today's quota is left (for model tokens: counted after each call, by what it used). */
-export function left(sql: Sql, kind: QuotaKind, limit: number): QuotaCheck {
-  return usedToday(sql, kind) < limit ? { ok: true } : refused(kind, limit);
-}
-
-export function record(sql: Sql, kind: QuotaKind, amount: number): void {
+function record(sql: Sql, kind: QuotaKind, amount: number): void {
   if (amount <= 0) return;
   sql`INSERT INTO usage (day, kind, used) VALUES (${today()}, ${kind}, ${amount})
       ON CONFLICT (day, kind) DO UPDATE SET used = used + excluded.used`;
