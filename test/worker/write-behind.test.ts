@@ -1,7 +1,7 @@
 /**
  * Writes made just after the reply (src/objects/write-behind.ts) stay exact for the object's own
  * readers: each check below runs its steps in one synchronous turn of the object, before the
- * deferred task can run, so only the flush before the read makes them see what was counted.
+ * deferred task can run, so only what the reader adds (the pending count, a flush) makes it see them.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";

@@ -25,12 +25,14 @@ function usedToday(sql: Sql, kind: QuotaKind): number {
 }
 
 /**
- * Today's counters over one tenant object's storage. Increments are written just after the reply
- * (write-behind.ts), and every check flushes them first: counts stay exact, and only a crash between
- * a reply and its commit can forget one (a few uses let through, never a refusal in error).
+ * Today's counters over one tenant object's storage. An increment is written just after the reply
+ * (write-behind.ts) and read, until then, from `pending`: a check never writes, so its reply waits on
+ * no commit, and counts stay exact; only a crash between a reply and its commit can forget one (a few
+ * uses let through, never a refusal in error).
  */
 export class Counters {
   private readonly behind = new WriteBehind();
+  private readonly pending = new Map<QuotaKind, number>();
   private readonly sql: Sql;
 
   constructor(sql: Sql) {
@@ -39,20 +41,30 @@ export class Counters {
 
   /** Counts `amount` if it fits under `limit` today; refuses (counting nothing) if it does not. */
   spend(kind: QuotaKind, amount: number, limit: number): QuotaCheck {
-    this.behind.flush();
-    if (usedToday(this.sql, kind) + amount > limit) return refused(kind, limit);
+    if (this.used(kind) + amount > limit) return refused(kind, limit);
     this.record(kind, amount);
     return { ok: true };
   }
 
   /** Whether any of today's quota is left (for model tokens: counted after each call, by what it used). */
   left(kind: QuotaKind, limit: number): QuotaCheck {
-    this.behind.flush();
-    return usedToday(this.sql, kind) < limit ? { ok: true } : refused(kind, limit);
+    return this.used(kind) < limit ? { ok: true } : refused(kind, limit);
   }
 
   record(kind: QuotaKind, amount: number): void {
-    this.behind.defer(() => record(this.sql, kind, amount));
+    if (amount <= 0) return;
+    if (!this.pending.has(kind)) {
+      this.behind.defer(() => {
+        const total = this.pending.get(kind) ?? 0;
+        this.pending.delete(kind);
+        record(this.sql, kind, total);
+      });
+    }
+    this.pending.set(kind, (this.pending.get(kind) ?? 0) + amount);
+  }
+
+  private used(kind: QuotaKind): number {
+    return usedToday(this.sql, kind) + (this.pending.get(kind) ?? 0);
   }
 }
 
