@@ -93,6 +93,29 @@ describe("durable execution", () => {
     expect(calls.every((c) => !c.repeat && c.verified)).toBe(true);
   });
 
+  it("advances a query once at a time though it starts before its alarm fires, and the alarm then finds it", async () => {
+    // The hub starts a query's work right after accepting it and leaves the alarm set: the two must
+    // take turns, or one step would be run twice (the app sees a repeated idempotency key).
+    const w = await hubWorld(["contacts"]);
+    const names = Array.from({ length: 12 }, (_, i) => (i % 2 ? "landlord" : "accountant"));
+    await script(w.models.planner, [
+      {
+        respond: {
+          steps: [
+            ...names.map((name, i) => tool(`c${i}`, "contacts.lookup", { name: lit(name) })),
+            display(ref("c11")),
+          ],
+        },
+      },
+    ]);
+    const sid = await openSession(w);
+    const done = await settle(w, sid, await ask(w, sid, "look up twelve people"));
+    expect([done.status, (done as { error?: unknown }).error ?? null]).toEqual(["completed", null]);
+    const calls = (await worldState(w.world)).calls;
+    expect(calls).toHaveLength(12);
+    expect(calls.filter((c) => c.repeat)).toEqual([]);
+  });
+
   it("never repeats an irreversible call that was interrupted, and says so", async () => {
     const w = await hubWorld(["bank"], {
       tools: { "bank.send_money": { minInputIntegrity: "untrusted" } },

@@ -114,7 +114,10 @@ export class HubDO extends DurableObject<Env> {
     if (!quota.ok) return { ...failure("quota_exceeded", "the daily query quota is used up"), quota };
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options);
     this.store.emit(query.id, "query_started", { text });
-    if (options.stepping !== "manual") await this.ctx.storage.setAlarm(Date.now());
+    if (options.stepping !== "manual") {
+      await this.ctx.storage.setAlarm(Date.now());
+      this.soon();
+    }
     return { ok: true, query: this.view(query) };
   }
 
@@ -202,6 +205,7 @@ export class HubDO extends DurableObject<Env> {
     });
     this.audit("consent_answered", { queryId: consent.queryId, consentId, kind: consent.kind, ...answer });
     await this.schedule();
+    this.soon();
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
 
@@ -223,10 +227,35 @@ export class HubDO extends DurableObject<Env> {
    * reschedules: at once while work remains, else at the next consent's deadline.
    */
   override async alarm(): Promise<void> {
-    for (const consent of this.consentStore.overdue(Date.now())) this.expire(consent);
-    const next = this.autoQueries().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0];
-    if (next) await this.step(next);
-    await this.schedule();
+    await this.serially(async () => {
+      for (const consent of this.consentStore.overdue(Date.now())) this.expire(consent);
+      const next = this.autoQueries().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0];
+      if (next) await this.step(next);
+      await this.schedule();
+    });
+  }
+
+  /**
+   * Does an alarm's work right after this reply leaves, not when the alarm fires: under local
+   * workerd that hop was 10 ms (p50) of a 24 ms zero-step query. The alarm stays set, so an eviction
+   * or a failure here is picked up by it; `serially` keeps the two from advancing a query at once.
+   */
+  private soon(): void {
+    if (!this.autoQueries().length) return;
+    setTimeout(() => {
+      this.alarm().catch((error: unknown) =>
+        console.error("hub: an early advance failed; the alarm retries", error),
+      );
+    }, 0);
+  }
+
+  /** One advance at a time in this object: the alarm's and an early one share this chain. */
+  private advancing: Promise<void> = Promise.resolve();
+
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.advancing.then(work);
+    this.advancing = run.catch(() => {});
+    return run;
   }
 
   /** One step of one query, on demand: how tests drive a query started with `stepping: "manual"`. */
