@@ -110,7 +110,15 @@ export class HubStore {
     this.written = written;
   }
 
+  /** The session row, once read: it is written once (INSERT OR IGNORE) and never changed or deleted. */
+  private opened: Session | null = null;
+
   session(): Session | null {
+    this.opened ??= this.readSession();
+    return this.opened;
+  }
+
+  private readSession(): Session | null {
     const row = this.sql<{
       id: string;
       tenant_id: string;

@@ -226,32 +226,46 @@ function manifestAt(sql: Sql, appId: string, version: number): Manifest {
   return manifest;
 }
 
-export function servingApp(sql: Sql, appId: string): ServingApp | null {
-  type Secrets = { secret: string; previous_secret: string | null; previous_until: string | null };
-  const app = sql<AppRow & Secrets>`SELECT * FROM apps WHERE id = ${appId} AND enabled = 1`[0];
-  if (!app) return null;
-  // Every column but the manifest, which manifestAt reads only when it is not decoded yet.
-  const v = sql<Omit<VersionRow, "manifest" | "reason" | "submitted_at" | "reviewed_at">>`
-      SELECT version, status, clearance, bindings, pins FROM app_versions
-      WHERE app_id = ${appId} AND status = 'approved' ORDER BY version DESC LIMIT 1`[0];
-  if (!v) return null;
-  const manifest = manifestAt(sql, appId, v.version);
+type Secrets = { secret: string; previous_secret: string | null; previous_until: string | null };
+/** An enabled app's row beside its newest approved version's, every column but the manifest. */
+type ServingRow = AppRow &
+  Secrets &
+  Pick<VersionRow, "clearance" | "bindings" | "pins"> & { version: number };
+
+/**
+ * Enabled apps with their newest approved version, in one statement (planning reads every app);
+ * the manifest is read by manifestAt only when it is not decoded yet.
+ */
+function servingRows(sql: Sql, appId: string | null): ServingRow[] {
+  return sql<ServingRow>`
+    SELECT a.*, v.version, v.clearance, v.bindings, v.pins FROM apps a
+    JOIN app_versions v ON v.app_id = a.id AND v.version =
+      (SELECT MAX(version) FROM app_versions WHERE app_id = a.id AND status = 'approved')
+    WHERE a.enabled = 1 AND (${appId} IS NULL OR a.id = ${appId}) ORDER BY a.name`;
+}
+
+function toServing(sql: Sql, row: ServingRow): ServingApp {
   return {
-    appId,
-    name: app.name,
-    version: v.version,
-    clearance: v.clearance!,
-    manifest,
-    bindings: bindingsOf(v),
-    pins: v.pins === null ? null : decode(PinsSchema, v.pins, "a version's tool pins"),
-    drifted: driftOf(app) !== null,
+    appId: row.id,
+    name: row.name,
+    version: row.version,
+    clearance: row.clearance!,
+    manifest: manifestAt(sql, row.id, row.version),
+    bindings: bindingsOf(row),
+    pins: row.pins === null ? null : decode(PinsSchema, row.pins, "a version's tool pins"),
+    drifted: driftOf(row) !== null,
     secrets: [
-      app.secret,
-      ...(app.previous_secret && app.previous_until && app.previous_until > now()
-        ? [app.previous_secret]
+      row.secret,
+      ...(row.previous_secret && row.previous_until && row.previous_until > now()
+        ? [row.previous_secret]
         : []),
     ],
   };
+}
+
+export function servingApp(sql: Sql, appId: string): ServingApp | null {
+  const row = servingRows(sql, appId)[0];
+  return row ? toServing(sql, row) : null;
 }
 
 /** The serving version, if it may take a call of `functionality` for a plan verified against `version`. */
@@ -305,9 +319,9 @@ export function rotateSecret(
 
 /** Every app a planner may use: approved, enabled, at its serving version. */
 export function servingApps(sql: Sql): ServingAppInfo[] {
-  return sql<{ id: string }>`SELECT id FROM apps WHERE enabled = 1 ORDER BY name`
-    .map(({ id }) => servingApp(sql, id))
-    .filter((app): app is ServingApp => app !== null && !app.drifted)
+  return servingRows(sql, null)
+    .map((row) => toServing(sql, row))
+    .filter((app) => !app.drifted)
     .map(({ secrets: _secrets, ...app }) => app);
 }
 
