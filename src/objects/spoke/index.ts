@@ -24,6 +24,7 @@ import { hubStub, tenantStub } from "../stubs.ts";
 import { WriteBehind } from "../write-behind.ts";
 import { runAgent } from "./agent.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
+import { HeldModel } from "./held-model.ts";
 import { callMcpTool, type PinCheck, type ToolCall } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
 import { runQllm } from "./qllm.ts";
@@ -60,6 +61,8 @@ export class SpokeDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private owner: { tenant_id: string; user_id: string; app_id: string } | undefined;
   private readonly memoryWrites = new WriteBehind();
+  /** The vanilla spoke's q-llm model between calls (held-model.ts). */
+  private readonly qllmModel = new HeldModel();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -282,11 +285,23 @@ export class SpokeDO extends DurableObject<Env> {
     // Whose model (and key) this uses is the tenant's: a call for another tenant is a bug, refused loudly.
     this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
     try {
-      const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
       const tenant = tenantStub(this.env, request.tenantId);
-      return await runQllm(request, { config: model, limits, ai: this.env.AI }, (tokens) =>
-        tenant.recordTokens(tokens),
-      );
+      const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs: request.modelTimeoutMs };
+      let model = this.qllmModel.get();
+      if (!model) {
+        const resolved = await tenant.modelFor("qllm");
+        if (!resolved.ok) return failure(resolved.code, resolved.message);
+        this.qllmModel.hold(resolved.model, resolved.version);
+        model = resolved.model;
+      }
+      // The count goes out without waiting for its reply (HeldModel says what the reply can end).
+      const record = async (tokens: number) => {
+        tenant.recordTokens(tokens).then(
+          (news) => this.qllmModel.heard(news),
+          (error: unknown) => console.error("spoke: a q-llm call's tokens were not counted", error),
+        );
+      };
+      return await runQllm(request, { config: model, limits, ai: this.env.AI }, record);
     } catch (error) {
       if (error instanceof ModelError) return failure(error.code, error.message);
       throw error;

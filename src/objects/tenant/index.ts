@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
-import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
+import type { ServingAppInfo, TokenNews } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
@@ -279,7 +279,7 @@ export class TenantDO extends DurableObject<Env> {
     return { policy, catalog, apps };
   }
 
-  // --- policy (policy-store.ts) ---
+  // --- policy and quotas (policy-store.ts, usage.ts) ---
 
   /** The policy in force, parsed, defaults filled in (for the hub and spokes; carries API keys). */
   policy() {
@@ -301,8 +301,6 @@ export class TenantDO extends DurableObject<Env> {
     return result;
   }
 
-  // --- quotas (usage.ts) ---
-
   /** Counts one of today's queries or app calls, or refuses it past the tenant's quota. */
   spend(kind: "queries" | "app_calls"): QuotaCheck {
     const { quotas } = this.policies.get(this.sql).policy;
@@ -313,17 +311,15 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /**
-   * A spoke about to call an app, in one round trip: the serving version (checked against the one
-   * the plan was verified for), the functionality, and one of today's app calls spent once those
-   * hold (the spoke's own checks after it, request schema and egress, may still refuse the call).
+   * A spoke about to call an app, in one round trip: the serving version (checked against the plan's),
+   * the functionality, and one of today's app calls spent once those hold (the spoke's own checks
+   * after it, request schema and egress, may still refuse the call).
    */
   beginAppCall(
     appId: string,
     functionality: string,
     version: number | undefined,
-  ):
-    | Ok<{ app: ServingApp }>
-    | Failure<"app_unavailable" | "tool_drift" | "app_changed" | "unknown_functionality" | "quota_exceeded"> {
+  ): ReturnType<typeof registry.callableApp> | Failure<"quota_exceeded"> {
     const found = registry.callableApp(this.sql, appId, functionality, version);
     if (!found.ok) return found;
     const quota = this.spend("app_calls");
@@ -333,11 +329,14 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /** A model for one call in one round trip: refused when today's tokens are used up, else resolved. */
-  async modelFor(role: ModelRole): Promise<Ok<{ model: ModelConfig }> | Failure<"quota_exceeded">> {
+  async modelFor(
+    role: ModelRole,
+  ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded">> {
     const budget = this.tokensLeft();
     if (!budget.ok)
       return failure("quota_exceeded", `the tenant's daily model_tokens quota (${budget.limit}) is used up`);
-    return { ok: true, model: await this.modelConfig(role) };
+    const { version } = this.policies.get(this.sql);
+    return { ok: true, model: await this.modelConfig(role), version };
   }
 
   /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
@@ -345,17 +344,18 @@ export class TenantDO extends DurableObject<Env> {
     return this.usage.left("model_tokens", this.policies.get(this.sql).policy.quotas.modelTokensPerDay);
   }
 
-  recordTokens(tokens: number): void {
+  /** Counts a call's tokens; says which policy is in force and whether tokens are left (HeldModel). */
+  recordTokens(tokens: number): TokenNews {
     this.usage.record("model_tokens", tokens);
+    return { version: this.policies.get(this.sql).version, left: this.tokensLeft().ok };
   }
 
   /**
-   * The model a role uses, resolved with its key opened: for the one call about to be made, never
-   * stored by the caller. The deployment's own key goes only to the deployment's endpoint.
+   * The model a role uses, resolved with its key opened, never stored by a caller (a vanilla spoke
+   * holds it in memory for at most a second: held-model.ts); the deployment's own key goes only to its
+   * own endpoint. Held per policy version: a role's model and key change only with a new version.
    */
   async modelConfig(role: ModelRole): Promise<ModelConfig> {
-    // Held per policy version: a role's model and key change only with a new version (writePolicy
-    // writes both in one transaction), so re-opening the sealed key on every q-llm call bought nothing.
     const { version } = this.policies.get(this.sql);
     const held = this.models.get(role);
     if (held?.version === version) return held.config;
