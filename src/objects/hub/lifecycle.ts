@@ -103,7 +103,11 @@ export class QueryLifecycle {
           { ai: this.env.AI },
         );
         const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
-        await tenant.recordTokens(tokens); // exact: every planner call, retries included
+        // Exact: every planner call, retries included. Not awaited: the tenant counts it as it
+        // arrives, and the plan need not wait for the reply (a failure is logged).
+        tenant
+          .recordTokens(tokens)
+          .catch((error: unknown) => console.error("hub: a planner call's tokens were not counted", error));
         return { text: answer.text, tokens, form: answer.form ?? "plain", finish: answer.finish ?? "stop" };
       },
     });
