@@ -1,5 +1,5 @@
 /**
- * npm run bench:security [-- --quick] [--latency <ms>] [--only <text>] [--out <file>]
+ * npm run bench:security [-- --quick] [--latency <ms>] [--only <text>] [--skip <text>] [--out <file>]
  *
  * Runs the security scenarios through Lattice's real HTTP API on workerd (wrangler dev) against the
  * demo apps Worker, with the OBEDIENT MODEL (a test double that obeys every injected instruction) in
@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     quick: { type: "boolean", default: false },
     latency: { type: "string", default: "100" },
     only: { type: "string" },
+    skip: { type: "string" },
     out: { type: "string" },
   },
 });
@@ -51,7 +52,10 @@ const LATTICE: Record<Exclude<ConfigName, "baseline">, LatticeConfig> = {
 };
 
 const cases = allCases().filter(
-  (c) => (args.quick ? c.quick : true) && (!args.only || c.id.includes(args.only)),
+  (c) =>
+    (args.quick ? c.quick : true) &&
+    (!args.only || c.id.includes(args.only)) &&
+    (!args.skip || !c.id.includes(args.skip)),
 );
 const t0 = performance.now();
 console.log(

@@ -26,6 +26,7 @@ import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
 import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
 import * as registry from "./registry.ts";
+import * as serving from "./serving.ts";
 import { Counters, type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
 
 /** The tenant record and its keys; each module below owns its own migrations (see migrate()). */
@@ -229,11 +230,11 @@ export class TenantDO extends DurableObject<Env> {
 
   /** For a SpokeDO about to call the app: its approved, enabled version and secret, or null. */
   servingApp(appId: string) {
-    return registry.servingApp(this.sql, appId);
+    return serving.servingApp(this.sql, appId);
   }
 
   servingApps() {
-    return registry.servingApps(this.sql);
+    return serving.servingApps(this.sql);
   }
 
   // --- catalog (catalog-store.ts) ---
@@ -256,7 +257,7 @@ export class TenantDO extends DurableObject<Env> {
     if (problems.length) return failure("invalid_catalog", "catalog refused", problems);
     const version = putCatalog(this.sql, doc);
     const entries = new Map(doc.entries.map((e) => [e.name, e]));
-    const broken = registry.servingApps(this.sql).flatMap((app) =>
+    const broken = serving.servingApps(this.sql).flatMap((app) =>
       Object.entries(app.bindings)
         .filter(([fn, entry]) => !this.live.holds(app, fn, entries.get(entry)))
         .map(([functionality, entry]) => ({ app: app.name, functionality, entry })),
@@ -270,7 +271,7 @@ export class TenantDO extends DurableObject<Env> {
     const { policy } = this.policies.get(this.sql);
     const catalog = currentCatalog(this.sql).entries;
     const entries = new Map(catalog.map((e) => [e.name, e]));
-    const apps = registry.servingApps(this.sql).map((app) => ({
+    const apps = serving.servingApps(this.sql).map((app) => ({
       ...app,
       bindings: Object.fromEntries(
         Object.entries(app.bindings).filter(([fn, entry]) => this.live.holds(app, fn, entries.get(entry))),
@@ -319,8 +320,8 @@ export class TenantDO extends DurableObject<Env> {
     appId: string,
     functionality: string,
     version: number | undefined,
-  ): ReturnType<typeof registry.callableApp> | Failure<"quota_exceeded"> {
-    const found = registry.callableApp(this.sql, appId, functionality, version);
+  ): ReturnType<typeof serving.callableApp> | Failure<"quota_exceeded"> {
+    const found = serving.callableApp(this.sql, appId, functionality, version);
     if (!found.ok) return found;
     const quota = this.spend("app_calls");
     if (!quota.ok)
@@ -351,9 +352,8 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /**
-   * The model a role uses, resolved with its key opened, never stored by a caller (a vanilla spoke
-   * holds it in memory for at most a second: held-model.ts); the deployment's own key goes only to its
-   * own endpoint. Held per policy version: a role's model and key change only with a new version.
+   * A role's model with its key opened, held per policy version (both change only with a new one);
+   * never stored by a caller (held-model.ts). The deployment's own key goes only to its own endpoint.
    */
   async modelConfig(role: ModelRole): Promise<ModelConfig> {
     const { version } = this.policies.get(this.sql);

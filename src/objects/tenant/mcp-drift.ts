@@ -4,6 +4,7 @@ import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import { type ToolChange, withImportedTools } from "../../mcp/definitions.ts";
 import type { Sql } from "../sql.ts";
 import * as registry from "./registry.ts";
+import { servingApp } from "./serving.ts";
 
 /**
  * The pending version a drift files: the serving manifest with the server's new tools imported,
@@ -37,7 +38,7 @@ export function recordToolDrift(
   lattices: { confidentiality: readonly string[]; integrity: readonly string[] },
 ): Record<string, unknown> | null {
   const { appId, version, changes } = report;
-  const serving = registry.servingApp(sql, appId);
+  const serving = servingApp(sql, appId);
   if (!serving || serving.version !== version) return null;
   const next = driftedManifest(serving.manifest, report.definitions, mode, lattices);
   const drift = registry.recordDrift(sql, appId, version, changes, next.ok ? next.manifest : null);

@@ -1,0 +1,110 @@
+import { Manifest } from "../../apps/manifest.ts";
+import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
+import { decode } from "../../decode.ts";
+import { type Failure, failure, type Ok } from "../../result.ts";
+import type { Sql } from "../sql.ts";
+import { type AppRow, bindingsOf, driftOf, PinsSchema, type VersionRow } from "./registry.ts";
+
+/** What planners and spokes are served of the registry: each enabled app at its newest approved version. */
+
+const now = () => new Date().toISOString();
+
+/**
+ * Each app's serving manifest, decoded, per tenant object (keyed by its own `sql`, so one tenant's
+ * never serves another's). A version's manifest is written once, when it is submitted, and never
+ * changed, so the entry for (app, version) stays right; decoding it on every app call was a tenth of
+ * a tool step's CPU in `bench:profile`. One entry per app: a newer serving version replaces it.
+ * What it returns is shared: callers must not mutate it.
+ */
+const servingManifests = new WeakMap<Sql, Map<string, { version: number; manifest: Manifest }>>();
+
+function manifestAt(sql: Sql, appId: string, version: number): Manifest {
+  const byApp = servingManifests.get(sql) ?? new Map();
+  servingManifests.set(sql, byApp);
+  const held = byApp.get(appId);
+  if (held?.version === version) return held.manifest;
+  const row = sql<{ manifest: string }>`SELECT manifest FROM app_versions
+                                         WHERE app_id = ${appId} AND version = ${version}`[0]!;
+  const manifest = decode(Manifest, row.manifest, "a stored manifest");
+  byApp.set(appId, { version, manifest });
+  return manifest;
+}
+
+type Secrets = { secret: string; previous_secret: string | null; previous_until: string | null };
+/** An enabled app's row beside its newest approved version's, every column but the manifest. */
+type ServingRow = AppRow &
+  Secrets &
+  Pick<VersionRow, "clearance" | "bindings" | "pins"> & { version: number };
+
+/**
+ * Enabled apps with their newest approved version, in one statement (planning reads every app);
+ * the manifest is read by manifestAt only when it is not decoded yet.
+ */
+function servingRows(sql: Sql, appId: string | null): ServingRow[] {
+  return sql<ServingRow>`
+    SELECT a.*, v.version, v.clearance, v.bindings, v.pins FROM apps a
+    JOIN app_versions v ON v.app_id = a.id AND v.version =
+      (SELECT MAX(version) FROM app_versions WHERE app_id = a.id AND status = 'approved')
+    WHERE a.enabled = 1 AND (${appId} IS NULL OR a.id = ${appId}) ORDER BY a.name`;
+}
+
+function toServing(sql: Sql, row: ServingRow): ServingApp {
+  return {
+    appId: row.id,
+    name: row.name,
+    version: row.version,
+    clearance: row.clearance!,
+    manifest: manifestAt(sql, row.id, row.version),
+    bindings: bindingsOf(row),
+    pins: row.pins === null ? null : decode(PinsSchema, row.pins, "a version's tool pins"),
+    drifted: driftOf(row) !== null,
+    secrets: [
+      row.secret,
+      ...(row.previous_secret && row.previous_until && row.previous_until > now()
+        ? [row.previous_secret]
+        : []),
+    ],
+  };
+}
+
+export function servingApp(sql: Sql, appId: string): ServingApp | null {
+  const row = servingRows(sql, appId)[0];
+  return row ? toServing(sql, row) : null;
+}
+
+/** The serving version, if it may take a call of `functionality` for a plan verified against `version`. */
+export function callableApp(
+  sql: Sql,
+  appId: string,
+  functionality: string,
+  version: number | undefined,
+):
+  | Ok<{ app: ServingApp }>
+  | Failure<"app_unavailable" | "tool_drift" | "app_changed" | "unknown_functionality"> {
+  const app = servingApp(sql, appId);
+  if (!app) return failure("app_unavailable", "the app is not approved or is disabled");
+  if (app.drifted) {
+    return failure(
+      "tool_drift",
+      "the app's MCP server changed its tools since approval; an admin must review the change",
+    );
+  }
+  if (version !== undefined && version !== app.version) {
+    return failure(
+      "app_changed",
+      `the app now serves version ${app.version}, not ${version}, which the plan was checked against`,
+    );
+  }
+  if (!app.manifest.functionalities.some((f) => f.name === functionality)) {
+    return failure("unknown_functionality", `no functionality ${functionality}`);
+  }
+  return { ok: true, app };
+}
+
+/** Every app a planner may use: approved, enabled, at its serving version. */
+export function servingApps(sql: Sql): ServingAppInfo[] {
+  return servingRows(sql, null)
+    .map((row) => toServing(sql, row))
+    .filter((app) => !app.drifted)
+    .map(({ secrets: _secrets, ...app }) => app);
+}
