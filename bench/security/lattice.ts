@@ -3,11 +3,13 @@
  * registered by a developer key, approved by the admin), the policy with the obedient model in every
  * role, then per run a session whose queries are polled and whose consents a simulated user answers.
  */
+
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { demoBindings, demoCatalog } from "../../examples/tenant/catalog.ts";
 import { apiCall, createTenant } from "../../scripts/lib.ts";
 import type { FunctionalityInput } from "../../src/apps/manifest.ts";
 import { modelName } from "../obedient/server.ts";
+import { followEvents } from "./events.ts";
 import {
   benchPolicy,
   carrierOf,
@@ -147,6 +149,7 @@ export async function runLattice(
     id: string;
   };
   const base = `/v1/sessions/${session.id}`;
+  const events = await followEvents(api, tenant.frontend, session.id);
   const outcome: Outcome = {
     state: { world: "", seededAt: null, secretsConfigured: [], apps: {}, calls: [] },
     mcp: {},
@@ -158,6 +161,7 @@ export async function runLattice(
   let error: string | undefined;
   for (const text of c.task.queries) {
     const started = performance.now();
+    let seen = events.mark();
     const q0 = (await http(api, tenant.frontend, "POST", `${base}/queries`, { text })) as QueryView;
     let q = q0;
     const deadline = Date.now() + 60_000;
@@ -182,7 +186,8 @@ export async function runLattice(
           await http(api, tenant.frontend, "POST", `${base}/consents/${consent.id}`, decision);
         }
       }
-      await new Promise((r) => setTimeout(r, 20));
+      await events.after(seen, 250);
+      seen = events.mark();
       q = (await http(api, tenant.frontend, "GET", `${base}/queries/${q0.id}`)) as QueryView;
     }
     latencyMs += performance.now() - started;
@@ -193,6 +198,7 @@ export async function runLattice(
     }
     if (error) break;
   }
+  events.close();
   outcome.state = await worldState(stack.apps, tenant.world);
   outcome.mcp = await mcpStates(stack.apps, tenant.world, mcp);
   if (mcp.length) evidence.push(...(await driftOf(stack, tenant, mcp)));

@@ -1,0 +1,49 @@
+/**
+ * A session's event stream (`GET /v1/sessions/{id}/events`, SSE) as the driver's clock: the driver
+ * looks at its query again when the hub pushes an event, as a frontend following the stream would,
+ * instead of every 20 ms (which added up to a poll interval to each wait, consents and the end).
+ */
+export interface Wakeups {
+  /** How many events have arrived so far: take it before looking at the query. */
+  mark(): number;
+  /** Resolves once an event has arrived after `mark`, or after `ms` at the latest (a safety net). */
+  after(mark: number, ms: number): Promise<void>;
+  close(): void;
+}
+
+export async function followEvents(api: string, key: string, sessionId: string): Promise<Wakeups> {
+  const abort = new AbortController();
+  const res = await fetch(`${api}/v1/sessions/${sessionId}/events`, {
+    headers: { Authorization: `Bearer ${key}`, Accept: "text/event-stream" },
+    signal: abort.signal,
+  });
+  if (!res.ok || !res.body) throw new Error(`event stream: HTTP ${res.status}`);
+  let seen = 0;
+  const state: { waiting: (() => void) | null } = { waiting: null };
+  void (async () => {
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done || value === undefined) return;
+      if (value.includes("\n\n")) {
+        seen++;
+        state.waiting?.();
+      }
+    }
+  })();
+  return {
+    mark: () => seen,
+    after(mark, ms) {
+      if (seen > mark) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        state.waiting = () => {
+          if (seen <= mark) return;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+    close: () => abort.abort(),
+  };
+}
