@@ -5,7 +5,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { WriteBehind } from "../../src/objects/write-behind.ts";
 import { registerDemoApp, uniqueWorld } from "./demo.ts";
@@ -47,6 +47,32 @@ describe("writes behind the reply", () => {
       state.storage.sql.exec("SELECT used FROM usage WHERE kind = 'app_calls'").toArray(),
     );
     expect(stored).toEqual([{ used: 2 }]);
+  });
+
+  it("keep a use counted just before midnight that day's, though it is written after", async () => {
+    const tenant = await createTenant();
+    await api("PUT", "/v1/admin/policy", { key: tenant.adminKey, body: { quotas: { appCallsPerDay: 1 } } });
+    const stub = env.TENANT.getByName(tenantObjectName(tenant.tenantId));
+    const checks = await runInDurableObject(stub, (instance) => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      try {
+        vi.setSystemTime(new Date("2031-03-01T23:59:59.999Z"));
+        const before = instance.spend("app_calls").ok;
+        vi.setSystemTime(new Date("2031-03-02T00:00:00.001Z")); // the first use is not written yet
+        return [before, instance.spend("app_calls").ok];
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+    expect(checks).toEqual([true, true]);
+    await tick();
+    const stored = await runInDurableObject(stub, (_i, state) =>
+      state.storage.sql.exec("SELECT day, used FROM usage WHERE kind = 'app_calls' ORDER BY day").toArray(),
+    );
+    expect(stored).toEqual([
+      { day: "2031-03-01", used: 1 },
+      { day: "2031-03-02", used: 1 },
+    ]);
   });
 
   it("keep a spoke's memory readable by the next read, and stored once the reply has left", async () => {

@@ -27,12 +27,14 @@ function usedToday(sql: Sql, kind: QuotaKind): number {
 /**
  * Today's counters over one tenant object's storage. An increment is written just after the reply
  * (write-behind.ts) and read, until then, from `pending`: a check never writes, so its reply waits on
- * no commit, and counts stay exact; only a crash between a reply and its commit can forget one (a few
- * uses let through, never a refusal in error).
+ * no commit, and counts stay exact. A crash between a reply and its commit can forget one, and so can
+ * a count whose call to this object failed (logged by the caller): a few uses let through, never a
+ * refusal in error.
  */
 export class Counters {
   private readonly behind = new WriteBehind();
-  private readonly pending = new Map<QuotaKind, number>();
+  /** Counted, not yet written: by UTC day and kind, so a count made before midnight stays that day's. */
+  private readonly pending = new Map<string, { day: string; kind: QuotaKind; amount: number }>();
   private readonly sql: Sql;
 
   constructor(sql: Sql) {
@@ -53,24 +55,28 @@ export class Counters {
 
   record(kind: QuotaKind, amount: number): void {
     if (amount <= 0) return;
-    if (!this.pending.has(kind)) {
-      this.behind.defer(() => {
-        const total = this.pending.get(kind) ?? 0;
-        this.pending.delete(kind);
-        record(this.sql, kind, total);
-      });
+    const day = today();
+    const key = `${day} ${kind}`;
+    const held = this.pending.get(key);
+    if (held) {
+      held.amount += amount;
+      return;
     }
-    this.pending.set(kind, (this.pending.get(kind) ?? 0) + amount);
+    this.pending.set(key, { day, kind, amount });
+    this.behind.defer(() => {
+      const counted = this.pending.get(key);
+      this.pending.delete(key);
+      if (counted) record(this.sql, counted.day, kind, counted.amount);
+    });
   }
 
   private used(kind: QuotaKind): number {
-    return usedToday(this.sql, kind) + (this.pending.get(kind) ?? 0);
+    return usedToday(this.sql, kind) + (this.pending.get(`${today()} ${kind}`)?.amount ?? 0);
   }
 }
 
-function record(sql: Sql, kind: QuotaKind, amount: number): void {
-  if (amount <= 0) return;
-  sql`INSERT INTO usage (day, kind, used) VALUES (${today()}, ${kind}, ${amount})
+function record(sql: Sql, day: string, kind: QuotaKind, amount: number): void {
+  sql`INSERT INTO usage (day, kind, used) VALUES (${day}, ${kind}, ${amount})
       ON CONFLICT (day, kind) DO UPDATE SET used = used + excluded.used`;
   // Yesterday's counters are no longer read: keep a week for the operator, then let them go.
   sql`DELETE FROM usage WHERE day < ${today(new Date(Date.now() - 7 * 86_400_000))}`;
