@@ -285,15 +285,13 @@ export class SpokeDO extends DurableObject<Env> {
     // Whose model (and key) this uses is the tenant's: a call for another tenant is a bug, refused loudly.
     this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
     try {
+      const { model, limits } = await this.model(
+        "qllm",
+        request.tenantId,
+        request.modelTimeoutMs,
+        this.qllmModel,
+      );
       const tenant = tenantStub(this.env, request.tenantId);
-      const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs: request.modelTimeoutMs };
-      let model = this.qllmModel.get();
-      if (!model) {
-        const resolved = await tenant.modelFor("qllm");
-        if (!resolved.ok) return failure(resolved.code, resolved.message);
-        this.qllmModel.hold(resolved.model, resolved.version);
-        model = resolved.model;
-      }
       // The count goes out without waiting for its reply (HeldModel says what the reply can end).
       const record = async (tokens: number) => {
         tenant.recordTokens(tokens).then(
@@ -310,16 +308,22 @@ export class SpokeDO extends DurableObject<Env> {
 
   /**
    * The tenant's model for a role, resolved by the tenant when needed: keys stay sealed in the
-   * TenantDO and never travel in a hub's call or a query row.
+   * TenantDO and never travel in a hub's call or a query row. With `held`, a model resolved less
+   * than a second ago is used again (held-model.ts).
    */
   private async model(
     role: ModelRole,
     tenantId: string,
     timeoutMs: number,
+    held?: HeldModel,
   ): Promise<{ model: ModelConfig; limits: ModelLimits }> {
+    const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs };
+    const kept = held?.get();
+    if (kept) return { model: kept, limits };
     const resolved = await tenantStub(this.env, tenantId).modelFor(role);
     if (!resolved.ok) throw new ModelError(resolved.code, resolved.message);
-    return { model: resolved.model, limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
+    held?.hold(resolved.model, resolved.version);
+    return { model: resolved.model, limits };
   }
 
   /** The app's memory of this user (memory.ts). */
