@@ -6,8 +6,8 @@
  * that wait bought nothing, so such writes go here instead.
  *
  * The bound: a crash in the moment between the reply and the commit forgets the writes queued in it.
- * Nothing else changes: a reader in the same object calls `flush()` first and sees every queued write,
- * so counts stay exact and memory reads its own writes.
+ * Nothing else changes: a reader in the same object sees every queued write, by calling `flush()`
+ * first (a spoke's memory) or by adding what is queued to what it reads (usage.ts's Counters).
  */
 export class WriteBehind {
   private queued: Array<() => void> = [];

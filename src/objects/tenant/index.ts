@@ -333,30 +333,30 @@ export class TenantDO extends DurableObject<Env> {
   async modelFor(
     role: ModelRole,
   ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded">> {
-    const budget = this.tokensLeft();
+    const stored = this.policies.get(this.sql);
+    const budget = this.tokensLeft(stored.policy);
     if (!budget.ok)
       return failure("quota_exceeded", `the tenant's daily model_tokens quota (${budget.limit}) is used up`);
-    const { version } = this.policies.get(this.sql);
-    return { ok: true, model: await this.modelConfig(role), version };
+    return { ok: true, model: await this.modelConfig(role, stored.version), version: stored.version };
   }
 
   /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
-  private tokensLeft(): QuotaCheck {
-    return this.usage.left("model_tokens", this.policies.get(this.sql).policy.quotas.modelTokensPerDay);
+  private tokensLeft(policy: Policy): QuotaCheck {
+    return this.usage.left("model_tokens", policy.quotas.modelTokensPerDay);
   }
 
   /** Counts a call's tokens; says which policy is in force and whether tokens are left (HeldModel). */
   recordTokens(tokens: number): TokenNews {
     this.usage.record("model_tokens", tokens);
-    return { version: this.policies.get(this.sql).version, left: this.tokensLeft().ok };
+    const { version, policy } = this.policies.get(this.sql);
+    return { version, left: this.tokensLeft(policy).ok };
   }
 
   /**
    * A role's model with its key opened, held per policy version (both change only with a new one);
    * never stored by a caller (held-model.ts). The deployment's own key goes only to its own endpoint.
    */
-  async modelConfig(role: ModelRole): Promise<ModelConfig> {
-    const { version } = this.policies.get(this.sql);
+  async modelConfig(role: ModelRole, version = this.policies.get(this.sql).version): Promise<ModelConfig> {
     const held = this.models.get(role);
     if (held?.version === version) return held.config;
     const config = await resolveModel(this.settings(), role);

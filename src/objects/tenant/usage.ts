@@ -59,14 +59,14 @@ export class Counters {
     const key = `${day} ${kind}`;
     const held = this.pending.get(key);
     if (held) {
-      held.amount += amount;
+      held.amount += amount; // its write is queued already, and takes the sum
       return;
     }
-    this.pending.set(key, { day, kind, amount });
+    const counted = { day, kind, amount };
+    this.pending.set(key, counted);
     this.behind.defer(() => {
-      const counted = this.pending.get(key);
       this.pending.delete(key);
-      if (counted) record(this.sql, counted.day, kind, counted.amount);
+      record(this.sql, counted.day, kind, counted.amount);
     });
   }
 
