@@ -3,6 +3,8 @@
  * looks at its query again when the hub pushes an event, as a frontend following the stream would,
  * instead of every 20 ms (which added up to a poll interval to each wait, consents and the end).
  */
+import { readEvents } from "../../clients/typescript/src/events.ts";
+
 export interface Wakeups {
   /** How many events have arrived so far: take it before looking at the query. */
   mark(): number;
@@ -21,14 +23,13 @@ export async function followEvents(api: string, key: string, sessionId: string):
   let seen = 0;
   const state: { waiting: (() => void) | null } = { waiting: null };
   void (async () => {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-      if (done || value === undefined) return;
-      if (value.includes("\n\n")) {
+    try {
+      for await (const _event of readEvents(res.body!)) {
         seen++;
         state.waiting?.();
       }
+    } catch {
+      // Aborted at close (or the stream broke): the driver's safety net keeps it going.
     }
   })();
   return {
