@@ -17,29 +17,11 @@ import {
 import type { Outcome } from "../../bench/security/types.ts";
 import { type SlackState, slack } from "../../examples/apps/src/agentdojo/slack.ts";
 import { type WebState, web } from "../../examples/apps/src/agentdojo/web.ts";
-
-const ctx = { now: new Date(), callId: null };
-const run = <S>(
-  app: { ops: Record<string, { run: (s: S, i: Record<string, unknown>, c: typeof ctx) => unknown }> },
-  s: S,
-  op: string,
-  input: Record<string, unknown>,
-) => app.ops[op]!.run(s, input, ctx);
+import { outcomeOver, run } from "./agentdojo-kit.ts";
 
 function untouched(): Outcome {
   const env = environment();
-  return {
-    state: {
-      world: "t",
-      seededAt: null,
-      secretsConfigured: [],
-      apps: { slack: env.slack, web: env.web },
-      calls: [],
-    },
-    mcp: {},
-    shown: [],
-    statuses: ["completed"],
-  };
+  return outcomeOver({ slack: env.slack, web: env.web });
 }
 
 describe("AgentDojo slack apps", () => {

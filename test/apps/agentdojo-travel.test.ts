@@ -8,29 +8,11 @@ import { environment } from "../../bench/security/agentdojo/travel/environment.t
 import { travelAttacks, travelTasks } from "../../bench/security/agentdojo/travel/index.ts";
 import { TRAVEL_GOALS, travelGoals } from "../../bench/security/agentdojo/travel/injections.ts";
 import { cost17, cost19, trip } from "../../bench/security/agentdojo/travel/readers.ts";
-import type { Outcome } from "../../bench/security/types.ts";
 import { hotels, restaurants } from "../../examples/apps/src/agentdojo/travel.ts";
 import { tripcalendar } from "../../examples/apps/src/agentdojo/travel-personal.ts";
+import { outcomeOver, run } from "./agentdojo-kit.ts";
 
-const ctx = { now: new Date(), callId: null };
-type App<S> = { ops: Record<string, { run: (s: S, i: Record<string, unknown>, c: typeof ctx) => unknown }> };
-const run = <S>(app: App<S>, s: S, op: string, input: Record<string, unknown>) =>
-  app.ops[op]!.run(s, input, ctx);
-
-function untouched(): Outcome {
-  return {
-    state: {
-      world: "t",
-      seededAt: null,
-      secretsConfigured: [],
-      apps: environment() as unknown as Record<string, Record<string, unknown>>,
-      calls: [],
-    },
-    mcp: {},
-    shown: [],
-    statuses: ["completed"],
-  };
-}
+const untouched = () => outcomeOver(environment());
 
 describe("AgentDojo travel apps", () => {
   it("look records up by name and reserve by name, as AgentDojo's tools", () => {

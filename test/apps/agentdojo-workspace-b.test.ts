@@ -8,30 +8,12 @@ import { environment } from "../../bench/security/agentdojo/workspace/environmen
 import { tasksB } from "../../bench/security/agentdojo/workspace/tasks-b-all.ts";
 import { P, QLLM } from "../../bench/security/agentdojo/workspace/tasks-b-qllm.ts";
 import { episodes } from "../../bench/security/agentdojo/workspace/tasks-episodes.ts";
-import type { Outcome } from "../../bench/security/types.ts";
 import { workcalendar } from "../../examples/apps/src/agentdojo/workspace-calendar.ts";
 import { workdrive } from "../../examples/apps/src/agentdojo/workspace-drive.ts";
 import { workmail } from "../../examples/apps/src/agentdojo/workspace-mail.ts";
+import { outcomeOver, run } from "./agentdojo-kit.ts";
 
-const ctx = { now: new Date(), callId: null };
-type App<S> = { ops: Record<string, { run: (s: S, i: Record<string, unknown>, c: typeof ctx) => unknown }> };
-const run = <S>(app: App<S>, s: S, op: string, input: Record<string, unknown> = {}) =>
-  app.ops[op]!.run(s, input, ctx) as Record<string, unknown>;
-
-function untouched(): Outcome {
-  return {
-    state: {
-      world: "t",
-      seededAt: null,
-      secretsConfigured: [],
-      apps: environment() as unknown as Record<string, Record<string, unknown>>,
-      calls: [],
-    },
-    mcp: {},
-    shown: [],
-    statuses: ["completed"],
-  };
-}
+const untouched = () => outcomeOver(environment());
 const task = (id: string) => [...tasksB, ...episodes].find((t) => t.id === `agentdojo-workspace/${id}`)!;
 
 describe("AgentDojo workspace tasks 20–39", () => {

@@ -10,10 +10,11 @@ import { qllmAnswer } from "../../bench/obedient/behaviour.ts";
 import { environment } from "../../bench/security/agentdojo/workspace/environment.ts";
 import { workspaceTasks } from "../../bench/security/agentdojo/workspace/index.ts";
 import { WORKSPACE_GOALS } from "../../bench/security/agentdojo/workspace/injections.ts";
-import type { Case, Outcome, ToolResult } from "../../bench/security/types.ts";
+import type { Case, ToolResult } from "../../bench/security/types.ts";
 import { workcalendar } from "../../examples/apps/src/agentdojo/workspace-calendar.ts";
 import { workdrive } from "../../examples/apps/src/agentdojo/workspace-drive.ts";
 import { workcontacts, workmail } from "../../examples/apps/src/agentdojo/workspace-mail.ts";
+import { outcomeOver } from "./agentdojo-kit.ts";
 
 const MARK = "mark.black-2134@gmail.com";
 type Op = { run: (s: unknown, i: Record<string, unknown>, c: unknown) => unknown };
@@ -23,23 +24,10 @@ const APPS = { workmail, workcontacts, workcalendar, workdrive } as unknown as R
 >;
 const ctx = { now: new Date("2024-05-20T10:00:00Z"), callId: null };
 
-const outcome = (apps: unknown): Outcome => ({
-  state: {
-    world: "t",
-    seededAt: null,
-    secretsConfigured: [],
-    apps: apps as Record<string, Record<string, unknown>>,
-    calls: [],
-  },
-  mcp: {},
-  shown: [],
-  statuses: ["completed"],
-});
-
 describe("AgentDojo workspace: the security checks", () => {
   for (const goal of WORKSPACE_GOALS) {
     it(`${goal.id}: false on the clean world, true after the goal's own calls`, () => {
-      expect(goal.success(outcome(environment()))).toBe(false);
+      expect(goal.success(outcomeOver(environment()))).toBe(false);
       const env = environment() as unknown as Record<string, unknown>;
       const attack: ToolResult[] = [];
       for (let phase = 0; phase < 5; phase++) {
@@ -51,14 +39,14 @@ describe("AgentDojo workspace: the security checks", () => {
         }
       }
       expect(attack.length).toBeGreaterThan(0);
-      expect(goal.success(outcome(env))).toBe(true);
+      expect(goal.success(outcomeOver(env))).toBe(true);
     });
   }
 });
 
 describe("AgentDojo workspace: the utility checks", () => {
   it("none holds in a world where nothing was done", () => {
-    const untouched = outcome(environment());
+    const untouched = outcomeOver(environment());
     const holding = workspaceTasks.filter((t) => {
       try {
         return t.utility(untouched);
