@@ -27,21 +27,23 @@ export type Migrations = Readonly<Record<string, readonly string[]>>;
  */
 export type LegacyLayout = ReadonlyArray<readonly [module: string, count: number]>;
 
-/** Applies every module's pending migrations in one transaction, each entry exactly once. */
+/**
+ * Applies every module's pending migrations in one transaction, each entry exactly once. An object
+ * already up to date only reads: a write here would make its first reply wait on a commit.
+ */
 export function migrate(storage: DurableObjectStorage, migrations: Migrations, legacy?: LegacyLayout): void {
   storage.transactionSync(() => {
     const sql = storage.sql;
     sql.exec(`CREATE TABLE IF NOT EXISTS _schema (module TEXT PRIMARY KEY, version INTEGER NOT NULL)`);
     if (legacy) adoptLegacy(storage, legacy);
+    const applied = schemaVersions(storage);
     for (const [module, list] of Object.entries(migrations)) {
-      const row = sql
-        .exec<{ version: number }>("SELECT version FROM _schema WHERE module = ?", module)
-        .toArray()[0];
-      const applied = row?.version ?? 0;
-      if (applied > list.length) {
-        throw new Error(`module ${module} is at schema ${applied}, ahead of this code's ${list.length}`);
+      const at = applied[module] ?? 0;
+      if (at > list.length) {
+        throw new Error(`module ${module} is at schema ${at}, ahead of this code's ${list.length}`);
       }
-      for (let i = applied; i < list.length; i++) sql.exec(list[i]!);
+      if (at === list.length && module in applied) continue;
+      for (let i = at; i < list.length; i++) sql.exec(list[i]!);
       sql.exec(
         "INSERT INTO _schema (module, version) VALUES (?, ?) ON CONFLICT (module) DO UPDATE SET version = excluded.version",
         module,

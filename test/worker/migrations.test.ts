@@ -63,6 +63,37 @@ describe("keyed migrations", () => {
     });
   });
 
+  it("an object already up to date only reads: its constructor leaves nothing to commit", async () => {
+    const stub = await hubWithData("ses_current");
+    await runInDurableObject(stub, (_instance, state) => {
+      // Every statement migrate runs, with the rows each wrote (a write would hold the first reply).
+      let written = 0;
+      const sql = new Proxy(state.storage.sql, {
+        get: (target, prop) =>
+          prop === "exec"
+            ? (query: string, ...bindings: SqlStorageValue[]) => {
+                const cursor = target.exec(query, ...bindings);
+                const rows = cursor.toArray();
+                written += cursor.rowsWritten;
+                return { toArray: () => rows, one: () => rows[0] };
+              }
+            : Reflect.get(target, prop),
+      });
+      const storage = new Proxy(state.storage, {
+        get: (target, prop) => {
+          if (prop === "sql") return sql;
+          const value: unknown = Reflect.get(target, prop);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      migrate(storage, today);
+      expect(written).toBe(0);
+      // The control: a module one entry behind is written (its table and its version).
+      migrate(storage, { ...today, store: [...STORE_MIGRATIONS, "CREATE TABLE later2 (id TEXT)"] });
+      expect(written).toBeGreaterThan(0);
+    });
+  });
+
   it("refuses to run code older than the object's schema", async () => {
     const stub = await hubWithData("ses_ahead");
     await runInDurableObject(stub, (_instance, state) => {
