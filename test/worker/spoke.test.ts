@@ -6,7 +6,9 @@ import type { HubDO } from "../../src/objects/hub/index.ts";
 import { hubObjectName, spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { SpokeDO } from "../../src/objects/spoke/index.ts";
+import type { Sql } from "../../src/objects/sql.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
+import { registryChanged } from "../../src/objects/tenant/registry.ts";
 import { demoApps, registerDemoApp, uniqueWorld, worldState } from "./demo.ts";
 import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
 
@@ -81,6 +83,18 @@ describe("spoke calls to an app endpoint", () => {
       expect(await spokeCall(tenant, app, fn, {})).toMatchObject({ ok: false, code: "app_unavailable" });
     }
     expect((await worldState(world)).calls).toEqual([]);
+  });
+
+  it("stops calling an app from the call after it is disabled, and resumes once it is enabled", async () => {
+    const { tenant, dev, world } = await setup();
+    const contacts = await registerDemoApp(tenant, dev, "contacts", world);
+    const lookup = () => spokeCall(tenant, contacts.id, "lookup", { name: "landlord" });
+    expect(await lookup()).toMatchObject({ ok: true }); // the TenantDO now holds the serving apps
+    await api("POST", `/v1/admin/apps/${contacts.id}/disable`, { key: tenant.adminKey });
+    expect(await lookup()).toMatchObject({ ok: false, code: "app_unavailable" });
+    await api("POST", `/v1/admin/apps/${contacts.id}/enable`, { key: tenant.adminKey });
+    expect(await lookup()).toMatchObject({ ok: true });
+    expect((await worldState(world)).calls).toHaveLength(2);
   });
 
   it("drops a request that breaks its schema, audits it, and never calls the app", async () => {
@@ -181,9 +195,14 @@ describe("signing secret rotation", () => {
     expect(await auditTypes(tenant)).toContain("app_secret_rotated");
     // Control: past the overlap, an app still on the old secret is refused (401 from its verifier).
     const { runInDurableObject } = await import("cloudflare:test");
-    await runInDurableObject(env.TENANT.getByName(tenantObjectName(tenant.tenantId)), async (_i, state) => {
-      state.storage.sql.exec("UPDATE apps SET previous_until = '2000-01-01T00:00:00.000Z'");
-    });
+    await runInDurableObject(
+      env.TENANT.getByName(tenantObjectName(tenant.tenantId)),
+      async (instance, state) => {
+        state.storage.sql.exec("UPDATE apps SET previous_until = '2000-01-01T00:00:00.000Z'");
+        // Written past the registry's own functions: the test says so, as each of them does.
+        registryChanged((instance as unknown as { sql: Sql }).sql);
+      },
+    );
     await setSecret(contacts.secret);
     expect(await spokeCall(tenant, contacts.id, "lookup", { name: "landlord" })).toMatchObject({
       ok: false,

@@ -7,6 +7,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
+import type { Sql } from "../../src/objects/sql.ts";
+import { Counters } from "../../src/objects/tenant/usage.ts";
 import { WriteBehind } from "../../src/objects/write-behind.ts";
 import { registerDemoApp, uniqueWorld } from "./demo.ts";
 import { api, createTenant, issueKey } from "./helpers.ts";
@@ -47,6 +49,27 @@ describe("writes behind the reply", () => {
       state.storage.sql.exec("SELECT used FROM usage WHERE kind = 'app_calls'").toArray(),
     );
     expect(stored).toEqual([{ used: 2 }]);
+  });
+
+  it("keep a quota exact across writes while each check, after the day's first, runs no statement", async () => {
+    const tenant = await createTenant();
+    const stub = env.TENANT.getByName(tenantObjectName(tenant.tenantId));
+    const seen = await runInDurableObject(stub, async (_instance, state) => {
+      const statements: string[] = [];
+      const sql: Sql = (strings, ...values) => {
+        statements.push(strings.join("?").trim().split(/\s+/)[0]!);
+        return state.storage.sql.exec(strings.join("?"), ...values).toArray() as never;
+      };
+      const counters = new Counters(sql);
+      const checks = [counters.spend("app_calls", 1, 3).ok, counters.spend("app_calls", 1, 3).ok];
+      await tick(); // both written
+      checks.push(counters.spend("app_calls", 1, 3).ok, counters.spend("app_calls", 1, 3).ok);
+      await tick();
+      const stored = state.storage.sql.exec("SELECT used FROM usage WHERE kind = 'app_calls'").toArray();
+      return { checks, selects: statements.filter((s) => s === "SELECT").length, stored };
+    });
+    // The fourth use is refused by the count the cache carried over the first two writes.
+    expect(seen).toEqual({ checks: [true, true, true, false], selects: 1, stored: [{ used: 3 }] });
   });
 
   it("keep a use counted just before midnight that day's, though it is written after", async () => {

@@ -70,12 +70,11 @@ export class QueryLifecycle {
   private async plan(query: QueryRecord, session: Session): Promise<Planned> {
     const tenant = tenantStub(this.env, session.tenantId);
     this.store.emit(query.id, "planning", {});
-    // The planner's context in one round of concurrent calls: the tenant's policy, catalog and apps,
-    // the user's artifacts, and (one call) today's tokens left with the planner's model resolved.
-    const [{ policy, catalog, apps }, artifacts, resolved] = await Promise.all([
-      tenant.planningView(),
+    // The planner's context in two concurrent calls: the user's artifacts, and from the tenant its
+    // policy, catalog and apps with today's tokens left and the planner's model resolved.
+    const [{ policy, catalog, apps, planner: resolved }, artifacts] = await Promise.all([
+      tenant.planningContext(),
       session.private ? [] : artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100),
-      tenant.modelFor("planner"),
     ]);
     // Retention: each new query first forgets the session's finished ones past the tenant's limit.
     this.store.prune(policy.retention.queryDays);

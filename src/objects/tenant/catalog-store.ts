@@ -95,4 +95,15 @@ export class LiveBindings {
     }
     return ok;
   }
+
+  /** Each app with only its bindings that still hold against the catalog: what planning is shown. */
+  only(apps: ServingAppInfo[], catalog: CatalogEntry[]): ServingAppInfo[] {
+    const entries = new Map(catalog.map((e) => [e.name, e]));
+    return apps.map((app) => ({
+      ...app,
+      bindings: Object.fromEntries(
+        Object.entries(app.bindings).filter(([fn, entry]) => this.holds(app, fn, entries.get(entry))),
+      ),
+    }));
+  }
 }

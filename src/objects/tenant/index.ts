@@ -270,14 +270,12 @@ export class TenantDO extends DurableObject<Env> {
   planningView(): { policy: Policy; catalog: CatalogEntry[]; apps: ServingAppInfo[] } {
     const { policy } = this.policies.get(this.sql);
     const catalog = currentCatalog(this.sql).entries;
-    const entries = new Map(catalog.map((e) => [e.name, e]));
-    const apps = serving.servingApps(this.sql).map((app) => ({
-      ...app,
-      bindings: Object.fromEntries(
-        Object.entries(app.bindings).filter(([fn, entry]) => this.live.holds(app, fn, entries.get(entry))),
-      ),
-    }));
-    return { policy, catalog, apps };
+    return { policy, catalog, apps: this.live.only(serving.servingApps(this.sql), catalog) };
+  }
+
+  /** What a planner starts from, in one round trip: the planning view and its model (or the refusal). */
+  async planningContext() {
+    return { ...this.planningView(), planner: await this.modelFor("planner") };
   }
 
   // --- policy and quotas (policy-store.ts, usage.ts) ---

@@ -110,6 +110,16 @@ export type VersionRow = {
 
 const now = () => new Date().toISOString();
 
+/**
+ * Moves on every write to the registry's tables, all of which are made in this file: serving.ts
+ * keeps what it read until it moves. Per tenant object (keyed by its own `sql`).
+ */
+const revisions = new WeakMap<Sql, number>();
+export const registryRevision = (sql: Sql): number => revisions.get(sql) ?? 0;
+export function registryChanged(sql: Sql): void {
+  revisions.set(sql, registryRevision(sql) + 1);
+}
+
 export function registerApp(
   sql: Sql,
   ownerKeyId: string,
@@ -122,6 +132,7 @@ export function registerApp(
   const secret = `whsec_${randomToken(32)}`;
   sql`INSERT INTO apps (id, name, owner_key_id, secret, created_at)
       VALUES (${id}, ${manifest.name}, ${ownerKeyId}, ${secret}, ${now()})`;
+  registryChanged(sql);
   insertVersion(sql, id, 1, manifest);
   return { ok: true, app: viewApp(sql, id)!, secret };
 }
@@ -196,11 +207,13 @@ export function review(
     sql`UPDATE app_versions SET status = 'rejected', reason = ${decision.reason}, reviewed_at = ${now()}
         WHERE app_id = ${appId} AND version = ${version}`;
   }
+  registryChanged(sql);
   return { ok: true, app: viewApp(sql, appId)! };
 }
 
 export function setEnabled(sql: Sql, appId: string, enabled: boolean): AppView | null {
   sql`UPDATE apps SET enabled = ${enabled ? 1 : 0} WHERE id = ${appId}`;
+  registryChanged(sql);
   return viewApp(sql, appId);
 }
 
@@ -221,6 +234,7 @@ export function rotateSecret(
   const secret = `whsec_${randomToken(32)}`;
   const until = new Date(Date.now() + (immediate ? 0 : ROTATION_OVERLAP_MS)).toISOString();
   sql`UPDATE apps SET secret = ${secret}, previous_secret = ${app.secret}, previous_until = ${until} WHERE id = ${appId}`;
+  registryChanged(sql);
   return { secret, previousValidUntil: until };
 }
 
@@ -253,6 +267,7 @@ export function recordDrift(
   }
   const drift: Drift = { version, at: now(), changes, pending };
   sql`UPDATE apps SET drift = ${JSON.stringify(drift)} WHERE id = ${appId}`;
+  registryChanged(sql);
   return drift;
 }
 
@@ -271,6 +286,7 @@ export function pendingVersion(sql: Sql, appId: string, version: number): { mani
 function insertVersion(sql: Sql, appId: string, version: number, manifest: Manifest): void {
   sql`INSERT INTO app_versions (app_id, version, manifest, status, submitted_at)
       VALUES (${appId}, ${version}, ${JSON.stringify(manifest)}, 'pending', ${now()})`;
+  registryChanged(sql);
 }
 
 /** An MCP version beside the newest approved version before it: what the admin reviews. */

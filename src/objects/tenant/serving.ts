@@ -3,7 +3,14 @@ import type { ServingApp, ServingAppInfo } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import type { Sql } from "../sql.ts";
-import { type AppRow, bindingsOf, driftOf, PinsSchema, type VersionRow } from "./registry.ts";
+import {
+  type AppRow,
+  bindingsOf,
+  driftOf,
+  PinsSchema,
+  registryRevision,
+  type VersionRow,
+} from "./registry.ts";
 
 /** What planners and spokes are served of the registry: each enabled app at its newest approved version. */
 
@@ -40,15 +47,36 @@ type ServingRow = AppRow &
  * Enabled apps with their newest approved version, in one statement (planning reads every app);
  * the manifest is read by manifestAt only when it is not decoded yet.
  */
-function servingRows(sql: Sql, appId: string | null): ServingRow[] {
+function servingRows(sql: Sql): ServingRow[] {
   return sql<ServingRow>`
     SELECT a.*, v.version, v.clearance, v.bindings, v.pins FROM apps a
     JOIN app_versions v ON v.app_id = a.id AND v.version =
       (SELECT MAX(version) FROM app_versions WHERE app_id = a.id AND status = 'approved')
-    WHERE a.enabled = 1 AND (${appId} IS NULL OR a.id = ${appId}) ORDER BY a.name`;
+    WHERE a.enabled = 1 ORDER BY a.name`;
 }
 
-function toServing(sql: Sql, row: ServingRow): ServingApp {
+type Held = { app: Omit<ServingApp, "secrets">; secrets: Secrets };
+
+/**
+ * The serving apps, decoded, kept until the registry's revision moves (registry.ts makes every
+ * write to its tables, and moves it with each): an app call then reads no statement and decodes
+ * nothing. Only the secrets are worked out per call, since the old one's overlap ends with time.
+ */
+const servingSets = new WeakMap<Sql, { revision: number; apps: Held[] }>();
+
+function held(sql: Sql): Held[] {
+  const revision = registryRevision(sql);
+  const known = servingSets.get(sql);
+  if (known?.revision === revision) return known.apps;
+  const apps = servingRows(sql).map((row) => ({
+    app: decoded(sql, row),
+    secrets: { secret: row.secret, previous_secret: row.previous_secret, previous_until: row.previous_until },
+  }));
+  servingSets.set(sql, { revision, apps });
+  return apps;
+}
+
+function decoded(sql: Sql, row: ServingRow): Omit<ServingApp, "secrets"> {
   return {
     appId: row.id,
     name: row.name,
@@ -58,18 +86,17 @@ function toServing(sql: Sql, row: ServingRow): ServingApp {
     bindings: bindingsOf(row),
     pins: row.pins === null ? null : decode(PinsSchema, row.pins, "a version's tool pins"),
     drifted: driftOf(row) !== null,
-    secrets: [
-      row.secret,
-      ...(row.previous_secret && row.previous_until && row.previous_until > now()
-        ? [row.previous_secret]
-        : []),
-    ],
   };
 }
 
+function withSecrets({ app, secrets: s }: Held): ServingApp {
+  const overlap = s.previous_secret && s.previous_until && s.previous_until > now();
+  return { ...app, secrets: [s.secret, ...(overlap ? [s.previous_secret!] : [])] };
+}
+
 export function servingApp(sql: Sql, appId: string): ServingApp | null {
-  const row = servingRows(sql, appId)[0];
-  return row ? toServing(sql, row) : null;
+  const found = held(sql).find((h) => h.app.appId === appId);
+  return found ? withSecrets(found) : null;
 }
 
 /** The serving version, if it may take a call of `functionality` for a plan verified against `version`. */
@@ -103,8 +130,7 @@ export function callableApp(
 
 /** Every app a planner may use: approved, enabled, at its serving version. */
 export function servingApps(sql: Sql): ServingAppInfo[] {
-  return servingRows(sql, null)
-    .map((row) => toServing(sql, row))
-    .filter((app) => !app.drifted)
-    .map(({ secrets: _secrets, ...app }) => app);
+  return held(sql)
+    .map((h) => h.app)
+    .filter((app) => !app.drifted);
 }

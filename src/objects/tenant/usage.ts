@@ -67,19 +67,39 @@ export class Counters {
     this.behind.defer(() => {
       this.pending.delete(key);
       record(this.sql, counted.day, kind, counted.amount);
+      const base = this.written.get(key);
+      if (base !== undefined) this.written.set(key, base + counted.amount);
+      if (this.prunedOn !== day) {
+        // Yesterday's counters are no longer read: keep a week for the operator, then let them go.
+        this.sql`DELETE FROM usage WHERE day < ${today(new Date(Date.now() - 7 * 86_400_000))}`;
+        this.prunedOn = day;
+      }
     });
   }
 
+  /**
+   * What storage holds for today, read once per object and kept in step with each write: this
+   * object is the rows' only writer, so a check costs no statement.
+   */
+  private readonly written = new Map<string, number>();
+  private prunedOn: string | null = null;
+
   private used(kind: QuotaKind): number {
-    return usedToday(this.sql, kind) + (this.pending.get(`${today()} ${kind}`)?.amount ?? 0);
+    const day = today();
+    const key = `${day} ${kind}`;
+    let base = this.written.get(key);
+    if (base === undefined) {
+      for (const held of this.written.keys()) if (!held.startsWith(day)) this.written.delete(held);
+      base = usedToday(this.sql, kind);
+      this.written.set(key, base);
+    }
+    return base + (this.pending.get(key)?.amount ?? 0);
   }
 }
 
 function record(sql: Sql, day: string, kind: QuotaKind, amount: number): void {
   sql`INSERT INTO usage (day, kind, used) VALUES (${day}, ${kind}, ${amount})
       ON CONFLICT (day, kind) DO UPDATE SET used = used + excluded.used`;
-  // Yesterday's counters are no longer read: keep a week for the operator, then let them go.
-  sql`DELETE FROM usage WHERE day < ${today(new Date(Date.now() - 7 * 86_400_000))}`;
 }
 
 function refused(kind: QuotaKind, limit: number): QuotaCheck {
