@@ -31,6 +31,18 @@ describe("Lattice request signature (v2)", () => {
     expect(spoke).toBe(header);
   });
 
+  it("signs right with each secret whatever the spoke's key cache holds (more secrets than it keeps)", async () => {
+    const secrets = Array.from({ length: 70 }, (_, i) => `whsec_rotating_${i}`);
+    for (const secret of [...secrets, ...secrets.slice(0, 3)]) {
+      const spoke = await signatureHeader(
+        [secret],
+        { ...QUOTE, idempotencyKey: "idem-1", callId: "call_1" },
+        T,
+      );
+      expect(spoke).toBe(await signLatticeRequest(secret, QUOTE, T));
+    }
+  });
+
   it("refuses a captured quote replayed to /book, or with another idempotency key or call id", async () => {
     const header = await signLatticeRequest(SECRET, QUOTE, T);
     for (const replay of [

@@ -49,18 +49,42 @@ export async function signatureHeader(
   ].join("\n");
   const macs = await Promise.all(
     secrets.map(async (secret) => {
-      const key = await crypto.subtle.importKey(
-        "raw",
-        new TextEncoder().encode(secret),
-        { name: "HMAC", hash: "SHA-256" },
-        false,
-        ["sign"],
-      );
+      const key = await signingKey(secret);
       return `v2=${hex(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(canonical))))}`;
     }),
   );
   return [`t=${unixSeconds}`, ...macs].join(",");
 }
+
+/**
+ * An app secret's HMAC key, imported once per isolate: every call signs, and the import was about
+ * half of signing's sampled CPU (`bench:profile`). Non-extractable, and only the newest few are kept: a rotated secret drops out.
+ */
+function signingKey(secret: string): Promise<CryptoKey> {
+  let key = signingKeys.get(secret);
+  if (key) {
+    signingKeys.delete(secret); // re-inserted below: the map's order is least recently used first
+  } else {
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    // A failed import is not kept: the next call tries again.
+    key.catch(() => signingKeys.delete(secret));
+  }
+  signingKeys.set(secret, key);
+  for (const oldest of signingKeys.keys()) {
+    if (signingKeys.size <= MAX_SIGNING_KEYS) break;
+    signingKeys.delete(oldest);
+  }
+  return key;
+}
+
+const MAX_SIGNING_KEYS = 64;
+const signingKeys = new Map<string, Promise<CryptoKey>>();
 
 /** A signed POST of `body` to `url`: the signature, idempotency key and call id as headers. */
 export async function postSigned(
