@@ -2,10 +2,10 @@
  * The tenant boundary at the edge: user tokens reach one user's resources only; forged API keys
  * reach no Durable Object at all; CORS answers only user tokens from listed origins.
  */
-import { listDurableObjectIds } from "cloudflare:test";
+import { listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { tenantObjectName } from "../../src/objects/names.ts";
+import { hubObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { api, createTenant, expectError, issueKey, OPERATOR_SECRET } from "./helpers.ts";
 
 async function world() {
@@ -48,6 +48,11 @@ describe("a user token", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     expect((await w.session("bob", alice)).status).toBe(404);
+    const hub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, w.bobSession));
+    const queries = await runInDurableObject(hub, (_i, state) =>
+      state.storage.sql.exec("SELECT COUNT(*) AS n FROM queries").one(),
+    );
+    expect(queries.n).toBe(0); // the refused POST left nothing in bob's session
   });
 
   it("control: the frontend key (server-side, tenant-wide) reaches both users", async () => {

@@ -89,14 +89,21 @@ export class HubDO extends DurableObject<Env> {
     return this.store.session();
   }
 
-  /** Records a query and schedules its planning. An Idempotency-Key seen before returns that query. */
+  /**
+   * Records a query and schedules its planning. An Idempotency-Key seen before returns that query.
+   * `asUser`, when the caller acts for one user only (a user token), must be the session's: another
+   * user's session is not there for it (so the route needs no separate round trip to check).
+   */
   async startQuery(
     text: string,
     idempotencyKey: string | null,
     given: QueryOptions = {},
+    asUser: string | null = null,
   ): Promise<StartResult> {
     const session = this.store.session();
-    if (!session) return failure("no_session", "no such session");
+    if (!session || (asUser !== null && asUser !== session.userId)) {
+      return failure("no_session", "no such session");
+    }
     // Controls arrive over RPC only; a malformed one is refused here, so every stored row reads back.
     const parsed = QueryOptionsSchema.safeParse(given);
     if (!parsed.success) return failure("invalid_options", "unknown query options");

@@ -53,10 +53,15 @@ export class QueryLifecycle {
 
   /** One advance of one query: planning, or the plan's next durable step; any failure ends it cleanly. */
   async step(query: QueryRecord, session: Session): Promise<void> {
+    // Asked before this advance writes anything: a Durable Object holds each message it sends until
+    // the writes before it commit, so asked after the touch below, it would wait on that commit.
+    const context = query.status === "planning" ? this.planningContext(session) : null;
+    context?.catch(() => {}); // a failure is met where it is awaited
     this.store.update(query.id, {}); // touched: the next alarm serves the query that waited longest
+    if (context) this.store.emit(query.id, "planning", {});
     try {
-      if (query.status === "planning") {
-        this.recordPlan(query, await this.plan(query, session));
+      if (context) {
+        this.recordPlan(query, await this.plan(query, session, await context));
         // A verified plan starts at once, in this invocation: no alarm hop between planning and step 1.
         const planned = this.store.query(query.id);
         if (planned?.status === "running" && query.options.stepping !== "manual")
@@ -67,15 +72,25 @@ export class QueryLifecycle {
     }
   }
 
-  private async plan(query: QueryRecord, session: Session): Promise<Planned> {
-    const tenant = tenantStub(this.env, session.tenantId);
-    this.store.emit(query.id, "planning", {});
-    // The planner's context in two concurrent calls: the user's artifacts, and from the tenant its
-    // policy, catalog and apps with today's tokens left and the planner's model resolved.
-    const [{ policy, catalog, apps, planner: resolved }, artifacts] = await Promise.all([
-      tenant.planningContext(),
+  /**
+   * The planner's context in two concurrent calls: the user's artifacts, and from the tenant its
+   * policy, catalog and apps with today's tokens left and the planner's model resolved.
+   */
+  private planningContext(session: Session) {
+    return Promise.all([
+      tenantStub(this.env, session.tenantId).planningContext(),
       session.private ? [] : artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100),
     ]);
+  }
+
+  private async plan(
+    query: QueryRecord,
+    session: Session,
+    [{ policy, catalog, apps, planner: resolved }, artifacts]: Awaited<
+      ReturnType<QueryLifecycle["planningContext"]>
+    >,
+  ): Promise<Planned> {
+    const tenant = tenantStub(this.env, session.tenantId);
     // Retention: each new query first forgets the session's finished ones past the tenant's limit.
     this.store.prune(policy.retention.queryDays);
     if (!resolved.ok) return { state: "invalid", error: { code: resolved.code, message: resolved.message } };

@@ -114,11 +114,18 @@ export const sessionRoutes = base
   })
   .openapi(ask, async (c) => {
     const { sid } = c.req.valid("param");
-    const hub = await openHub(c, sid);
+    const streaming = c.req.header("Accept")?.includes("text/event-stream") ?? false;
+    // Without a stream, the hub checks the session and its user itself: one round trip, not two.
+    const hub = streaming ? await openHub(c, sid) : hubOf(c, sid);
     // A stream's place is taken before the query starts: a refused stream must not leave a query behind.
-    const lease = c.req.header("Accept")?.includes("text/event-stream") ? await leaseStream(hub) : null;
+    const lease = streaming ? await leaseStream(hub) : null;
     const started = await freeingOnError(hub, lease, () =>
-      hub.startQuery(c.req.valid("json").text, c.req.valid("header")["idempotency-key"] ?? null),
+      hub.startQuery(
+        c.req.valid("json").text,
+        c.req.valid("header")["idempotency-key"] ?? null,
+        {},
+        c.var.principal.user?.userId ?? null,
+      ),
     );
     if (!started.ok) {
       if (lease) await hub.closeStream(lease);
