@@ -20,6 +20,7 @@ import { collaborationOutcome, discover, requestCollaboration } from "./collabor
 import { CONSENT_MIGRATIONS, ConsentStore } from "./consents.ts";
 import { EPHEMERAL_MIGRATIONS, ephemeralId, type FunctionalityRef, resolveEphemeral } from "./ephemeral.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
+import { admitQuery } from "./planning-views.ts";
 import { HubStore, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
 import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
@@ -117,11 +118,17 @@ export class HubDO extends DurableObject<Env> {
       }
     }
     // Only a new query counts against the tenant's daily quota (a retry above returned already).
-    const quota = await tenantStub(this.env, session.tenantId).spend("queries");
+    // The same round trip brings what its planning reads from the tenant, and the user's artifact
+    // metadata is asked for meanwhile: planning can start as soon as the query is recorded.
+    const auto = options.stepping !== "manual";
+    const artifacts = auto ? this.lifecycle.artifactsOf(session) : null;
+    artifacts?.catch(() => {}); // met where it is awaited, or not needed
+    const { quota, context } = await admitQuery(tenantStub(this.env, session.tenantId), session.tenantId);
     if (!quota.ok) return { ...failure("quota_exceeded", "the daily query quota is used up"), quota };
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options);
     this.store.emit(query.id, "query_started", { text });
-    if (options.stepping !== "manual") {
+    if (auto) {
+      if (context && artifacts) this.lifecycle.admitted(query.id, { tenant: context, artifacts });
       await this.ctx.storage.setAlarm(Date.now());
       this.soon();
     }

@@ -1,3 +1,4 @@
+import type { ArtifactMetadata } from "../../contracts.ts";
 import { StoredStateError } from "../../decode.ts";
 import { complete, DEFAULT_MODEL_LIMITS, ModelError } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
@@ -20,6 +21,14 @@ import { bySize } from "../batch.ts";
 import { sha256Hex } from "../crypto.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import type { ConsentStore } from "./consents.ts";
+import { planningContextOf, type TenantContext } from "./planning-views.ts";
+
+/** What a planning reads: the tenant's context, and the user's artifact metadata. */
+type PlanningContext = [TenantContext, ArtifactMetadata[]];
+
+/** How long a context fetched at admission stays the one a query plans with (else it is asked again). */
+const ADMITTED_FOR_MS = 1_000;
+
 import { queryPorts } from "./ports.ts";
 import type { HubStore, QueryRecord, Session } from "./store.ts";
 
@@ -55,7 +64,7 @@ export class QueryLifecycle {
   async step(query: QueryRecord, session: Session): Promise<void> {
     // Asked before this advance writes anything: a Durable Object holds each message it sends until
     // the writes before it commit, so asked after the touch below, it would wait on that commit.
-    const context = query.status === "planning" ? this.planningContext(session) : null;
+    const context = query.status === "planning" ? this.planningContext(query.id, session) : null;
     context?.catch(() => {}); // a failure is met where it is awaited
     this.store.update(query.id, {}); // touched: the next alarm serves the query that waited longest
     if (context) this.store.emit(query.id, "planning", {});
@@ -73,22 +82,42 @@ export class QueryLifecycle {
   }
 
   /**
-   * The planner's context in two concurrent calls: the user's artifacts, and from the tenant its
-   * policy, catalog and apps with today's tokens left and the planner's model resolved.
+   * The planner's context: from the tenant its policy, catalog and apps with today's tokens left and
+   * the planner's model resolved, and the user's artifacts. Taken as the query was admitted when
+   * that was just now (ADMITTED_FOR_MS), else asked for in two concurrent calls.
    */
-  private planningContext(session: Session) {
+  private async planningContext(queryId: string, session: Session): Promise<PlanningContext> {
+    const early = this.early.get(queryId);
+    this.early.delete(queryId);
+    if (early && Date.now() - early.at <= ADMITTED_FOR_MS) return [early.tenant, await early.artifacts];
     return Promise.all([
-      tenantStub(this.env, session.tenantId).planningContext(),
-      session.private ? [] : artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100),
+      planningContextOf(tenantStub(this.env, session.tenantId), session.tenantId),
+      this.artifactsOf(session),
     ]);
   }
+
+  /** The user's newest artifact metadata a planner is shown (none in a private session). */
+  artifactsOf(session: Session): Promise<ArtifactMetadata[]> {
+    if (session.private) return Promise.resolve([]);
+    return artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
+  }
+
+  /** Planning context fetched as a query was admitted (startQuery), for its first advance. */
+  admitted(queryId: string, context: { tenant: TenantContext; artifacts: Promise<ArtifactMetadata[]> }) {
+    const now = Date.now();
+    for (const [id, held] of this.early) if (now - held.at > ADMITTED_FOR_MS) this.early.delete(id);
+    this.early.set(queryId, { ...context, at: now });
+  }
+
+  private readonly early = new Map<
+    string,
+    { tenant: TenantContext; artifacts: Promise<ArtifactMetadata[]>; at: number }
+  >();
 
   private async plan(
     query: QueryRecord,
     session: Session,
-    [{ policy, catalog, apps, planner: resolved }, artifacts]: Awaited<
-      ReturnType<QueryLifecycle["planningContext"]>
-    >,
+    [{ policy, catalog, apps, planner: resolved }, artifacts]: PlanningContext,
   ): Promise<Planned> {
     const tenant = tenantStub(this.env, session.tenantId);
     // Retention: each new query first forgets the session's finished ones past the tenant's limit.

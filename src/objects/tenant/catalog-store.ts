@@ -26,6 +26,11 @@ export function currentCatalog(sql: Sql): StoredCatalog {
   };
 }
 
+/** The catalog's version in force, read without decoding it (0: none yet). */
+export function catalogVersion(sql: Sql): number {
+  return sql<{ v: number | null }>`SELECT MAX(version) AS v FROM catalogs`[0]?.v ?? 0;
+}
+
 /** Stores an already checked document as the next version. */
 export function putCatalog(sql: Sql, doc: CatalogDocument): number {
   const version = currentCatalog(sql).version + 1;

@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
-import { type CatalogDocument, type CatalogEntry, catalogProblems } from "../../apps/catalog.ts";
+import { type CatalogDocument, catalogProblems } from "../../apps/catalog.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
-import type { ServingAppInfo, TokenNews } from "../../contracts.ts";
+import type { TokenNews } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
@@ -24,6 +24,7 @@ import * as keys from "./keys.ts";
 import { recordToolDrift } from "./mcp-drift.ts";
 import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
 import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
+import { type PlanningView, PlanningViews } from "./planning-view.ts";
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 import * as serving from "./serving.ts";
@@ -59,6 +60,7 @@ export class TenantDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly policies = new PolicyCache();
   private readonly live = new LiveBindings();
+  private readonly views = new PlanningViews();
   private readonly usage: Counters;
   /** Resolved models by role, for the policy version they were resolved under (modelConfig). */
   private readonly models = new Map<ModelRole, { version: number; config: ModelConfig }>();
@@ -162,16 +164,13 @@ export class TenantDO extends DurableObject<Env> {
       | { approve: true; clearance: string; bindings?: Record<string, string> }
       | { approve: false; reason: string },
   ): Promise<ReturnType<typeof registry.review> | Failure<"invalid_binding">> {
+    const pending = registry.pendingVersion(this.sql, appId, version);
     if (decision.approve) {
-      const problems = bindingsProblems(
-        registry.pendingVersion(this.sql, appId, version),
-        currentCatalog(this.sql),
-        decision.bindings ?? {},
-      );
+      const problems = bindingsProblems(pending, currentCatalog(this.sql), decision.bindings ?? {});
       if (problems.length) return failure("invalid_binding", "a binding does not hold", problems);
     }
     // An MCP version pins the digest of every tool definition it was reviewed with.
-    const definitions = registry.pendingVersion(this.sql, appId, version)?.manifest.mcp?.definitions;
+    const definitions = pending?.manifest.mcp?.definitions;
     const pins = decision.approve && definitions ? await pinsOf(definitions) : null;
     const result = registry.review(
       this.sql,
@@ -267,15 +266,20 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /** What planning reads in one call: the policy, the catalog, and serving apps with their live bindings. */
-  planningView(): { policy: Policy; catalog: CatalogEntry[]; apps: ServingAppInfo[] } {
-    const { policy } = this.policies.get(this.sql);
-    const catalog = currentCatalog(this.sql).entries;
-    return { policy, catalog, apps: this.live.only(serving.servingApps(this.sql), catalog) };
+  planningView(): PlanningView {
+    return this.views.current(this.sql, this.policies.get(this.sql), this.live).view;
   }
 
-  /** What a planner starts from, in one round trip: the planning view and its model (or the refusal). */
-  async planningContext() {
-    return { ...this.planningView(), planner: await this.modelFor("planner") };
+  /** What a planner starts from: the view (unless `known` is its stamp) and the planner's model. */
+  async planningContext(known: string | null = null) {
+    const { stamp, view } = this.views.current(this.sql, this.policies.get(this.sql), this.live);
+    return { stamp, view: known === stamp ? null : view, planner: await this.modelFor("planner") };
+  }
+
+  /** A new query in one round trip: one of today's queries spent, then what its planning starts from. */
+  async admitQuery(known: string | null) {
+    const quota = this.spend("queries");
+    return quota.ok ? { quota, context: await this.planningContext(known) } : { quota };
   }
 
   // --- policy and quotas (policy-store.ts, usage.ts) ---
