@@ -117,6 +117,8 @@ type QueryView = {
   error: { code: string } | null;
 };
 const DONE = new Set(["completed", "failed", "rejected"]);
+/** The events after which a frontend following the stream looks at its query: it asks, or it ended. */
+const ASKS_OF_THE_USER: ReadonlySet<string> = new Set(["consent_requested", "query_finished"]);
 
 export async function runLattice(
   stack: Stack,
@@ -186,7 +188,7 @@ export async function runLattice(
           await http(api, tenant.frontend, "POST", `${base}/consents/${consent.id}`, decision);
         }
       }
-      await events.after(seen, 250);
+      await events.after(seen, 250, ASKS_OF_THE_USER);
       seen = events.mark();
       q = (await http(api, tenant.frontend, "GET", `${base}/queries/${q0.id}`)) as QueryView;
     }
