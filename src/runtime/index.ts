@@ -29,7 +29,7 @@ export { namesApp } from "./gate.ts";
 export type { Recorder } from "./interpreter.ts";
 export type { PlannerMessage, PlannerModel } from "./planner.ts";
 export { allowedNames, type Planned, type PlanningInput, planQuery } from "./planning.ts";
-export { type LoadedQuery, loadQuery, type QueryContext, storedContext } from "./query.ts";
+export { type LoadedQuery, loadQuery, plannedQuery, type QueryContext, storedContext } from "./query.ts";
 export type { Defences, DisplayItem, HubEvent, JournalEntry, QueryOptions, QueryStatus } from "./records.ts";
 export {
   defencesOf,

@@ -1,7 +1,7 @@
 import type { CatalogEntry } from "../apps/catalog.ts";
 import { schemaProblems } from "../apps/schemas.ts";
 import type { ArtifactMetadata, ServingAppInfo } from "../contracts.ts";
-import { isRecord, type Policy, type Step, type Verdict } from "../policy/index.ts";
+import { isRecord, type Policy, type Step, type ValidPlan, type Verdict } from "../policy/index.ts";
 import { selectTools } from "./catalog-select.ts";
 import type { QueryError } from "./failure.ts";
 import { type PlannerModel, plan, plannerMessages, recentQueries } from "./planner.ts";
@@ -29,7 +29,7 @@ export type Planned =
   | { state: "invalid"; error: QueryError }
   | {
       state: "rejected" | "running";
-      plan: unknown;
+      plan: ValidPlan;
       context: QueryContext;
       verdict: Verdict;
       error?: QueryError;

@@ -94,3 +94,18 @@ export function loadQuery(row: { text: string; plan: string | null; context: str
     verdict: check.verdict,
   };
 }
+
+/**
+ * A query just planned, as `loadQuery` would read it back from what was stored: the plan and verdict
+ * the planning's own check produced (checking them again would repeat a deterministic check on the
+ * same plan), under the very policy they were checked with, since labels are interned per policy's
+ * lattices. Its model settings, which loading drops, nothing here reads. A test holds the two equal.
+ */
+export function plannedQuery(
+  text: string,
+  context: QueryContext,
+  plan: ValidPlan,
+  verdict: Verdict,
+): LoadedQuery {
+  return { text, context, lattices: policyLattices(context.policy), plan, verdict };
+}

@@ -1,9 +1,12 @@
-import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { HubDO } from "../../src/objects/hub/index.ts";
+import type { QueryRecord } from "../../src/objects/hub/store.ts";
 import { hubObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
+import { policyLattices } from "../../src/policy/index.ts";
+import { type LoadedQuery, loadQuery } from "../../src/runtime/index.ts";
 import { worldState } from "./demo.ts";
 import { api } from "./helpers.ts";
 import {
@@ -162,3 +165,36 @@ async function runInHub(stub: DurableObjectStub, qid: string): Promise<void> {
     );
   });
 }
+
+describe("a query just planned", () => {
+  it("runs as it would be read back: the plan it holds equals loadQuery's of the stored rows", async () => {
+    const w = await world();
+    const sid = await openSession(w);
+    const stub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid));
+    const hub = rpc<HubDO>(stub);
+    const started = await hub.startQuery("who is my landlord, and counts", null, { stepping: "manual" });
+    const qid = (started as { query: { id: string } }).query.id;
+    expect((await hub.advance(qid))?.status).toBe("running"); // planned, no step run yet
+    const { held, read } = await runInDurableObject(stub, (instance) => {
+      type Held = { from: string; query: LoadedQuery };
+      const hubParts = instance as unknown as {
+        lifecycle: { loaded: Map<string, Held> };
+        store: { query(id: string): QueryRecord | null };
+      };
+      const row = hubParts.store.query(qid)!;
+      return {
+        held: hubParts.lifecycle.loaded.get(qid),
+        read: { from: `${row.plan}\u0000${row.context}`, query: loadQuery(row) },
+      };
+    });
+    expect(held).toBeDefined(); // control: without the seeding, nothing is held until the next advance
+    const { lattices, context, ...rest } = held!.query;
+    expect(held!.from).toBe(read.from);
+    expect(rest).toEqual({ text: read.query.text, plan: read.query.plan, verdict: read.query.verdict });
+    // Loading drops the policy's model settings (no key is stored with a query); nothing runs on them.
+    expect({ ...context, policy: { ...context.policy, models: {} } }).toEqual(read.query.context);
+    // The very lattices the plan's labels were interned in (a re-read makes its own, equal ones).
+    expect(lattices).toBe(policyLattices(context.policy));
+    expect(JSON.stringify(lattices)).toBe(JSON.stringify(read.query.lattices));
+  });
+});

@@ -11,6 +11,7 @@ import {
   type LoadedQuery,
   loadQuery,
   type Planned,
+  plannedQuery,
   planQuery,
   type QueryError,
   queryError,
@@ -183,6 +184,11 @@ export class QueryLifecycle {
     if (redactions.length)
       this.audit("display_redacted", { queryId: query.id, items: redactions.map((r) => r.path) });
     this.store.update(query.id, { status: "running", ...stored });
+    // What its first advance runs: the plan as verified now, not read back and verified again.
+    this.loaded.set(query.id, {
+      from: `${stored.plan}\u0000${stored.context}`,
+      query: plannedQuery(query.text, planned.context, planned.plan, planned.verdict),
+    });
     // The planner's token use shows in the trace (a live model bills it; scripted ones estimate).
     this.store.emit(query.id, "planned", {
       attempts: planned.attempts,
