@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile [-- --kind tool|qllm] [--steps 8] [--queries 60]`: where the API Worker's
+ * `npm run bench:profile [-- --kind tool|qllm] [--steps 8] [--queries 60] [--fresh-sessions]`: where the API Worker's
  * CPU goes on a query. Starts the bench's workerd (bench/perf/workerd.ts), attaches to the API's
  * inspector over the Chrome DevTools Protocol, samples the CPU while the zero-latency scripted model's
  * queries run, and prints the functions with the most self time (and, with --out, writes the
@@ -18,6 +18,7 @@ const { values: args } = parseArgs({
     queries: { type: "string", default: "60" },
     top: { type: "string", default: "30" },
     out: { type: "string" },
+    "fresh-sessions": { type: "boolean", default: false },
   },
 });
 const kind = args.kind as StepKind;
@@ -90,9 +91,12 @@ const workerd = await startWorkerd();
 try {
   const tenant = await setupTenant(workerd, ["contacts"], `profile-${Date.now().toString(36)}`);
   await putPolicy(tenant, benchPolicy(overheadEntries([steps])));
+  // Four users' sessions, opened once (steady state, as the throughput bench); with --fresh-sessions
+  // each query opens its own (a new conversation: its hub's tables are created on the way).
+  const sessions = await Promise.all([0, 1, 2, 3].map((u) => openSession(tenant, `profile-${u}`)));
   const run = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      const sid = await openSession(tenant, `profile-${i % 4}`);
+      const sid = args["fresh-sessions"] ? await openSession(tenant, `profile-${i % 4}`) : sessions[i % 4]!;
       await finish(tenant, sid, await ask(tenant, sid, overheadTag(kind, steps)), 10);
     }
   };

@@ -45,12 +45,13 @@ describe("keyed migrations", () => {
       const sql = state.storage.sql;
       sql.exec("ALTER TABLE display DROP COLUMN provenance");
       sql.exec("ALTER TABLE session DROP COLUMN roles");
+      sql.exec("DROP INDEX events_by_query");
       sql.exec("DROP TABLE _schema");
       sql.exec("CREATE TABLE _migrations (version INTEGER PRIMARY KEY)");
       for (let v = 0; v < 9; v++) sql.exec("INSERT INTO _migrations (version) VALUES (?)", v);
       const grown = { ...today, consents: [...CONSENT_MIGRATIONS, "CREATE TABLE later (id TEXT)"] };
       migrate(state.storage, grown, LEGACY);
-      // The store's entries added since (6 and 7) run on adoption; consents grows by the new one.
+      // The store's entries added since (6 to 8) run on adoption; consents grows by the new one.
       expect(schemaVersions(state.storage)).toEqual({
         ephemeral: 1,
         store: STORE_MIGRATIONS.length,
@@ -92,6 +93,21 @@ describe("keyed migrations", () => {
       migrate(storage, { ...today, store: [...STORE_MIGRATIONS, "CREATE TABLE later2 (id TEXT)"] });
       expect(written).toBeGreaterThan(0);
     });
+  });
+
+  it("reads a query's events through their index, not by scanning the session's", async () => {
+    const stub = await hubWithData("ses_events");
+    const plan = await runInDurableObject(stub, (_instance, state) =>
+      state.storage.sql
+        .exec(
+          "EXPLAIN QUERY PLAN SELECT * FROM events WHERE seq > 0 AND query_id = 'q_x' ORDER BY seq LIMIT 500",
+        )
+        .toArray()
+        .map((row) => String(row.detail)),
+    );
+    // The control, the schema before this index: a search of the primary key from seq 0, i.e. every
+    // event of the session.
+    expect(plan.join(" | ")).toContain("USING INDEX events_by_query");
   });
 
   it("refuses to run code older than the object's schema", async () => {

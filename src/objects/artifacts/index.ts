@@ -78,12 +78,15 @@ export class ArtifactsDO extends DurableObject<Env> {
     return this.metadata(id)!;
   }
 
-  /** Newest first, paged by `before` (an artifact id's createdAt cursor is internal; ids suffice here). */
+  /**
+   * Newest first, paged by `before` (an artifact id's createdAt cursor is internal; ids suffice here).
+   * Every column but the value: each planning reads a page, and values can be large.
+   */
   listMetadata(limit = 100, offset = 0): ArtifactMetadata[] {
     return this
-      .sql<Row>`SELECT * FROM artifacts ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.map(
-      toMetadata,
-    );
+      .sql<MetadataRow>`SELECT id, name, schema, intent, semantics, query, confidentiality, integrity,
+      session_id, query_id, created_at, planned_in FROM artifacts
+      ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.map(toMetadata);
   }
 
   count(): number {
@@ -145,7 +148,9 @@ function toGrant(row: GrantRow): Grant {
   return { ...rest, createdAt: created_at };
 }
 
-function toMetadata(row: Row): ArtifactMetadata {
+type MetadataRow = Omit<Row, "value">;
+
+function toMetadata(row: MetadataRow): ArtifactMetadata {
   return {
     id: row.id,
     name: row.name,

@@ -41,6 +41,8 @@ export const STORE_MIGRATIONS = [
   `ALTER TABLE display ADD COLUMN provenance TEXT`,
   // The user's roles, as the frontend named them when it opened the session.
   `ALTER TABLE session ADD COLUMN roles TEXT`,
+  // A query's view reads its own events: without this, each read scanned the session's.
+  `CREATE INDEX events_by_query ON events (query_id, seq)`,
 ];
 
 const Roles = z.array(z.string());
