@@ -48,6 +48,16 @@ async function world(): Promise<HubWorld> {
   return w;
 }
 
+/** PLAN's query in a new session, stepped by hand (each advance is called by the test). */
+async function manualQuery() {
+  const w = await world();
+  const sid = await openSession(w);
+  const stub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid));
+  const hub = rpc<HubDO>(stub);
+  const started = await hub.startQuery("who is my landlord, and counts", null, { stepping: "manual" });
+  return { w, sid, stub, hub, qid: (started as { query: { id: string } }).query.id };
+}
+
 type Shown = Array<{ title: string | null; value?: unknown }>;
 const shown = (display: Shown) => display.map(({ title, value }) => ({ title, value }));
 
@@ -63,12 +73,7 @@ describe("durable execution", () => {
     );
     expect(expected.status).toBe("completed");
 
-    const w = await world();
-    const sid = await openSession(w);
-    const stub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid));
-    const hub = rpc<HubDO>(stub);
-    const started = await hub.startQuery("who is my landlord, and counts", null, { stepping: "manual" });
-    const qid = (started as { query: { id: string } }).query.id;
+    const { w, sid, stub, hub, qid } = await manualQuery();
 
     const instances: string[] = [];
     for (let advances = 0; ; advances++) {
@@ -168,12 +173,7 @@ async function runInHub(stub: DurableObjectStub, qid: string): Promise<void> {
 
 describe("a query just planned", () => {
   it("runs as it would be read back: the plan it holds equals loadQuery's of the stored rows", async () => {
-    const w = await world();
-    const sid = await openSession(w);
-    const stub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid));
-    const hub = rpc<HubDO>(stub);
-    const started = await hub.startQuery("who is my landlord, and counts", null, { stepping: "manual" });
-    const qid = (started as { query: { id: string } }).query.id;
+    const { stub, hub, qid } = await manualQuery();
     expect((await hub.advance(qid))?.status).toBe("running"); // planned, no step run yet
     const { held, read } = await runInDurableObject(stub, (instance) => {
       type Held = { from: string; query: LoadedQuery };
