@@ -52,7 +52,7 @@ export {
   outputBaseline,
 } from "./endpoints.ts";
 export type { Flow, Source } from "./flow.ts";
-export { isRecord } from "./json.ts";
+export { deepFreeze, isRecord } from "./json.ts";
 export type { FlowRule, Label, Requirement } from "./labels.ts";
 export {
   bottomLabel,

@@ -1,3 +1,5 @@
+import { Lru } from "../../lru.ts";
+import { deepFreeze } from "../../policy/index.ts";
 import type { Rpc } from "../rpc.ts";
 import type { TenantDO } from "../tenant/index.ts";
 import type { PlanningView } from "../tenant/planning-view.ts";
@@ -7,11 +9,10 @@ import type { PlanningView } from "../tenant/planning-view.ts";
  * the one held, and is sent the view only when it changed (a new policy, catalog or registry
  * state), so a query does not carry every app's manifest across on each planning. Hubs share them,
  * so they are read only: the policy is frozen; schemas cannot be, since the JSON Schema validator
- * marks a schema it compiles (the same marks each time). Bounded; the least recently used goes first.
+ * marks a schema it compiles (the same marks each time). The 64 most recently used tenants' are kept.
  */
 type Held = { stamp: string; view: PlanningView };
-const views = new Map<string, Held>();
-const MAX_TENANTS = 64;
+const views = new Lru<string, Held>(64);
 
 type Answer = Awaited<ReturnType<TenantDO["planningContext"]>>;
 /** What a query's planning starts from, from the tenant: its view and the planner's model. */
@@ -38,17 +39,6 @@ function resolved(tenantId: string, held: Held | undefined, answer: Answer): Ten
   } else {
     throw new Error("the tenant sent no planning view for a stamp it was not asked with");
   }
-  views.delete(tenantId);
   views.set(tenantId, { stamp: answer.stamp, view });
-  for (const oldest of views.keys()) {
-    if (views.size <= MAX_TENANTS) break;
-    views.delete(oldest);
-  }
   return { ...view, planner: answer.planner };
-}
-
-function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
 }

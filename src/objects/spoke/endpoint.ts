@@ -1,4 +1,5 @@
 import { readBounded } from "../../bounded-body.ts";
+import { Lru } from "../../lru.ts";
 import { hex } from "../crypto.ts";
 
 /** The HTTP side of a spoke: a signed POST to the app with a timeout and a response size limit. */
@@ -58,13 +59,12 @@ export async function signatureHeader(
 
 /**
  * An app secret's HMAC key, imported once per isolate: every call signs, and the import was about
- * half of signing's sampled CPU (`bench:profile`). Non-extractable, and only the newest few are kept: a rotated secret drops out.
+ * half of signing's sampled CPU (`bench:profile`). Non-extractable; the 64 most recently used are
+ * kept, so a rotated secret drops out. A failed import is not kept: the next call tries again.
  */
 function signingKey(secret: string): Promise<CryptoKey> {
   let key = signingKeys.get(secret);
-  if (key) {
-    signingKeys.delete(secret); // re-inserted below: the map's order is least recently used first
-  } else {
+  if (!key) {
     key = crypto.subtle.importKey(
       "raw",
       new TextEncoder().encode(secret),
@@ -72,19 +72,13 @@ function signingKey(secret: string): Promise<CryptoKey> {
       false,
       ["sign"],
     );
-    // A failed import is not kept: the next call tries again.
     key.catch(() => signingKeys.delete(secret));
-  }
-  signingKeys.set(secret, key);
-  for (const oldest of signingKeys.keys()) {
-    if (signingKeys.size <= MAX_SIGNING_KEYS) break;
-    signingKeys.delete(oldest);
+    signingKeys.set(secret, key);
   }
   return key;
 }
 
-const MAX_SIGNING_KEYS = 64;
-const signingKeys = new Map<string, Promise<CryptoKey>>();
+const signingKeys = new Lru<string, Promise<CryptoKey>>(64);
 
 /** A signed POST of `body` to `url`: the signature, idempotency key and call id as headers. */
 export async function postSigned(
