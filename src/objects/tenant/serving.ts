@@ -16,40 +16,16 @@ import {
 
 const now = () => new Date().toISOString();
 
-/**
- * Each app's serving manifest, decoded, per tenant object (keyed by its own `sql`, so one tenant's
- * never serves another's). A version's manifest is written once, when it is submitted, and never
- * changed, so the entry for (app, version) stays right; decoding it on every app call was a tenth of
- * a tool step's CPU in `bench:profile`. One entry per app: a newer serving version replaces it.
- * What it returns is shared: callers must not mutate it.
- */
-const servingManifests = new WeakMap<Sql, Map<string, { version: number; manifest: Manifest }>>();
-
-function manifestAt(sql: Sql, appId: string, version: number): Manifest {
-  const byApp = servingManifests.get(sql) ?? new Map();
-  servingManifests.set(sql, byApp);
-  const held = byApp.get(appId);
-  if (held?.version === version) return held.manifest;
-  const row = sql<{ manifest: string }>`SELECT manifest FROM app_versions
-                                         WHERE app_id = ${appId} AND version = ${version}`[0]!;
-  const manifest = decode(Manifest, row.manifest, "a stored manifest");
-  byApp.set(appId, { version, manifest });
-  return manifest;
-}
-
 type Secrets = { secret: string; previous_secret: string | null; previous_until: string | null };
-/** An enabled app's row beside its newest approved version's, every column but the manifest. */
+/** An enabled app's row beside its newest approved version's. */
 type ServingRow = AppRow &
   Secrets &
-  Pick<VersionRow, "clearance" | "bindings" | "pins"> & { version: number };
+  Pick<VersionRow, "clearance" | "bindings" | "pins" | "manifest"> & { version: number };
 
-/**
- * Enabled apps with their newest approved version, in one statement (planning reads every app);
- * the manifest is read by manifestAt only when it is not decoded yet.
- */
+/** Enabled apps with their newest approved version, in one statement (planning reads every app). */
 function servingRows(sql: Sql): ServingRow[] {
   return sql<ServingRow>`
-    SELECT a.*, v.version, v.clearance, v.bindings, v.pins FROM apps a
+    SELECT a.*, v.version, v.clearance, v.bindings, v.pins, v.manifest FROM apps a
     JOIN app_versions v ON v.app_id = a.id AND v.version =
       (SELECT MAX(version) FROM app_versions WHERE app_id = a.id AND status = 'approved')
     WHERE a.enabled = 1 ORDER BY a.name`;
@@ -60,7 +36,9 @@ type Held = { app: Omit<ServingApp, "secrets">; secrets: Secrets };
 /**
  * The serving apps, decoded, kept until the registry's revision moves (registry.ts makes every
  * write to its tables, and moves it with each): an app call then reads no statement and decodes
- * nothing. Only the secrets are worked out per call, since the old one's overlap ends with time.
+ * nothing (decoding a manifest on each call was a tenth of a tool step's CPU in `bench:profile`).
+ * Only the secrets are worked out per call, since the old one's overlap ends with time. What it
+ * returns is shared: callers must not mutate it.
  */
 const servingSets = new WeakMap<Sql, { revision: number; apps: Held[] }>();
 
@@ -69,20 +47,20 @@ function held(sql: Sql): Held[] {
   const known = servingSets.get(sql);
   if (known?.revision === revision) return known.apps;
   const apps = servingRows(sql).map((row) => ({
-    app: decoded(sql, row),
+    app: decoded(row),
     secrets: { secret: row.secret, previous_secret: row.previous_secret, previous_until: row.previous_until },
   }));
   servingSets.set(sql, { revision, apps });
   return apps;
 }
 
-function decoded(sql: Sql, row: ServingRow): Omit<ServingApp, "secrets"> {
+function decoded(row: ServingRow): Omit<ServingApp, "secrets"> {
   return {
     appId: row.id,
     name: row.name,
     version: row.version,
     clearance: row.clearance!,
-    manifest: manifestAt(sql, row.id, row.version),
+    manifest: decode(Manifest, row.manifest, "a stored manifest"),
     bindings: bindingsOf(row),
     pins: row.pins === null ? null : decode(PinsSchema, row.pins, "a version's tool pins"),
     drifted: driftOf(row) !== null,
