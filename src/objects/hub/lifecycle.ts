@@ -23,15 +23,14 @@ import { sha256Hex } from "../crypto.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import type { ConsentStore } from "./consents.ts";
 import { planningContextOf, type TenantContext } from "./planning-views.ts";
+import { queryPorts } from "./ports.ts";
+import type { HubStore, QueryRecord, Session } from "./store.ts";
 
 /** What a planning reads: the tenant's context, and the user's artifact metadata. */
 type PlanningContext = [TenantContext, ArtifactMetadata[]];
 
 /** How long a context fetched at admission stays the one a query plans with (else it is asked again). */
 const ADMITTED_FOR_MS = 1_000;
-
-import { queryPorts } from "./ports.ts";
-import type { HubStore, QueryRecord, Session } from "./store.ts";
 
 /**
  * A query's life in the hub: it plans with the runtime's `planQuery`, advances with `advanceQuery`,

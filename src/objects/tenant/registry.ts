@@ -132,8 +132,7 @@ export function registerApp(
   const secret = `whsec_${randomToken(32)}`;
   sql`INSERT INTO apps (id, name, owner_key_id, secret, created_at)
       VALUES (${id}, ${manifest.name}, ${ownerKeyId}, ${secret}, ${now()})`;
-  registryChanged(sql);
-  insertVersion(sql, id, 1, manifest);
+  insertVersion(sql, id, 1, manifest); // moves the revision for both writes
   return { ok: true, app: viewApp(sql, id)!, secret };
 }
 
