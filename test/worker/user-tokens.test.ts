@@ -5,7 +5,9 @@
 import { listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { HubDO } from "../../src/objects/hub/index.ts";
 import { hubObjectName, tenantObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
 import { api, createTenant, expectError, issueKey, OPERATOR_SECRET } from "./helpers.ts";
 
 async function world() {
@@ -53,6 +55,18 @@ describe("a user token", () => {
       state.storage.sql.exec("SELECT COUNT(*) AS n FROM queries").one(),
     );
     expect(queries.n).toBe(0); // the refused POST left nothing in bob's session
+  });
+
+  it("cannot start a query in another user's session at the hub either (asUser); its own user can", async () => {
+    const w = await world();
+    const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, w.bobSession)));
+    expect(await hub.startQuery("hi", null, { stepping: "manual" }, "alice")).toMatchObject({
+      ok: false,
+      code: "no_session",
+    });
+    // The control: the same start as the session's own user (or a tenant-wide key, null) is taken.
+    expect(await hub.startQuery("hi", null, { stepping: "manual" }, "bob")).toMatchObject({ ok: true });
+    expect(await hub.startQuery("hi", null, { stepping: "manual" }, null)).toMatchObject({ ok: true });
   });
 
   it("control: the frontend key (server-side, tenant-wide) reaches both users", async () => {
