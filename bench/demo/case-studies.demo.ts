@@ -21,12 +21,14 @@ import type { CaseRecord } from "./record.ts";
 
 describe("IsolateGPT case studies: baseline vs Lattice", () => {
   it("case 1: a malicious ride app tries to alter the other app's fare", async ({ task }) => {
-    const { planner, qllm: qllmScript, query } = rideScenario();
+    const { planner, qllm: qllmScript, query, apps } = rideScenario();
     const run = async (isolation: "on" | "off") => {
       const w = await scriptedWorld(["swiftride", "cheapcab"], {}, { planner, qllm: qllmScript });
       const sid = await openSession(w);
       const qid =
-        isolation === "off" ? await startWith(w, sid, query, { isolation }) : await ask(w, sid, query);
+        isolation === "off"
+          ? await startWith(w, sid, query, { isolation }, apps)
+          : await ask(w, sid, query, {}, apps);
       const q = await settle(w, sid, qid);
       expect(q.status).toBe("completed");
       const realFare = ((await worldState(w.world)).apps.swiftride!.quotes as Array<{ fare: number }>)[0]!

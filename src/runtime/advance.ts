@@ -81,7 +81,7 @@ export async function advanceQuery(input: {
   const { policy, snapshot, defences } = query.context;
   const gate = new Gate({
     queryId: input.queryId,
-    query: query.text,
+    picks: query.picks,
     policy,
     lattices: query.lattices,
     snapshot,

@@ -15,6 +15,7 @@ import {
 import type { Consent, ConsentAsk } from "./consents.ts";
 import { StepFailure } from "./failure.ts";
 import type { Pc } from "./interpreter.ts";
+import { type AppPicks, pickedFor } from "./picks.ts";
 import type { Defences } from "./records.ts";
 import { type PlanningSnapshot, type Target, targetId } from "./snapshot.ts";
 import type { Labeled } from "./values.ts";
@@ -38,8 +39,11 @@ export interface GatePorts {
 
 export interface GateContext {
   queryId: string;
-  /** The user's words: the only place an app choice may come from besides the user's answer. */
-  query: string;
+  /**
+   * The apps the frontend picked for this query, by what a choice is about: with the user's answer
+   * and standing default, the only place an app choice comes from. The query's words never are one.
+   */
+  picks: AppPicks;
   policy: Policy;
   lattices: Lattices;
   snapshot: PlanningSnapshot;
@@ -47,19 +51,6 @@ export interface GateContext {
   violations: readonly Violation[];
   defences: Defences;
   ports: GatePorts;
-}
-
-/**
- * Whether the query names an app, by a rule the app cannot trigger through its own name: in catalog
- * mode only an explicit `@name` mention counts (an app called `ride` or `home` is not named by "book
- * me a ride home"). Apps mode keeps the older whole-word rule, which such a name can squat; that is
- * one reason catalog mode is the default.
- */
-export function namesApp(query: string, app: string, mode: PlanningSnapshot["mode"]): boolean {
-  const name = app.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  // The name must end there: "@swift-ride" does not name an app called swift.
-  const rule = mode === "catalog" ? `(^|[^\\w@])@${name}(?![\\w-])` : `\\b${name}\\b`;
-  return new RegExp(rule, "i").test(query);
 }
 
 /**
@@ -82,15 +73,16 @@ export class Gate {
     const first = targets[0];
     if (!first) throw new StepFailure("unknown_tool", `${step.tool} is served by no app`);
     if (targets.length === 1 || !this.g.defences.consent) return first;
-    const named = targets.filter((t) => namesApp(this.g.query, t.app, snapshot.mode));
-    if (snapshot.mode === "catalog") {
-      if (named.length === 1) return named[0]!;
-    } else if (named.includes(first) && (!first.entry.irreversible || named.length === 1)) {
-      // Apps mode: the query named the planned app; an action that cannot be undone needs it named
-      // alone (a query naming two apps to compare them chose neither to act with).
-      return first;
-    }
     const choice = snapshot.choices[step.tool] ?? step.tool;
+    // An app named in the query's words is only text: an app may take any word or handle as its
+    // name (`noon`, `@here`). The frontend's structured pick is the user's choice.
+    const picked = pickedFor(this.g.picks, choice);
+    const candidates = targets.filter((t) => picked.includes(t.app));
+    // Apps mode (the planned target first): one of several apps picked runs what was planned on it (a
+    // comparison), but an action that cannot be undone needs its app picked alone.
+    const planned = snapshot.mode === "apps" && candidates.includes(first);
+    if (planned && (!first.entry.irreversible || candidates.length === 1)) return first;
+    if (candidates.length === 1) return candidates[0]!;
     const subject = `app_selection:${choice}`;
     const byId = (id: string | null | undefined) => targets.find((t) => targetId(t) === id) ?? null;
     const standing = byId((await this.g.ports.standing(subject))?.choice);

@@ -25,8 +25,8 @@ export { answerRules, ConsentRequestSchema, expiryStopsQuery, shownConsent } fro
 export type { QueryError, RuntimeErrorCode } from "./failure.ts";
 export { queryError, StepFailure } from "./failure.ts";
 export type { GatePorts } from "./gate.ts";
-export { namesApp } from "./gate.ts";
 export type { Recorder } from "./interpreter.ts";
+export { type AppPicks, AppPicksSchema, MAX_PICKS, pickedFor, picksProblems, samePicks } from "./picks.ts";
 export type { PlannerMessage, PlannerModel } from "./planner.ts";
 export { allowedNames, type Planned, type PlanningInput, planQuery } from "./planning.ts";
 export { type LoadedQuery, loadQuery, plannedQuery, type QueryContext, storedContext } from "./query.ts";

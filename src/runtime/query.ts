@@ -11,6 +11,7 @@ import {
   type Verdict,
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
+import type { AppPicks } from "./picks.ts";
 import type { Defences } from "./records.ts";
 import { type PlanningSnapshot, SnapshotSchema } from "./snapshot.ts";
 
@@ -48,6 +49,8 @@ export function storedContext(context: QueryContext): string {
 
 export interface LoadedQuery {
   text: string;
+  /** The apps the frontend picked for the query (stored with it at admission). */
+  picks: AppPicks;
   context: QueryContext;
   lattices: Lattices;
   plan: ValidPlan;
@@ -55,7 +58,12 @@ export interface LoadedQuery {
 }
 
 /** Reads a planned query back as the verifier's own types; any mismatch is `corrupt_state`. */
-export function loadQuery(row: { text: string; plan: string | null; context: string | null }): LoadedQuery {
+export function loadQuery(row: {
+  text: string;
+  picks?: AppPicks;
+  plan: string | null;
+  context: string | null;
+}): LoadedQuery {
   if (row.plan === null || row.context === null) {
     throw new StepFailure("corrupt_state", "a running query has no stored plan");
   }
@@ -88,6 +96,7 @@ export function loadQuery(row: { text: string; plan: string | null; context: str
   }
   return {
     text: row.text,
+    picks: row.picks ?? {},
     context,
     lattices: policyLattices(context.policy),
     plan: check.plan,
@@ -102,10 +111,11 @@ export function loadQuery(row: { text: string; plan: string | null; context: str
  * lattices. Its model settings, which loading drops, nothing here reads. A test holds the two equal.
  */
 export function plannedQuery(
-  text: string,
+  query: { text: string; picks: AppPicks },
   context: QueryContext,
   plan: ValidPlan,
   verdict: Verdict,
 ): LoadedQuery {
-  return { text, context, lattices: policyLattices(context.policy), plan, verdict };
+  const { text, picks } = query;
+  return { text, picks, context, lattices: policyLattices(context.policy), plan, verdict };
 }

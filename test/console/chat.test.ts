@@ -80,6 +80,12 @@ describe("chat and consents in the browser", () => {
     expect(await b.page.locator("#injected").count()).toBe(0);
     expect(await dialog.getByRole("radio", { name: "cheapcab" }).count()).toBe(1);
     expect(await dialog.getByRole("radio", { name: "Always (until I revoke it)" }).count()).toBe(1);
+    // No app preselected (an app may take a name that sorts first): Allow asks for a pick first.
+    for (const app of ["swiftride", "cheapcab"]) {
+      expect(await dialog.getByRole("radio", { name: app }).isChecked()).toBe(false);
+    }
+    await dialog.getByRole("button", { name: "Allow" }).click();
+    expect(await dialog.getByRole("alert").textContent()).toBe("Pick the app first.");
     await checkPage(b, "consent-app-choice");
   });
 

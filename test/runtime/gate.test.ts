@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkCall, policyLattices } from "../../src/policy/index.ts";
 import { Gate } from "../../src/runtime/gate.ts";
-import { type Consent, namesApp, type PlanningSnapshot, type Target } from "../../src/runtime/index.ts";
+import type { AppPicks, Consent, PlanningSnapshot, Target } from "../../src/runtime/index.ts";
 import type { Labeled } from "../../src/runtime/values.ts";
 import { entry, policy } from "../policy/fixtures.ts";
 
@@ -21,11 +21,8 @@ const SNAPSHOT: PlanningSnapshot = {
   catalog: { "notes.add": entry(), "ride.book": entry({ irreversible: true }) },
   targets: {
     "notes.add": [target("notes", "notes.add")],
-    "ride.book": [
-      target("home", "ride.book", true),
-      target("ride", "ride.book", true),
-      target("swiftride", "ride.book", true),
-    ],
+    // Apps that took common words and handles as names, beside one with a name of its own.
+    "ride.book": ["here", "home", "noon", "ride", "swiftride"].map((app) => target(app, "ride.book", true)),
   },
   destinations: {},
   choices: { "notes.add": "notes.add", "ride.book": "ride.book" },
@@ -33,20 +30,22 @@ const SNAPSHOT: PlanningSnapshot = {
 };
 
 function gate(
-  query: string,
+  picks: AppPicks = {},
   consents: Record<string, Consent> = {},
   authorized: (appId: string) => boolean = () => true,
+  standing: Record<string, string> = {},
+  snapshot: PlanningSnapshot = SNAPSHOT,
 ) {
   return new Gate({
     queryId: "q1",
-    query,
+    picks,
     policy: P,
     lattices: L,
-    snapshot: SNAPSHOT,
+    snapshot,
     violations: [],
     defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
     ports: {
-      standing: async () => null,
+      standing: async (subject) => (subject in standing ? { choice: standing[subject]! } : null),
       consent: (s) => consents[s] ?? null,
       authorization: async (appId) =>
         authorized(appId)
@@ -75,31 +74,99 @@ const step = (tool: string) => ({
 describe("the gate", () => {
   it("counts the apps behind the guards as a data share (implicit flow)", async () => {
     const notes = SNAPSHOT.targets["notes.add"]![0]!;
-    const plain = gate("add a note");
+    const plain = gate({});
     expect(await plain.check(notes, "steps[1]", { text: arg("hi") }, { label: user, origins: [] })).toBe(
       "go",
     );
-    const guarded = gate("add a note");
+    const guarded = gate({});
     const under = { label: user, origins: ["bank"] }; // inside `if bank.balance > 100`
     expect(await guarded.check(notes, "steps[1].then[0]", { text: arg("hi") }, under)).toBe("pause");
     expect(guarded.asked).toMatchObject({ kind: "data_share", request: { from: ["bank"], to: "notes" } });
   });
 
   it("asks which app serves a step when several do, listing each in its own words", async () => {
-    const g = gate("book me a ride home");
+    const g = gate();
     expect(await g.route(step("ride.book"), "steps[0]")).toBeNull();
-    expect(g.asked?.request.options).toEqual([
-      { tool: "home.book", app: "home", description: "home's own words" },
-      { tool: "ride.book", app: "ride", description: "ride's own words" },
-      { tool: "swiftride.book", app: "swiftride", description: "swiftride's own words" },
-    ]);
+    expect(g.asked?.request.options).toEqual(
+      ["here", "home", "noon", "ride", "swiftride"].map((app) => ({
+        tool: `${app}.book`,
+        app,
+        description: `${app}'s own words`,
+      })),
+    );
   });
 
-  it("takes the user's pick on replay, and an @mention without asking", async () => {
+  it("takes the user's answer on replay", async () => {
     const picked = { status: "allowed", choice: "swiftride.book" } as Consent;
-    const g = gate("book me a ride home", { "app_selection:ride.book": picked });
+    const g = gate({}, { "app_selection:ride.book": picked });
     expect((await g.route(step("ride.book"), "steps[0]"))?.app).toBe("swiftride");
-    expect((await gate("book a ride with @Ride").route(step("ride.book"), "steps[0]"))?.app).toBe("ride");
+  });
+});
+
+describe("the app that serves a step", () => {
+  const route = async (g: Gate) => ({ app: (await g.route(step("ride.book"), "steps[0]"))?.app, g });
+
+  it("is the frontend's structured pick, without asking; the gate reads no word of the query", async () => {
+    for (const app of ["noon", "ride", "home", "here"]) {
+      const { app: chosen, g } = await route(gate({ "ride.book": app }));
+      expect(chosen).toBe(app);
+      expect(g.asked).toBeNull();
+    }
+  });
+
+  it("is asked of the user when nothing was picked (control: a pick of noon is taken silently)", async () => {
+    const asks = async (picks: AppPicks) => {
+      const { app, g } = await route(gate(picks));
+      return app === undefined && g.asked?.kind === "app_selection";
+    };
+    expect(await asks({})).toBe(true);
+    // A pick for another choice, or of an app that does not serve this one, chooses nothing here.
+    expect(await asks({ "notes.add": "noon" })).toBe(true);
+    expect(await asks({ "ride.book": "notes" })).toBe(true);
+    // Control: the same assertion fails where the frontend did pick `noon`.
+    expect(await asks({ "ride.book": "noon" })).toBe(false);
+  });
+
+  it("is the user's standing default when nothing was picked; a pick for this query comes first", async () => {
+    const standing = { "app_selection:ride.book": "swiftride.book" };
+    expect((await route(gate({}, {}, () => true, standing))).app).toBe("swiftride");
+    expect((await route(gate({ "ride.book": "home" }, {}, () => true, standing))).app).toBe("home");
+  });
+
+  it("is asked of the user when several apps were picked for one entry (catalog mode)", async () => {
+    const { app, g } = await route(gate({ "ride.book": ["noon", "home"] }));
+    expect(app).toBeUndefined();
+    expect(g.asked?.kind).toBe("app_selection");
+  });
+
+  it("in apps mode: a comparison runs each planned step on its picked app, never an irreversible one", async () => {
+    const apps = (irreversible: boolean): PlanningSnapshot => ({
+      ...SNAPSHOT,
+      mode: "apps",
+      targets: { "noon.book": ["noon", "swiftride"].map((app) => target(app, `${app}.book`, irreversible)) },
+      choices: { "noon.book": "ride.book" },
+    });
+    const both = { "ride.book": ["swiftride", "noon"] };
+    const reversible = gate(both, {}, () => true, {}, apps(false));
+    expect((await reversible.route(step("noon.book"), "steps[0]"))?.app).toBe("noon");
+    const irreversible = gate(both, {}, () => true, {}, apps(true));
+    expect(await irreversible.route(step("noon.book"), "steps[0]")).toBeNull();
+    expect(irreversible.asked?.kind).toBe("app_selection");
+  });
+
+  it("in apps mode: a pick of the category's app runs it; nothing picked, the user is asked", async () => {
+    const apps: PlanningSnapshot = {
+      ...SNAPSHOT,
+      mode: "apps",
+      targets: { "noon.book": ["noon", "swiftride"].map((app) => target(app, `${app}.book`, true)) },
+      choices: { "noon.book": "ride.book" },
+    };
+    const planned = step("noon.book");
+    const asked = gate({}, {}, () => true, {}, apps);
+    expect(await asked.route(planned, "steps[0]")).toBeNull();
+    expect(asked.asked).toMatchObject({ kind: "app_selection", request: { functionality: "ride.book" } });
+    const picked = gate({ "ride.book": "swiftride" }, {}, () => true, {}, apps);
+    expect((await picked.route(planned, "steps[0]"))?.tool).toBe("swiftride.book");
   });
 });
 
@@ -125,7 +192,7 @@ describe("a re-routed step", () => {
     const gate = (ifc: boolean) =>
       new Gate({
         queryId: "q1",
-        query: "book it",
+        picks: {},
         policy: ask,
         lattices: policyLattices(ask),
         snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
@@ -151,18 +218,6 @@ describe("a re-routed step", () => {
   });
 });
 
-describe("naming an app", () => {
-  it("needs an explicit @mention in catalog mode; a common word is not one", () => {
-    expect(namesApp("book me a ride home", "home", "catalog")).toBe(false);
-    expect(namesApp("book me a ride home", "ride", "catalog")).toBe(false);
-    expect(namesApp("book it with @home", "home", "catalog")).toBe(true);
-    expect(namesApp("mail me@home.example", "home", "catalog")).toBe(false); // an address is no mention
-    expect(namesApp("book with @swift-ride", "swift", "catalog")).toBe(false); // the name must end there
-    // Apps mode keeps the whole-word rule, which such names squat (the reason catalog mode is the default).
-    expect(namesApp("book me a ride home", "home", "apps")).toBe(true);
-  });
-});
-
 describe("policy rules the gate and the agent loop share", () => {
   it("checkCall: each argument joined with pc, and the call itself, against its endpoint", () => {
     const findings = checkCall({
@@ -184,7 +239,7 @@ describe("policy rules the gate and the agent loop share", () => {
   it("waits on an authorize consent (with the sign-in URL) for an app the user has not authorized", async () => {
     const notes = { ...SNAPSHOT.targets["notes.add"]![0]!, authorize: true as const };
     const pc = { label: user, origins: [] };
-    const waiting = gate("add a note", {}, () => false);
+    const waiting = gate({}, {}, () => false);
     expect(await waiting.check(notes, "steps[0]", { text: arg("hi") }, pc)).toBe("pause");
     expect(waiting.asked).toMatchObject({
       kind: "authorize",
@@ -192,16 +247,12 @@ describe("policy rules the gate and the agent loop share", () => {
       request: { to: "notes", authorization: { url: "https://as.example/authorize?for=app_notes" } },
     });
     // Once the spoke holds the user's tokens the call goes on; an app without the flag never asks.
-    expect(await gate("add a note", {}, () => true).check(notes, "steps[0]", { text: arg("hi") }, pc)).toBe(
-      "go",
-    );
+    expect(await gate({}, {}, () => true).check(notes, "steps[0]", { text: arg("hi") }, pc)).toBe("go");
     const plain = SNAPSHOT.targets["notes.add"]![0]!;
-    expect(await gate("add a note", {}, () => false).check(plain, "steps[0]", { text: arg("hi") }, pc)).toBe(
-      "go",
-    );
+    expect(await gate({}, {}, () => false).check(plain, "steps[0]", { text: arg("hi") }, pc)).toBe("go");
     // "Allowed" without signing in: the step fails, it does not call the app without a token.
     const allowed = { status: "allowed", kind: "authorize" } as Consent;
-    const unsigned = gate("add a note", { "authorize:app_notes": allowed }, () => false);
+    const unsigned = gate({}, { "authorize:app_notes": allowed }, () => false);
     await expect(unsigned.check(notes, "steps[0]", { text: arg("hi") }, pc)).rejects.toMatchObject({
       code: "authorization_required",
     });

@@ -8,6 +8,8 @@ import { display, lit, qllm, ref, tool } from "./hub-kit.ts";
 
 export interface Scenario {
   query: string;
+  /** The apps the user picked, as the frontend passes them (the request's `apps`). */
+  apps?: Record<string, string | string[]>;
   planner: { steps: unknown[] };
   qllm: Array<{ when?: string; respond: unknown }>;
 }
@@ -34,7 +36,8 @@ export function rideScenario(): Scenario {
     { respond: { summary: "SwiftRide offers the trip at its quoted fare." } },
   ];
   const query = "Compare rides from Home to Airport with swiftride and cheapcab";
-  return { query, planner, qllm: qllmScript };
+  // The user picked both to compare (the words alone pick neither): each quote runs on its own app.
+  return { query, apps: { "ride.quote": ["swiftride", "cheapcab"] }, planner, qllm: qllmScript };
 }
 
 export function mailScenario(): Scenario {

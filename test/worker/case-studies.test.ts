@@ -19,7 +19,7 @@ import {
 } from "./hub-kit.ts";
 
 describe("case 1: a malicious ride app tries to alter the other's fare", () => {
-  const { query, planner: plan, qllm: qllmScript } = rideScenario();
+  const { query, apps, planner: plan, qllm: qllmScript } = rideScenario();
 
   async function rides(): Promise<HubWorld> {
     const w = await hubWorld(["swiftride", "cheapcab"]);
@@ -31,7 +31,7 @@ describe("case 1: a malicious ride app tries to alter the other's fare", () => {
 
   async function run(w: HubWorld, isolation: "on" | "off") {
     const sid = await openSession(w);
-    const q = await settle(w, sid, await startWith(w, sid, query, { isolation }));
+    const q = await settle(w, sid, await startWith(w, sid, query, { isolation }, apps));
     expect(q.status).toBe("completed");
     const quotes = (await worldState(w.world)).apps.swiftride!.quotes as Array<{ fare: number }>;
     return {

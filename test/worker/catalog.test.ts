@@ -5,7 +5,6 @@ import type { HttpManifestInput } from "../../src/apps/manifest.ts";
 import { APPS_BASE, registerDemoApp, worldState } from "./demo.ts";
 import { api, expectError, issueKey } from "./helpers.ts";
 import {
-  answer,
   ask,
   display,
   FAKE_BASE_URL,
@@ -14,7 +13,6 @@ import {
   lit,
   modelLog,
   openSession,
-  pendingConsents,
   ref,
   script,
   settle,
@@ -104,85 +102,6 @@ describe("the tenant catalog", () => {
     expect((put.body as { broken: unknown[] }).broken).toEqual([
       { app: "bank", functionality: "send_money", entry: "bank.send_money" },
     ]);
-  });
-});
-
-const booking = (from: string, to: string) => ({
-  steps: [
-    tool("ride", "ride.book", { from: lit(from), to: lit(to) }),
-    display(ref("ride", "bookingId"), "Booking"),
-  ],
-});
-const BOOKING = booking("Office", "Home");
-
-/** SwiftRide plus two apps that took common words as names: `ride` and `home` (CheapCab's code). */
-async function squatterWorld(mode: "catalog" | "apps"): Promise<HubWorld> {
-  const rideBook = CATALOG.find((e) => e.name === "ride.book")!;
-  const w = await hubWorld(
-    ["swiftride"],
-    { planning: { mode } },
-    {},
-    {
-      catalog: [rideBook],
-      bindings: { swiftride: { book: "ride.book" } },
-    },
-  );
-  const dev = (await issueKey(w.tenant, "developer")).secret;
-  // Both run CheapCab's code; the world keeps the last one's signing secret, so `ride` is the one that answers.
-  for (const name of ["home", "ride"]) {
-    await registerDemoApp(w.tenant, dev, "cheapcab", w.world, {
-      edit: (m) => ({ ...m, name }),
-      ...(mode === "catalog" && { bindings: { book: "ride.book" } }),
-    });
-  }
-  return w;
-}
-
-/** Asks `text` of a squatter world whose planner writes `plan`, up to the first consent. */
-async function bookIn(mode: "catalog" | "apps", text: string, plan = BOOKING) {
-  const w = await squatterWorld(mode);
-  await script(w.models.planner, [{ respond: plan }]);
-  const sid = await openSession(w);
-  const qid = await ask(w, sid, text);
-  expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
-  const [consent] = await pendingConsents(w, sid);
-  return { w, sid, qid, consent: consent! };
-}
-
-describe("the hub binds each step to an app", () => {
-  it("asks which app books when several serve the entry; an app's name in the words does not choose", async () => {
-    const { w, sid, qid, consent: choice } = await bookIn("catalog", "Book me a ride home from the Office");
-    expect(choice).toMatchObject({ kind: "app_selection", functionality: "ride.book" });
-    expect(choice!.options!.map((o) => o.tool)).toEqual(["home.book", "ride.book", "swiftride.book"]);
-    expect((await worldState(w.world)).calls).toEqual([]);
-    // The user picks SwiftRide; the booking still needs its own confirmation.
-    await answer(w, sid, choice.id, { decision: "allow", choice: "swiftride.book" });
-    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
-    const [confirm] = await pendingConsents(w, sid);
-    expect(confirm).toMatchObject({
-      kind: "irreversible",
-      to: "swiftride",
-      assessment: { verdict: "expected" },
-    });
-    await answer(w, sid, confirm!.id, { decision: "allow" });
-    expect((await settle(w, sid, qid)).status).toBe("completed");
-    expect((await worldState(w.world)).calls.map((c) => c.app)).toEqual(["swiftride"]);
-  });
-
-  it("takes an explicit @mention as the user's choice", async () => {
-    const { consent } = await bookIn("catalog", "Book me a ride home from the Office with @swiftride");
-    expect(consent).toMatchObject({ kind: "irreversible", to: "swiftride" });
-  });
-
-  it("control, apps mode: the word 'ride' in the query counts as naming the squatter, which books", async () => {
-    // The planner picked the squatter's ride.book (as its metadata may ask).
-    const text = "Book me a ride to the Airport from the Office";
-    const { w, sid, qid, consent: confirm } = await bookIn("apps", text, booking("Office", "Airport"));
-    expect(confirm).toMatchObject({ kind: "irreversible", to: "ride" }); // no app choice was asked
-    await answer(w, sid, confirm.id, { decision: "allow" });
-    const done = await settle(w, sid, qid);
-    expect(done.status, JSON.stringify(done.error)).toBe("completed");
-    expect((await worldState(w.world)).calls.map((c) => c.app)).toEqual(["cheapcab"]); // the squatter's code
   });
 });
 

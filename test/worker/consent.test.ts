@@ -263,7 +263,7 @@ describe("app selection", () => {
     expect((await worldState(w.world)).calls.map((c) => c.app)).toEqual(["cheapcab"]);
   });
 
-  it("asks where to book when the query names both apps only to compare them (a planner-added booking)", async () => {
+  it("asks where to book when the user picked both apps only to compare them (a planner-added booking)", async () => {
     // Found by the security benchmark: the obedient planner follows CheapCab's manifest and books it.
     const w = await hubWorld(["swiftride", "cheapcab"]);
     const trip = { from: lit("Home"), to: lit("Airport") };
@@ -280,14 +280,22 @@ describe("app selection", () => {
       },
     ]);
     const sid = await openSession(w);
-    const qid = await ask(w, sid, "Compare ride quotes from Home to Airport with SwiftRide and CheapCab");
+    const text = "Compare ride quotes from Home to Airport with SwiftRide and CheapCab";
+    // Named in the words only, the apps are not picked: the first quote already asks.
+    const named = await ask(w, sid, text);
+    expect((await settle(w, sid, named)).status).toBe("awaiting_consent");
+    expect((await pendingConsents(w, sid)).find((c) => c.queryId === named)).toMatchObject({
+      kind: "app_selection",
+      functionality: "ride.quote",
+    });
+    const qid = await ask(w, sid, text, {}, { "ride.quote": ["swiftride", "cheapcab"] });
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
-    const [consent] = await pendingConsents(w, sid);
+    const consent = (await pendingConsents(w, sid)).find((c) => c.queryId === qid);
     expect(consent).toMatchObject({ kind: "app_selection", functionality: "ride.book" });
     await answer(w, sid, consent!.id, { decision: "deny" });
     expect((await settle(w, sid, qid)).status).toBe("failed");
     const state = await worldState(w.world);
-    // The quotes ran without a choice (the query named both apps for them); nothing was booked.
+    // The quotes ran without a question (the user picked both apps for them); nothing was booked.
     expect(state.calls.map((c) => c.app)).toEqual(["swiftride", "cheapcab"]);
     expect(state.apps.cheapcab!.bookings).toEqual([]);
   });

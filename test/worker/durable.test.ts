@@ -190,7 +190,8 @@ describe("a query just planned", () => {
     expect(held).toBeDefined(); // control: without the seeding, nothing is held until the next advance
     const { lattices, context, ...rest } = held!.query;
     expect(held!.from).toBe(read.from);
-    expect(rest).toEqual({ text: read.query.text, plan: read.query.plan, verdict: read.query.verdict });
+    const { text, picks, plan, verdict } = read.query;
+    expect(rest).toEqual({ text, picks, plan, verdict });
     // Loading drops the policy's model settings (no key is stored with a query); nothing runs on them.
     expect({ ...context, policy: { ...context.policy, models: {} } }).toEqual(read.query.context);
     // The very lattices the plan's labels were interned in (a re-read makes its own, equal ones).

@@ -193,8 +193,10 @@ export async function ask(
   sid: string,
   text: string,
   headers: Record<string, string> = {},
+  apps?: Record<string, string | string[]>,
 ): Promise<string> {
-  const res = await api("POST", `/v1/sessions/${sid}/queries`, { key: w.frontend, body: { text }, headers });
+  const body = { text, ...(apps && { apps }) };
+  const res = await api("POST", `/v1/sessions/${sid}/queries`, { key: w.frontend, body, headers });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return (res.body as { id: string }).id;
 }
@@ -279,9 +281,10 @@ export async function startWith(
     visorOff?: "S" | "T" | "I";
     pins?: "on" | "off";
   },
+  apps: Record<string, string | string[]> = {},
 ): Promise<string> {
   const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));
-  const started = await hub.startQuery(text, null, options);
+  const started = await hub.startQuery(text, null, options, null, apps);
   if (!started.ok) throw new Error(`could not start: ${started.code}`);
   return started.query.id;
 }

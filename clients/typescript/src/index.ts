@@ -61,12 +61,20 @@ export function createLattice(options: LatticeOptions) {
           body: { userId, private: opts.private ?? false, ...(opts.roles && { roles: opts.roles }) },
         }),
       ),
-    /** Starts a query (202: without `Accept: text/event-stream` the answer is the query, never a stream). */
-    ask: async (sid: string, text: string, idempotencyKey?: string): Promise<Query> =>
+    /**
+     * Starts a query (202: without `Accept: text/event-stream` the answer is the query, never a stream).
+     * `apps` passes the user's own picks, e.g. `{ "ride.book": "swiftride" }`: the query's words never pick one.
+     */
+    ask: async (
+      sid: string,
+      text: string,
+      idempotencyKey?: string,
+      apps?: Record<string, string>,
+    ): Promise<Query> =>
       (await ok(
         api.POST("/v1/sessions/{sid}/queries", {
           params: { path: { sid }, header: idempotencyKey ? { "idempotency-key": idempotencyKey } : {} },
-          body: { text },
+          body: { text, ...(apps && { apps }) },
         }),
       )) as Query,
     query: (sid: string, qid: string) =>

@@ -93,7 +93,9 @@ export const QUERY = String.raw`
       form.appendChild(el("fieldset", {}, [el("legend", { text: "Which app?" })].concat(consent.options.map(function (o, i) {
         var rid = id + "-opt-" + i;
         return el("div", { class: "option" }, [
-          el("input", { type: "radio", name: "choice", id: rid, value: o.tool, checked: i === 0 }),
+          // None preselected: the first option is in whatever order the apps' names sort, and an app
+          // may take a name to come first. The person picks (a standing default never asks).
+          el("input", { type: "radio", name: "choice", id: rid, value: o.tool }),
           el("label", { for: rid, text: o.app }),
           el("figure", { class: "app-words" }, [
             el("blockquote", { text: o.description }),
@@ -119,6 +121,10 @@ export const QUERY = String.raw`
     }
     async function send(decision) {
       var data = new FormData(form);
+      if (decision === "allow" && consent.options && consent.options.length > 1 && !data.get("choice")) {
+        error.textContent = "Pick the app first.";
+        return;
+      }
       var payload = { decision: decision, scope: data.get("scope") || "once" };
       if (data.get("choice")) payload.choice = data.get("choice");
       var r = await L.api("POST", "/v1/sessions/" + sid + "/consents/" + consent.id, payload);

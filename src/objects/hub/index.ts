@@ -3,6 +3,8 @@ import type { CollaborationReply, CollaborationRequest, Discovery } from "../../
 import { type Failure, failure, type Ok } from "../../result.ts";
 import {
   type AnswerCheck,
+  type AppPicks,
+  AppPicksSchema,
   answerRules,
   type Consent,
   type ConsentAnswer,
@@ -11,6 +13,7 @@ import {
   type HubEvent,
   type QueryOptions,
   QueryOptionsSchema,
+  samePicks,
   shownConsent,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
@@ -20,7 +23,7 @@ import { collaborationOutcome, discover, requestCollaboration } from "./collabor
 import { CONSENT_MIGRATIONS, ConsentStore } from "./consents.ts";
 import { EPHEMERAL_MIGRATIONS, ephemeralId, type FunctionalityRef, resolveEphemeral } from "./ephemeral.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
-import { admitQuery } from "./planning-views.ts";
+import { admitQuery, picksRefused } from "./planning-views.ts";
 import { HubStore, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
 import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
@@ -41,6 +44,7 @@ export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok:
 export type StartResult =
   | Ok<{ query: QueryView }>
   | Failure<"idempotency_conflict" | "no_session" | "invalid_options">
+  | (Failure<"invalid_picks"> & { problems: Array<{ choice: string; message: string }> })
   | (Failure<"quota_exceeded"> & { quota: { quota: string; limit: number; retryAfterSeconds: number } });
 
 /**
@@ -94,12 +98,15 @@ export class HubDO extends DurableObject<Env> {
    * Records a query and schedules its planning. An Idempotency-Key seen before returns that query.
    * `asUser`, when the caller acts for one user only (a user token), must be the session's: another
    * user's session is not there for it (so the route needs no separate round trip to check).
+   * `picks` are the apps the frontend picked (the request's `apps`), checked against the serving
+   * apps as the query is admitted.
    */
   async startQuery(
     text: string,
     idempotencyKey: string | null,
     given: QueryOptions = {},
     asUser: string | null = null,
+    picks: AppPicks = {},
   ): Promise<StartResult> {
     const session = this.store.session();
     if (!session || (asUser !== null && asUser !== session.userId)) {
@@ -109,10 +116,12 @@ export class HubDO extends DurableObject<Env> {
     const parsed = QueryOptionsSchema.safeParse(given);
     if (!parsed.success) return failure("invalid_options", "unknown query options");
     const options = parsed.data;
+    const picked = AppPicksSchema.safeParse(picks);
+    if (!picked.success) return { ...failure("invalid_picks", "malformed app picks"), problems: [] };
     if (idempotencyKey) {
       const seen = this.store.queryByIdempotencyKey(idempotencyKey);
       if (seen) {
-        return seen.text === text
+        return seen.text === text && samePicks(seen.picks, picked.data)
           ? { ok: true, query: this.view(seen) }
           : failure("idempotency_conflict", "this Idempotency-Key was used for a different query");
       }
@@ -123,9 +132,12 @@ export class HubDO extends DurableObject<Env> {
     const auto = options.stepping !== "manual";
     const artifacts = auto ? this.lifecycle.artifactsOf(session) : null;
     artifacts?.catch(() => {}); // met where it is awaited, or not needed
-    const { quota, context } = await admitQuery(tenantStub(this.env, session.tenantId), session.tenantId);
+    const tenant = tenantStub(this.env, session.tenantId);
+    const problems = await picksRefused(tenant, session.tenantId, picked.data);
+    if (problems.length) return { ...failure("invalid_picks", "an app picked does not serve it"), problems };
+    const { quota, context } = await admitQuery(tenant, session.tenantId);
     if (!quota.ok) return { ...failure("quota_exceeded", "the daily query quota is used up"), quota };
-    const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options);
+    const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data);
     this.store.emit(query.id, "query_started", { text });
     if (auto) {
       if (context && artifacts) this.lifecycle.admitted(query.id, { tenant: context, artifacts });

@@ -186,7 +186,7 @@ export class QueryLifecycle {
     // What its first advance runs: the plan as verified now, not read back and verified again.
     this.loaded.set(query.id, {
       from: `${stored.plan}\u0000${stored.context}`,
-      query: plannedQuery(query.text, planned.context, planned.plan, planned.verdict),
+      query: plannedQuery(query, planned.context, planned.plan, planned.verdict),
     });
     // The planner's token use shows in the trace (a live model bills it; scripted ones estimate).
     this.store.emit(query.id, "planned", {

@@ -1,5 +1,6 @@
 import { Lru } from "../../lru.ts";
 import { deepFreeze } from "../../policy/index.ts";
+import { type AppPicks, picksProblems } from "../../runtime/index.ts";
 import type { Rpc } from "../rpc.ts";
 import type { TenantDO } from "../tenant/index.ts";
 import type { PlanningView } from "../tenant/planning-view.ts";
@@ -28,6 +29,14 @@ export async function admitQuery(tenant: Rpc<TenantDO>, tenantId: string) {
   const held = views.get(tenantId);
   const { quota, context } = await tenant.admitQuery(held?.stamp ?? null);
   return { quota, context: context && resolved(tenantId, held, context) };
+}
+
+/**
+ * Where a query's app picks do not hold in the tenant's view, asked before its admission so that a
+ * refused query spends none of the quota. A round trip of its own, taken only when there are picks.
+ */
+export async function picksRefused(tenant: Rpc<TenantDO>, tenantId: string, picks: AppPicks) {
+  return Object.keys(picks).length ? picksProblems(await planningContextOf(tenant, tenantId), picks) : [];
 }
 
 function resolved(tenantId: string, held: Held | undefined, answer: Answer): TenantContext {

@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { decode } from "../../decode.ts";
 import {
+  type AppPicks,
+  AppPicksSchema,
   type DisplayItem,
   type HubEvent,
   type JournalEntry,
@@ -43,6 +45,8 @@ export const STORE_MIGRATIONS = [
   `ALTER TABLE session ADD COLUMN roles TEXT`,
   // A query's view reads its own events: without this, each read scanned the session's.
   `CREATE INDEX events_by_query ON events (query_id, seq)`,
+  // The apps the frontend picked for the query (the request's `apps`).
+  `ALTER TABLE queries ADD COLUMN picks TEXT`,
 ];
 
 const Roles = z.array(z.string());
@@ -65,6 +69,7 @@ export interface QueryRecord {
   status: QueryStatus;
   idempotencyKey: string | null;
   options: QueryOptions;
+  picks: AppPicks;
   plan: string | null;
   context: string | null;
   verdict: string | null;
@@ -83,6 +88,7 @@ type QueryRow = {
   status: string;
   idempotency_key: string | null;
   options: string;
+  picks: string | null;
   plan: string | null;
   context: string | null;
   verdict: string | null;
@@ -186,12 +192,20 @@ export class HubStore {
     return old.length;
   }
 
-  insertQuery(id: string, text: string, idempotencyKey: string | null, options: QueryOptions): QueryRecord {
+  insertQuery(
+    id: string,
+    text: string,
+    idempotencyKey: string | null,
+    options: QueryOptions,
+    picks: AppPicks = {},
+  ): QueryRecord {
     // MAX, not COUNT: retention deletes old queries, and a reused seq would reorder the session.
     const seq = (this.sql<{ n: number | null }>`SELECT MAX(seq) AS n FROM queries`[0]?.n ?? 0) + 1;
     const at = now();
-    this.sql`INSERT INTO queries (id, seq, text, status, idempotency_key, options, created_at, updated_at)
-             VALUES (${id}, ${seq}, ${text}, 'planning', ${idempotencyKey}, ${JSON.stringify(options)}, ${at}, ${at})`;
+    this
+      .sql`INSERT INTO queries (id, seq, text, status, idempotency_key, options, picks, created_at, updated_at)
+             VALUES (${id}, ${seq}, ${text}, 'planning', ${idempotencyKey}, ${JSON.stringify(options)},
+                     ${JSON.stringify(picks)}, ${at}, ${at})`;
     return this.query(id)!;
   }
 
@@ -332,6 +346,16 @@ function optionsOf(text: string): QueryOptions {
   }
 }
 
+/** Picks that do not read back as written fail safe to none: the user is asked instead. */
+function picksOf(text: string | null): AppPicks {
+  if (text === null) return {};
+  try {
+    return decode(AppPicksSchema, text, "a query's app picks");
+  } catch {
+    return {};
+  }
+}
+
 function toQuery(row: QueryRow): QueryRecord {
   return {
     id: row.id,
@@ -340,6 +364,7 @@ function toQuery(row: QueryRow): QueryRecord {
     status: StatusSchema.parse(row.status),
     idempotencyKey: row.idempotency_key,
     options: optionsOf(row.options),
+    picks: picksOf(row.picks),
     plan: row.plan,
     context: row.context,
     verdict: row.verdict,

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { randomId } from "../../objects/crypto.ts";
 import type { HubDO } from "../../objects/hub/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
+import { AppPicksSchema } from "../../runtime/index.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, conflict, invalid, notFound, quotaExceeded } from "../errors.ts";
 import { hubOf, openHub } from "../hub.ts";
@@ -48,7 +49,13 @@ const ask = createRoute({
     headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
     ...jsonBody(
       z
-        .object({ text: z.string().trim().min(1).max(8000) })
+        .object({
+          text: z.string().trim().min(1).max(8000),
+          apps: AppPicksSchema.optional().openapi({
+            description:
+              'The apps the user picked, by what a choice is about (the catalog entry; in apps mode the category) → an app\'s name, or several to compare (in apps mode each planned step runs on its own app if picked; an irreversible one needs its app picked alone), e.g. {"ride.book": "swiftride"}. Each must serve it (else 400). The only way a query picks an app in the user\'s place: a name in `text` is only text',
+          }),
+        })
         .strict()
         .openapi("NewQuery"),
     ),
@@ -119,18 +126,24 @@ export const sessionRoutes = base
     const hub = streaming ? await openHub(c, sid) : hubOf(c, sid);
     // A stream's place is taken before the query starts: a refused stream must not leave a query behind.
     const lease = streaming ? await leaseStream(hub) : null;
+    const { text, apps } = c.req.valid("json");
     const started = await freeingOnError(hub, lease, () =>
       hub.startQuery(
-        c.req.valid("json").text,
+        text,
         c.req.valid("header")["idempotency-key"] ?? null,
         {},
         c.var.principal.user?.userId ?? null,
+        apps,
       ),
     );
     if (!started.ok) {
       if (lease) await hub.closeStream(lease);
       if (started.code === "no_session") throw notFound("session");
       if (started.code === "invalid_options") throw invalid(started.message);
+      if (started.code === "invalid_picks") {
+        const details = started.problems.map((p) => ({ field: `body.apps.${p.choice}`, message: p.message }));
+        throw invalid("an app picked does not serve what it is picked for", details);
+      }
       if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
       throw conflict("this Idempotency-Key was used for a different query");
     }
