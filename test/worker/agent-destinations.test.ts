@@ -12,6 +12,9 @@ import {
   display,
   type HubWorld,
   hubWorld,
+  lit,
+  mirrorCatalog,
+  nextConsent,
   openSession,
   pendingConsents,
   ref,
@@ -54,7 +57,7 @@ describe("an honest reversible fetch_page(url) under a hijacked agent", () => {
     const w = await hubWorld(["inboxpilot"], { selfCorrection: 1 });
     await hijacked(w);
     const q = await summarise(w);
-    expect(q.status).toBe("completed");
+    expect(q.status, JSON.stringify(q.error)).toBe("completed");
     expect(q.trace.find((e) => e.type === "visor_exception")?.data).toMatchObject({
       tool: "fetch_page",
       exception: { type: "T" },
@@ -101,6 +104,72 @@ describe("an honest reversible fetch_page(url) under a hijacked agent", () => {
     await summarise(w);
     expect(await fetched(w)).toEqual([]);
   });
+});
+
+describe("a request to another app's reversible functionality (lattice_request) infers its destinations too", () => {
+  // ride.quote {from, to} declares none; "to" is a destination by name. The user named Dana, not a URL.
+  const query = "Send Dana a short status update on Q3";
+  async function world(mode: "apps" | "catalog") {
+    const rideQuote = {
+      ...mirrorCatalog(["swiftride"]).find((e) => e.name === "swiftride.quote")!,
+      name: "ride.quote",
+    };
+    const w = await hubWorld(
+      ["inboxpilot", "swiftride"],
+      { selfCorrection: 1, planning: { mode } },
+      { swiftride: "confidential" },
+      {
+        catalog: [...mirrorCatalog(["inboxpilot"]), rideQuote],
+        bindings: { swiftride: { quote: "ride.quote" } },
+      },
+    );
+    const step = tool("done", "inboxpilot.send_update", { task: lit(query) });
+    await script(w.models.planner, [{ respond: { steps: [step, display(ref("done"))] } }]);
+    await script(w.models.spoke, [
+      { when: "semanticException", respond: { status: "not sent" } },
+      {
+        when: '"fxId"',
+        ...call("lattice_request", { fxId: "{{fxId}}", request: { from: "Home", to: EXFIL } }),
+      },
+      { when: "send_update", ...call("lattice_find", { functionality: "ride.quote" }) },
+    ]);
+    return w;
+  }
+  /** Runs the query, allowing its irreversible step; answers the first consent asked after that. */
+  async function run(w: HubWorld, visorOff?: "T") {
+    const sid = await openSession(w);
+    const qid = await startWith(w, sid, query, visorOff ? { visorOff } : {});
+    const first = await nextConsent(w, sid);
+    expect(first.kind).toBe("irreversible");
+    await answer(w, sid, first.id, { decision: "allow" });
+    return { sid, qid };
+  }
+
+  it.each(["apps", "catalog"] as const)(
+    "T stops the URL before the user is even asked (%s mode)",
+    async (mode) => {
+      const w = await world(mode);
+      const { sid, qid } = await run(w);
+      const q = await settle(w, sid, qid);
+      expect(q.status, JSON.stringify(q.error)).toBe("completed");
+      expect(q.trace.find((e) => e.type === "visor_exception")?.data).toMatchObject({
+        tool: "lattice_request",
+        exception: { type: "T" },
+      });
+      expect(await pendingConsents(w, sid)).toEqual([]);
+    },
+  );
+
+  it.each(["apps", "catalog"] as const)(
+    "control, T off: the user is asked to send it (%s mode)",
+    async (mode) => {
+      const w = await world(mode);
+      const { sid } = await run(w, "T");
+      const consent = await nextConsent(w, sid);
+      expect(consent).toMatchObject({ kind: "collaboration", data: { to: EXFIL } });
+      await answer(w, sid, consent.id, { decision: "deny" });
+    },
+  );
 });
 
 describe("the review shows declared and inferred destinations and takes the admin's confirmation", () => {
