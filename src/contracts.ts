@@ -4,6 +4,7 @@
  * sides must agree on (the vanilla spoke's). Each object implements its side. RPC values are plain
  * JSON data (structured clone carries them unchanged).
  */
+import type { ConfirmedDestinations } from "./apps/destination-review.ts";
 import type { Manifest } from "./apps/manifest.ts";
 import type { Label, SemanticException, VisorCheck } from "./policy/index.ts";
 import type { Failure, Ok, Result } from "./result.ts";
@@ -19,6 +20,8 @@ export interface ServingAppInfo {
   manifest: Manifest;
   /** Functionality name → the catalog entry it serves, as approved. */
   bindings: Record<string, string>;
+  /** The destination lists the admin confirmed at approval (absent: none; the rule infers). */
+  confirmedDestinations?: ConfirmedDestinations;
 }
 
 /** What a spoke needs to call the app: the serving version and the signing secrets (the current one first; the previous one too while a rotation overlaps). */
@@ -154,8 +157,13 @@ export interface Discovery {
   response: Record<string, unknown>;
   /** Whether any app serving it cannot undo it: the visor's S rule then needs an irreversible functionality. */
   irreversible: boolean;
-  /** Request paths where data or money go (the catalog entry's, or the serving functionalities'). */
-  destinations: string[];
+  /**
+   * Request paths where data or money go (the catalog entry's, or the serving functionalities'
+   * declared, confirmed and inferred ones); absent: nobody declared any.
+   */
+  destinations?: string[];
+  /** The admin confirmed every serving functionality's list: the visor infers nothing more. */
+  confirmed: boolean;
 }
 
 export interface CollaborationRequest {

@@ -28,7 +28,10 @@ export const OutputLabel = z
     description: "Declared label of a functionality's output (integrity defaults to untrusted)",
   });
 
-/** Request paths where data, messages or money go (see policy/destinations.ts); absent: not declared. */
+/**
+ * Request paths where data, messages or money go (see policy/destinations.ts); absent: not declared.
+ * They add to the destinations Lattice infers (policy/inferred-destinations.ts), never remove one.
+ */
 const Destinations = z
   .array(z.string().min(1).max(200))
   .max(32)

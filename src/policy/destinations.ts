@@ -1,8 +1,9 @@
 /**
  * Destinations: the request paths where data, messages or money go (recipients, accounts, URLs,
- * phone numbers). Declared, never guessed from argument names: by the tenant's catalog entry, by a
- * manifest's functionality and by each agent tool. A path is dotted property names with `[]` for
- * every item of a list: `to`, `message.cc[]`, `payee.account`.
+ * phone numbers). Declared by the tenant's catalog entry, by a manifest's functionality and by each
+ * agent tool; inferred-destinations.ts adds those an argument's format, name or value gives away.
+ * A path is dotted property names with `[]` for every item of a list: `to`, `message.cc[]`,
+ * `payee.account`.
  */
 import { isRecord } from "./json.ts";
 

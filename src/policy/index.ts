@@ -52,6 +52,17 @@ export {
   outputBaseline,
 } from "./endpoints.ts";
 export type { Flow, Source } from "./flow.ts";
+export type { Destination, DestinationSource } from "./inferred-destinations.ts";
+export {
+  addressKind,
+  callDestinations,
+  DESTINATION_FORMATS,
+  DESTINATION_WORDS,
+  inferredDestinations,
+  isDestinationName,
+  namedDestinations,
+  schemaDestinations,
+} from "./inferred-destinations.ts";
 export { deepFreeze, isRecord } from "./json.ts";
 export type { FlowRule, Label, Requirement } from "./labels.ts";
 export {

@@ -5,6 +5,7 @@
  * correct once.
  */
 import { scalars, valuesAt } from "./destinations.ts";
+import { callDestinations, namedDestinations } from "./inferred-destinations.ts";
 
 export type VisorCheck = "S" | "T" | "I";
 
@@ -21,6 +22,10 @@ export interface VisorTool {
   readonly irreversible: boolean;
   /** Argument paths where data, messages or money go; undefined: not declared. */
   readonly destinations?: readonly string[];
+  /** Its arguments' JSON Schema: destinations are inferred from it too (inferred-destinations.ts). */
+  readonly parameters?: unknown;
+  /** An admin confirmed `destinations` as its whole list at review: nothing is inferred. */
+  readonly confirmed?: boolean;
 }
 
 export interface VisorInput {
@@ -101,15 +106,13 @@ function suitability({ functionality, tools, allowed, call }: VisorInput) {
 }
 
 /**
- * Where a call sends something: its tool's declared destination paths. A tool that declares none
- * and cannot be undone is read fail-closed: every string and number it is given is a destination.
+ * Where a call sends something: its tool's declared destinations and those the rule infers from
+ * its schema, names and values (inferred-destinations.ts), reversible or not. An unknown tool
+ * (reached only with S off) has none.
  */
 function destinationsOf({ tools, call }: VisorInput): Array<{ path: string; value: string | number }> {
   const tool = tools.find((t) => t.name === call.tool);
-  if (tool?.destinations === undefined) {
-    return tool?.irreversible ? scalars(call.args).map((value) => ({ path: "(any argument)", value })) : [];
-  }
-  return tool.destinations.flatMap((path) => valuesAt(call.args, path).map((value) => ({ path, value })));
+  return tool ? callDestinations(tool, call.args) : [];
 }
 
 /**
@@ -155,7 +158,7 @@ function namedIn(trusted: Readonly<Record<string, unknown>>): (value: string | n
 
 /**
  * I: every argument the request pinned keeps the request's value, and where the functionality
- * declares destinations, every declared destination of the call is one the request gave.
+ * declares destinations, every destination of the call (declared or inferred) is one the request gave.
  */
 function integrity({ request, call, functionality, tools }: VisorInput) {
   for (const [name, value] of Object.entries(call.args)) {
@@ -170,18 +173,16 @@ function integrity({ request, call, functionality, tools }: VisorInput) {
     }
   }
   const given = functionality.destinations.flatMap((path) => valuesAt(request, path));
-  const declared = tools.find((t) => t.name === call.tool)?.destinations;
-  if (!given.length || declared === undefined) return null;
+  const tool = tools.find((t) => t.name === call.tool);
+  if (!given.length || !tool) return null;
   const same = (a: string | number, b: string | number) =>
     String(a).toLowerCase() === String(b).toLowerCase();
-  for (const path of declared) {
-    for (const value of valuesAt(call.args, path)) {
-      if (given.some((g) => same(g, value))) continue;
-      return {
-        rationale: `${call.tool} would send to ${JSON.stringify(value)}, not to a destination the request gave`,
-        constraint: `"${path}" must be one of ${JSON.stringify(given)}`,
-      };
-    }
+  for (const { path, value } of namedDestinations(tool, call.args)) {
+    if (given.some((g) => same(g, value))) continue;
+    return {
+      rationale: `${call.tool} would send to ${JSON.stringify(value)}, not to a destination the request gave`,
+      constraint: `"${path}" must be one of ${JSON.stringify(given)}`,
+    };
   }
   return null;
 }

@@ -13,6 +13,7 @@ interface AppView {
     status: string;
     clearance: string | null;
     bindings: Record<string, string>;
+    destinations: unknown;
   }>;
 }
 
@@ -41,6 +42,11 @@ describe("the admin pages in the browser", () => {
     expect(await row.textContent()).toContain("IGNORE PREVIOUS INSTRUCTIONS");
     await checkPage(b, "admin-review");
 
+    // Destinations: the drop-off "to" is inferred (swiftride declares none); the admin confirms it.
+    const dest = zip.getByRole("row", { name: /^book \(functionality\)/ });
+    expect(await dest.getByRole("cell").nth(0).textContent()).toBe("not declared");
+    expect(await dest.getByRole("cell").nth(1).textContent()).toBe("to");
+    await dest.getByLabel("confirm exactly:").check();
     await zip.getByLabel("book", { exact: true }).selectOption("ride.book");
     await zip.getByLabel(/^Clearance/).selectOption("internal");
     await zip.getByRole("button", { name: "Approve" }).click();
@@ -59,6 +65,7 @@ describe("the admin pages in the browser", () => {
       status: "approved",
       clearance: "internal",
       bindings: { book: "ride.book" },
+      destinations: { functionalities: { book: { inferred: ["to"], confirmed: ["to"] } } },
     });
   });
 

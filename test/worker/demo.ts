@@ -28,6 +28,8 @@ export async function registerDemoApp(
     approve?: boolean;
     clearance?: string;
     bindings?: Record<string, string>;
+    /** More of the admin's approval body (confirmed destinations, say). */
+    approval?: Record<string, unknown>;
     /** Changes the manifest before it is registered (an attacking developer's edits). */
     edit?: (manifest: HttpManifestInput) => HttpManifestInput;
   } = {},
@@ -47,6 +49,7 @@ export async function registerDemoApp(
     const body = {
       ...(options.clearance && { clearance: options.clearance }),
       ...(options.bindings && { bindings: options.bindings }),
+      ...options.approval,
     };
     const approved = await api("POST", `/v1/admin/apps/${app.id}/versions/1/approve`, {
       key: tenant.adminKey,

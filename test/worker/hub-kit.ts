@@ -81,6 +81,7 @@ export async function hubWorld(
         ...(clearance && { clearance }),
         ...(catalogMode && { bindings: bindings[name] }),
         ...(options.edit?.[name] && { edit: options.edit[name] }),
+        ...(options.approval?.[name] && { approval: options.approval[name] }),
       })
     ).id;
   }
@@ -113,6 +114,8 @@ export interface HubWorldOptions {
   model?: Record<string, unknown>;
   /** Per app, changes to its manifest before it registers. */
   edit?: Record<string, (manifest: HttpManifestInput) => HttpManifestInput>;
+  /** Per app, more of the admin's approval body (e.g. confirmed `destinations`). */
+  approval?: Record<string, Record<string, unknown>>;
 }
 
 export type CatalogEntryInput = {

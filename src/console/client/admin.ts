@@ -45,6 +45,54 @@ export const ADMIN = String.raw`
     ]);
   }
 
+  /**
+   * Per functionality and agent tool: the destinations its developer declared and those Lattice
+   * infers from its schema (formats, names). Values can add more at call time unless the admin
+   * confirms the whole list here; only that confirmation turns the inference off.
+   */
+  function destinationsFieldset(id, view) {
+    var set = el("fieldset", {}, [el("legend", { text: "Destinations (where data, messages or money go)" })]);
+    var rows = [];
+    [["functionalities", "functionality"], ["tools", "agent tool"]].forEach(function (kind) {
+      Object.keys((view && view[kind[0]]) || {}).forEach(function (name, i) {
+        var d = view[kind[0]][name];
+        var box = id + "-dest-" + kind[0] + "-" + i;
+        var list = (d.declared || []).concat(d.inferred);
+        rows.push(el("tr", {}, [
+          el("th", { scope: "row", text: name + " (" + kind[1] + ")" }),
+          el("td", { text: d.declared ? d.declared.join(", ") || "none (declared empty)" : "not declared" }),
+          el("td", { text: d.inferred.join(", ") || "—" }),
+          el("td", {}, [
+            el("input", { id: box, type: "checkbox", name: "confirm:" + kind[0] + ":" + name }),
+            el("label", { for: box, text: "confirm exactly: " }),
+            el("input", { id: box + "-paths", type: "text", name: "dest:" + kind[0] + ":" + name, value: (d.confirmed || list).join(", "), "aria-label": "Destination paths of " + name }),
+          ]),
+        ]));
+      });
+    });
+    if (!rows.length) return el("p", { text: "No functionality or tool to review for destinations." });
+    set.appendChild(el("p", { text: "Inferred destinations count unless you confirm a list: checked, the paths given (comma-separated; empty = sends nowhere) replace them." }));
+    set.appendChild(el("table", {}, [
+      el("thead", {}, [el("tr", {}, ["Name", "Declared", "Inferred", "Your confirmation"].map(function (h) { return el("th", { scope: "col", text: h }); }))]),
+      el("tbody", {}, rows),
+    ]));
+    return set;
+  }
+
+  /** The checked destination lists, as the approval's destinations; null when none is checked. */
+  function confirmedDestinations(data) {
+    var out = null;
+    data.forEach(function (value, key) {
+      if (key.indexOf("confirm:") !== 0) return;
+      var parts = key.split(":"), kind = parts[1], name = parts.slice(2).join(":");
+      var paths = String(data.get("dest:" + kind + ":" + name) || "").split(",").map(function (p) { return p.trim(); }).filter(Boolean);
+      out = out || {};
+      out[kind] = out[kind] || {};
+      out[kind][name] = paths;
+    });
+    return out;
+  }
+
   function pendingCard(app, v, catalog, levels, reload) {
     var id = "review-" + app.id + "-" + v.version;
     var approved = app.versions.filter(function (x) { return x.version === app.serving; })[0];
@@ -60,6 +108,7 @@ export const ADMIN = String.raw`
       }))));
     });
     form.appendChild(bindings);
+    form.appendChild(destinationsFieldset(id, v.destinations));
     var clearance = id + "-clearance";
     form.appendChild(el("label", { for: clearance, text: "Clearance (the most confidential data it may receive)" }));
     form.appendChild(el("select", { id: clearance, name: "clearance" }, levels.map(function (l) {
@@ -74,7 +123,10 @@ export const ADMIN = String.raw`
       var data = new FormData(form);
       var b = {};
       data.forEach(function (value, key) { if (key.indexOf("bind:") === 0 && value) b[key.slice(5)] = value; });
-      var r = await L.api("POST", base + "/approve", { clearance: data.get("clearance"), bindings: b });
+      var body = { clearance: data.get("clearance"), bindings: b };
+      var confirmed = confirmedDestinations(data);
+      if (confirmed) body.destinations = confirmed;
+      var r = await L.api("POST", base + "/approve", body);
       var details = r.body && r.body.error && r.body.error.details;
       if (!r.ok) { status.textContent = L.errorText(r) + (details ? ": " + JSON.stringify(details) : ""); return; }
       status.textContent = "Approved version " + v.version + " of " + app.name;

@@ -1,3 +1,4 @@
+import { servedSource } from "../../apps/destination-review.ts";
 import { valueProblems } from "../../apps/schemas.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { failure } from "../../result.ts";
@@ -49,20 +50,34 @@ export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): P
     const entry = catalog.find(
       (e) => e.name === name && apps.some((a) => Object.values(a.bindings).includes(name)),
     );
+    // The admin wrote the entry's destinations but confirmed no list: the rule still infers.
     return entry
-      ? { fxId: fxId(), ...pick(entry), irreversible: entry.irreversible, destinations: entry.destinations }
+      ? {
+          fxId: fxId(),
+          ...pick(entry),
+          irreversible: entry.irreversible,
+          destinations: entry.destinations,
+          confirmed: false,
+        }
       : null;
   }
   // Apps mode: a shared category, in the formats of a reviewed, serving version (never a pending
-  // manifest's); irreversible if any app serving it is, with every destination any declares.
-  const serving = apps.flatMap((app) => app.manifest.functionalities.filter((f) => f.category === name));
+  // manifest's); irreversible if any app serving it is, with every destination any declares, the
+  // admin confirmed or the rule finds in its schema.
+  const serving = apps.flatMap((app) =>
+    app.manifest.functionalities
+      .filter((f) => f.category === name)
+      .map((f) => [f, app.confirmedDestinations] as const),
+  );
   const first = serving[0];
   if (!first) return null;
+  const { irreversible, destinations, confirmed } = servedSource(serving);
   return {
     fxId: fxId(),
-    ...pick(first),
-    irreversible: serving.some((f) => f.irreversible),
-    destinations: [...new Set(serving.flatMap((f) => f.destinations ?? []))],
+    ...pick(first[0]),
+    irreversible,
+    ...(destinations && { destinations }),
+    confirmed: confirmed === true,
   };
 }
 

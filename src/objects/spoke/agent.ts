@@ -1,3 +1,8 @@
+import {
+  type ConfirmedDestinations,
+  functionalitySource,
+  toolSource,
+} from "../../apps/destination-review.ts";
 import type { Functionality, Manifest } from "../../apps/manifest.ts";
 import { valueProblems } from "../../apps/schemas.ts";
 import {
@@ -71,7 +76,7 @@ const COLLABORATION_TOOLS = [
 ];
 
 export interface AgentRun {
-  app: { name: string; secrets: string[]; manifest: Manifest };
+  app: { name: string; secrets: string[]; manifest: Manifest; confirmedDestinations?: ConfirmedDestinations };
   hub?: HubLink;
   functionality: Functionality;
   request: Record<string, unknown>;
@@ -118,7 +123,14 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   const allowed = collaborates ? [...declared, FIND_TOOL] : declared.filter((t) => t !== COLLABORATION_TOOL);
   /** What the hub said of each functionality this agent found: the visor judges requests by it. */
   const found = new Map<string, Discovery>();
-  const destinations = [...new Set([...settings.destinations, ...(fn.destinations ?? [])])];
+  // I pins to the destinations the request was given: declared (catalog entry, manifest) or confirmed
+  // by the admin, not inferred (an inferred path would widen what I lets through).
+  const confirmed = run.app.confirmedDestinations;
+  const destinations = [
+    ...new Set([...settings.destinations, ...(functionalitySource(fn, confirmed).destinations ?? [])]),
+  ];
+  // Each tool with its schema and the admin's list: the visor infers the destinations not declared.
+  const visorTools: VisorTool[] = agent.tools.map((t) => ({ name: t.name, ...toolSource(t, confirmed) }));
   const maxTurns = settings.maxTurns ?? 8;
   const maxTokens = settings.maxTokens ?? 60_000;
   const deadline = Date.now() + (settings.maxMs ?? 60_000);
@@ -189,7 +201,7 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
       const args = parseArgs(call.arguments);
       const exception = visorAudit({
         functionality: { name: fn.name, irreversible: fn.irreversible, destinations },
-        tools: [...agent.tools, ...collaborationTools(found, args)],
+        tools: [...visorTools, ...collaborationTools(found, args)],
         allowed,
         request: run.request,
         trusted: pick(run.request, settings.trustedArgs),
@@ -326,8 +338,8 @@ async function collaborate(
 
 /**
  * The collaboration tools as the visor sees them: a request to a functionality found in this run
- * takes its irreversibility and destinations from the hub; one to an id it never found is read
- * fail-closed (irreversible, every value a destination).
+ * takes its irreversibility, destinations and request schema (for the inferred ones) from the hub;
+ * one to an id it never found is read fail-closed (irreversible, every value a destination).
  */
 function collaborationTools(
   found: ReadonlyMap<string, Discovery>,
@@ -335,9 +347,16 @@ function collaborationTools(
 ): VisorTool[] {
   const target = found.get(String(args?.fxId ?? ""));
   return [
-    { name: FIND_TOOL, irreversible: false, destinations: [] },
+    // Lattice's own look-up sends nothing anywhere.
+    { name: FIND_TOOL, irreversible: false, destinations: [], confirmed: true },
     target
-      ? { name: COLLABORATION_TOOL, irreversible: target.irreversible, destinations: target.destinations }
+      ? {
+          name: COLLABORATION_TOOL,
+          irreversible: target.irreversible,
+          ...(target.destinations && { destinations: target.destinations }),
+          parameters: target.request,
+          confirmed: target.confirmed,
+        }
       : { name: COLLABORATION_TOOL, irreversible: true },
   ];
 }

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, catalogProblems } from "../../apps/catalog.ts";
+import { confirmationProblems } from "../../apps/destination-review.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { TokenNews } from "../../contracts.ts";
@@ -154,30 +155,26 @@ export class TenantDO extends DurableObject<Env> {
   }
 
   /**
-   * Approving binds each functionality named in `bindings` to a catalog entry, refused (naming the
-   * functionality and the schema path) where the app could not serve every request of the entry.
+   * Approving binds functionalities to catalog entries (refused where the app could not serve every
+   * request of the entry) and keeps the destination lists the admin confirmed (of schema paths).
    */
   async review(
     appId: string,
     version: number,
-    decision:
-      | { approve: true; clearance: string; bindings?: Record<string, string> }
-      | { approve: false; reason: string },
-  ): Promise<ReturnType<typeof registry.review> | Failure<"invalid_binding">> {
+    decision: registry.Approval | { approve: false; reason: string },
+  ): Promise<ReturnType<typeof registry.review> | Failure<"invalid_binding" | "invalid_destinations">> {
     const pending = registry.pendingVersion(this.sql, appId, version);
     if (decision.approve) {
       const problems = bindingsProblems(pending, currentCatalog(this.sql), decision.bindings ?? {});
       if (problems.length) return failure("invalid_binding", "a binding does not hold", problems);
+      const paths = confirmationProblems(pending?.manifest, decision.destinations);
+      if (paths.length) return failure("invalid_destinations", "a destination does not hold", paths);
     }
     // An MCP version pins the digest of every tool definition it was reviewed with.
     const definitions = pending?.manifest.mcp?.definitions;
     const pins = decision.approve && definitions ? await pinsOf(definitions) : null;
-    const result = registry.review(
-      this.sql,
-      appId,
-      version,
-      decision.approve ? { ...decision, bindings: decision.bindings ?? {}, pins } : decision,
-    );
+    const reviewed = decision.approve ? { ...decision, pins } : decision;
+    const result = registry.review(this.sql, appId, version, reviewed);
     if (result.ok) {
       this.audit(decision.approve ? "app_approved" : "app_rejected", { appId, version, ...decision });
     }

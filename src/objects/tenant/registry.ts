@@ -1,4 +1,9 @@
 import * as z from "zod";
+import {
+  ConfirmedDestinations,
+  type DestinationsView,
+  destinationsView,
+} from "../../apps/destination-review.ts";
 import { Manifest } from "../../apps/manifest.ts";
 import { decode } from "../../decode.ts";
 import { type ToolChange, toolChanges, withEffects } from "../../mcp/definitions.ts";
@@ -25,6 +30,8 @@ export const REGISTRY_MIGRATIONS = [
   `ALTER TABLE app_versions ADD COLUMN pins TEXT`,
   // Set when the server's tools no longer match the serving version's pins: calls stop until review.
   `ALTER TABLE apps ADD COLUMN drift TEXT`,
+  // The destination lists the admin confirmed at approval (JSON ConfirmedDestinations).
+  `ALTER TABLE app_versions ADD COLUMN confirmed_destinations TEXT`,
 ];
 
 /** What a spoke saw when the server's tools stopped matching the pins of the serving version. */
@@ -57,6 +64,14 @@ export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 export type Bindings = Record<string, string>;
 const BindingsSchema = z.record(z.string(), z.string());
 
+/** An admin's approval: clearance, bindings to catalog entries, confirmed destination lists. */
+export type Approval = {
+  approve: true;
+  clearance: string;
+  bindings?: Bindings;
+  destinations?: ConfirmedDestinations;
+};
+
 export const REVIEW_STATES = ["pending", "approved", "rejected"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 const ReviewStatus = z.enum(REVIEW_STATES);
@@ -72,6 +87,8 @@ export interface AppVersion {
   manifest: Manifest;
   /** Set at approval: which catalog entry each functionality serves. */
   bindings: Bindings;
+  /** Per functionality and agent tool: declared, inferred and (at approval) confirmed destinations. */
+  destinations: DestinationsView;
   /** An MCP version: how its tools differ from the version serving before it (the review's diff). */
   toolChanges?: ToolChange[];
 }
@@ -106,6 +123,7 @@ export type VersionRow = {
   reviewed_at: string | null;
   bindings: string | null;
   pins: string | null;
+  confirmed_destinations: string | null;
 };
 
 const now = () => new Date().toISOString();
@@ -185,9 +203,7 @@ export function review(
   sql: Sql,
   appId: string,
   version: number,
-  decision:
-    | { approve: true; clearance: string; bindings: Bindings; pins: Record<string, string> | null }
-    | { approve: false; reason: string },
+  decision: (Approval & { pins: Record<string, string> | null }) | { approve: false; reason: string },
 ): Ok<{ app: AppView }> | Failure<"not_found" | "not_pending"> {
   const row = sql<{
     status: string;
@@ -196,8 +212,9 @@ export function review(
   if (row.status !== "pending") return failure("not_pending", `this version is already ${row.status}`);
   if (decision.approve) {
     sql`UPDATE app_versions SET status = 'approved', clearance = ${decision.clearance},
-        bindings = ${JSON.stringify(decision.bindings)}, reviewed_at = ${now()},
-        pins = ${decision.pins && JSON.stringify(decision.pins)}
+        bindings = ${JSON.stringify(decision.bindings ?? {})}, reviewed_at = ${now()},
+        pins = ${decision.pins && JSON.stringify(decision.pins)},
+        confirmed_destinations = ${decision.destinations ? JSON.stringify(decision.destinations) : null}
         WHERE app_id = ${appId} AND version = ${version}`;
     // A reviewed newer version ends a drift: the admin has seen the server's new tools.
     sql`UPDATE apps SET drift = NULL WHERE id = ${appId} AND drift IS NOT NULL
@@ -239,6 +256,12 @@ export function rotateSecret(
 
 export function bindingsOf(v: Pick<VersionRow, "bindings">): Bindings {
   return v.bindings === null ? {} : decode(BindingsSchema, v.bindings, "an app version's bindings");
+}
+
+export function confirmedOf(v: Pick<VersionRow, "confirmed_destinations">): ConfirmedDestinations {
+  return v.confirmed_destinations === null
+    ? {}
+    : decode(ConfirmedDestinations, v.confirmed_destinations, "an app version's confirmed destinations");
 }
 
 /**
@@ -318,6 +341,7 @@ function viewApp(sql: Sql, appId: string): AppView | null {
         reviewedAt: v.reviewed_at,
         manifest,
         bindings: bindingsOf(v),
+        destinations: destinationsView(manifest, confirmedOf(v)),
       };
     },
   );

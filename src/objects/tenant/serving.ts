@@ -6,6 +6,7 @@ import type { Sql } from "../sql.ts";
 import {
   type AppRow,
   bindingsOf,
+  confirmedOf,
   driftOf,
   PinsSchema,
   registryRevision,
@@ -20,12 +21,14 @@ type Secrets = { secret: string; previous_secret: string | null; previous_until:
 /** An enabled app's row beside its newest approved version's. */
 type ServingRow = AppRow &
   Secrets &
-  Pick<VersionRow, "clearance" | "bindings" | "pins" | "manifest"> & { version: number };
+  Pick<VersionRow, "clearance" | "bindings" | "pins" | "manifest" | "confirmed_destinations"> & {
+    version: number;
+  };
 
 /** Enabled apps with their newest approved version, in one statement (planning reads every app). */
 function servingRows(sql: Sql): ServingRow[] {
   return sql<ServingRow>`
-    SELECT a.*, v.version, v.clearance, v.bindings, v.pins, v.manifest FROM apps a
+    SELECT a.*, v.version, v.clearance, v.bindings, v.pins, v.manifest, v.confirmed_destinations FROM apps a
     JOIN app_versions v ON v.app_id = a.id AND v.version =
       (SELECT MAX(version) FROM app_versions WHERE app_id = a.id AND status = 'approved')
     WHERE a.enabled = 1 ORDER BY a.name`;
@@ -62,6 +65,7 @@ function decoded(row: ServingRow): Omit<ServingApp, "secrets"> {
     clearance: row.clearance!,
     manifest: decode(Manifest, row.manifest, "a stored manifest"),
     bindings: bindingsOf(row),
+    confirmedDestinations: confirmedOf(row),
     pins: row.pins === null ? null : decode(PinsSchema, row.pins, "a version's tool pins"),
     drifted: driftOf(row) !== null,
   };

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { ConfirmedDestinations } from "../../apps/destination-review.ts";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -39,6 +40,7 @@ const approve = createRoute({
             description:
               "Functionality name → catalog entry it serves. Unbound functionalities cannot be planned in catalog mode.",
           }),
+          destinations: ConfirmedDestinations.optional(),
         })
         .strict()
         .openapi("Approval"),
@@ -95,11 +97,14 @@ export const adminAppRoutes = base
         { field: "body.clearance", message: "not a confidentiality level" },
       ]);
     }
-    const { bindings } = c.req.valid("json") ?? {};
-    return c.json(
-      reviewed(await tenant.review(appId, v, { approve: true, clearance, ...(bindings && { bindings }) })),
-      200,
-    );
+    const { bindings, destinations } = c.req.valid("json") ?? {};
+    const decision = {
+      approve: true as const,
+      clearance,
+      ...(bindings && { bindings }),
+      ...(destinations && { destinations }),
+    };
+    return c.json(reviewed(await tenant.review(appId, v, decision)), 200);
   })
   .openapi(reject, async (c) => {
     const { appId, v } = c.req.valid("param");
@@ -118,7 +123,7 @@ function reviewed<A>(
     | { ok: true; app: A }
     | {
         ok: false;
-        code: "not_found" | "not_pending" | "invalid_binding";
+        code: "not_found" | "not_pending" | "invalid_binding" | "invalid_destinations";
         message: string;
         details?: unknown;
       },
@@ -126,6 +131,8 @@ function reviewed<A>(
   if (result.ok) return result.app;
   if (result.code === "not_found") throw notFound("app version");
   if (result.code === "invalid_binding") throw invalid("a binding does not hold", result.details);
+  if (result.code === "invalid_destinations")
+    throw invalid("a confirmed destination does not hold", result.details);
   throw conflict(result.message);
 }
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { DestinationsView } from "../../apps/destination-review.ts";
 import { Manifest } from "../../apps/manifest.ts";
 
 export const ReviewStateSchema = z.enum(["pending", "approved", "rejected"]);
@@ -16,6 +17,7 @@ export const AppVersionSchema = z
     bindings: z
       .record(z.string(), z.string())
       .openapi({ description: "Functionality → catalog entry, set at approval" }),
+    destinations: DestinationsView,
   })
   .openapi("AppVersion");
 
