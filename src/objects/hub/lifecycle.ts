@@ -301,10 +301,16 @@ export class QueryLifecycle {
     });
   }
 
-  /** However a query ends (done, failed, its consent expired): a private session keeps no journaled value. */
+  /**
+   * However a query ends (done, failed, its consent expired): a private session keeps no value of
+   * it past this point, in the journal or in its consents (shown data, a spoke's relayed request).
+   * Only what was displayed remains.
+   */
   ended(queryId: string, session: Session): void {
     this.loaded.delete(queryId);
-    if (session.private) this.store.forgetValues(queryId);
+    if (!session.private) return;
+    this.store.forgetValues(queryId);
+    this.consents.forgetValues(queryId);
   }
 
   /** The error leaves through the display boundary: stored, shown and audited as its code's words and facts. */
