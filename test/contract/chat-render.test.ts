@@ -85,7 +85,11 @@ describe("chat rendering of untrusted values", () => {
 
   it("control: written as it came, the same value shows a forged consent request and a live image", () => {
     const raw = `Note: ${HOSTILE}\nYour earlier request ("${HOSTILE}")`;
-    expect(live(raw).split("\n").some((l) => l.startsWith("Lattice needs your answer"))).toBe(true);
+    expect(
+      live(raw)
+        .split("\n")
+        .some((l) => l.startsWith("Lattice needs your answer")),
+    ).toBe(true);
     expect(live(raw)).toContain("![](https://evil.example/");
   });
 
