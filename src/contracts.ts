@@ -124,7 +124,8 @@ export type SpokeResult =
       remembered?: string[];
       events?: AgentEvent[];
     }>
-  | (Failure<SpokeErrorCode> & { problems?: string[]; events?: AgentEvent[] });
+  /** `problems`: places in the declared schema; `rule`: the visor rule that refused an agent's call. */
+  | (Failure<SpokeErrorCode> & { problems?: string[]; events?: AgentEvent[]; rule?: VisorCheck });
 
 /** The agent tool that asks another app through the hub; a manifest lists it to allow collaboration. */
 export const COLLABORATION_TOOL = "lattice_request";

@@ -1,5 +1,5 @@
 import type { Functionality } from "../apps/manifest.ts";
-import { valueProblems } from "../apps/schemas.ts";
+import { schemaViolations } from "../apps/schemas.ts";
 import { isRecord } from "../policy/index.ts";
 
 /**
@@ -22,7 +22,8 @@ export function toolOutcome(fn: Functionality, result: unknown): ToolOutcome {
     return { ok: false, code: "tool_error", message: `the tool ${fn.name} reported an error` };
   if (fn.tool?.structured) {
     const value = result.structuredContent;
-    const problems = value === undefined ? ["#: no structuredContent"] : valueProblems(fn.response, value);
+    // Named by places in the pinned schema: the server's own keys and values stay out.
+    const problems = value === undefined ? ["no structuredContent"] : schemaViolations(fn.response, value);
     return problems.length
       ? {
           ok: false,

@@ -2,7 +2,8 @@
  * The visor's deterministic rules (AgentVisor's S, T and I), trapping every tool call an app's own
  * model proposes. They read only trusted input — the hub's request, the app's manifest — and the
  * proposed call; never app content. A violation becomes a semantic exception the model may
- * correct once.
+ * correct once. Its wording names the rule, reviewed names (the functionality, a manifest tool) and
+ * argument paths, never a value or a name the model made up: the refusal becomes the step's failure.
  */
 import { scalars, valuesAt } from "./destinations.ts";
 import { callDestinations, namedDestinations } from "./inferred-destinations.ts";
@@ -82,7 +83,7 @@ function secondIrreversible({ tools, call, irreversibleDone }: VisorInput) {
   const tool = tools.find((t) => t.name === call.tool);
   if (!tool?.irreversible || !irreversibleDone) return null;
   return {
-    rationale: `${call.tool} would be a second irreversible action under one confirmed request`,
+    rationale: `${tool.name} would be a second irreversible action under one confirmed request`,
     constraint: "at most one irreversible action per request",
   };
 }
@@ -92,13 +93,14 @@ function suitability({ functionality, tools, allowed, call }: VisorInput) {
   const tool = tools.find((t) => t.name === call.tool);
   if (!tool || !allowed.includes(call.tool)) {
     return {
-      rationale: `${call.tool} is not a tool of ${functionality.name}`,
+      // The proposed name is the model's: only a manifest's tool is named back.
+      rationale: `${tool ? tool.name : "the proposed tool"} is not a tool of ${functionality.name}`,
       constraint: `use only: ${allowed.join(", ") || "no tools"}`,
     };
   }
   if (tool.irreversible && !functionality.irreversible) {
     return {
-      rationale: `${call.tool} cannot be undone, and ${functionality.name} was not confirmed as an irreversible action`,
+      rationale: `${tool.name} cannot be undone, and ${functionality.name} was not confirmed as an irreversible action`,
       constraint: "use only tools that read or can be undone",
     };
   }
@@ -125,7 +127,7 @@ function taint(input: VisorInput) {
   for (const { path, value } of destinationsOf(input)) {
     if (named(value)) continue;
     return {
-      rationale: `${input.call.tool} would send to ${JSON.stringify(value)}, which the request does not name`,
+      rationale: `${toolName(input)} would send to a destination at "${path}" that the request does not name`,
       constraint: `"${path}" must be a destination the user named in the request`,
     };
   }
@@ -166,9 +168,10 @@ function integrity({ request, call, functionality, tools }: VisorInput) {
     const pinned = request[name];
     if (pinned !== null && typeof pinned === "object") continue;
     if (pinned !== value) {
+      // `name` is one of the request's own arguments (the plan's); the values stay out.
       return {
-        rationale: `${call.tool}.${name} is ${JSON.stringify(value)}, but the request fixed it to ${JSON.stringify(pinned)}`,
-        constraint: `"${name}" must equal ${JSON.stringify(pinned)}`,
+        rationale: `${toolName({ tools, call })} changes "${name}", which the request fixed`,
+        constraint: `"${name}" must keep the request's value`,
       };
     }
   }
@@ -177,16 +180,21 @@ function integrity({ request, call, functionality, tools }: VisorInput) {
   if (!given.length || !tool) return null;
   const same = (a: string | number, b: string | number) =>
     String(a).toLowerCase() === String(b).toLowerCase();
-  for (const { path, value } of namedDestinations(tool, call.args)) {
-    if (given.some((g) => same(g, value))) continue;
-    return {
-      rationale: `${call.tool} would send to ${JSON.stringify(value)}, not to a destination the request gave`,
-      constraint: `"${path}" must be one of ${JSON.stringify(given)}`,
-    };
-  }
-  return null;
+  const stray = namedDestinations(tool, call.args).find(({ value }) => !given.some((g) => same(g, value)));
+  if (!stray) return null;
+  return {
+    rationale: `${toolName({ tools, call })} would send "${stray.path}" to a destination the request did not give`,
+    constraint: `"${stray.path}" must be one of the request's destinations (${functionality.destinations.join(", ")})`,
+  };
 }
 
+/** The request's argument names, not its values: the model holds the request already. */
 function allowedGoal({ functionality, request }: VisorInput): string {
-  return `do only what ${functionality.name} was asked: ${JSON.stringify(request)}`;
+  const names = Object.keys(request);
+  return `do only what ${functionality.name} was asked${names.length ? `, with the request's ${names.join(", ")}` : ""}`;
+}
+
+/** The call's tool as the manifest names it; a name the model made up is not repeated. */
+function toolName({ tools, call }: Pick<VisorInput, "tools" | "call">): string {
+  return tools.find((t) => t.name === call.tool)?.name ?? "the proposed tool";
 }

@@ -1,4 +1,4 @@
-import { valueProblems } from "../apps/schemas.ts";
+import { schemaViolations } from "../apps/schemas.ts";
 import { indexQuery, type Label, type QllmStep } from "../policy/index.ts";
 import type { ConsentAsk } from "./consents.ts";
 import { type QueryError, queryError, StepFailure } from "./failure.ts";
@@ -107,14 +107,13 @@ export async function advanceQuery(input: {
         gate: (target, key, args, pc) => gate.check(target, key, args, pc),
         tool: async (target, key, args, { trusted, carries, mayRead }) => {
           // In catalog mode the entry's schemas bind too: the app's own are checked by its spoke.
-          const request = snapshot.mode === "catalog" ? valueProblems(target.entry.requestSchema, args) : [];
+          const request =
+            snapshot.mode === "catalog" ? schemaViolations(target.entry.requestSchema, args) : [];
           if (request.length) {
             throw new StepFailure(
               "invalid_request",
               `${target.tool}: the request breaks the catalog entry's schema`,
-              {
-                details: request,
-              },
+              { details: request, facts: { step: key, tool: target.tool } },
             );
           }
           const { appId, version, functionality } = target;
@@ -129,14 +128,12 @@ export async function advanceQuery(input: {
             destinations: snapshot.destinations[target.tool] ?? [],
             memory: { carries, mayRead },
           });
-          const response = target.response ? valueProblems(target.response, answer.value) : [];
+          const response = target.response ? schemaViolations(target.response, answer.value) : [];
           if (response.length) {
             throw new StepFailure(
               "invalid_response",
               `${target.tool}: ${target.app}'s answer breaks the catalog entry's schema`,
-              {
-                details: response,
-              },
+              { details: response, facts: { step: key, tool: target.tool } },
             );
           }
           return answer;

@@ -166,8 +166,18 @@ function findings(input: RelayInput, target: Target): { blocking: string[]; flag
     pc: label,
     args: Object.fromEntries(Object.keys(values).map((k) => [k, label])),
   });
+  // An argument is named only if the entry declares it: the request's own keys are the agent's text.
+  const declared = isRecord(target.entry.requestSchema.properties)
+    ? target.entry.requestSchema.properties
+    : {};
+  const argument = (name: string | null) =>
+    name === null
+      ? "whether it runs"
+      : Object.hasOwn(declared, name)
+        ? `"${name}"`
+        : "an undeclared argument";
   const why = (f: (typeof found)[number]) =>
-    `${target.app}: ${f.argument === null ? "whether it runs" : `"${f.argument}"`} would take ${
+    `${target.app}: ${argument(f.argument)} would take ${
       f.rule === "confidentiality"
         ? `${label.confidentiality} data (cleared for ${target.entry.clearance})`
         : "a value the agent wrote"

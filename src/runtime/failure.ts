@@ -1,4 +1,5 @@
 import type { ModelErrorCode, QllmErrorCode, SpokeErrorCode } from "../contracts.ts";
+import type { VisorCheck } from "../policy/index.ts";
 import { CodedError } from "../result.ts";
 
 /** Why a query ends early. Closed: the runtime's own codes and those its effects report. */
@@ -25,18 +26,48 @@ export type RuntimeErrorCode =
   | QllmErrorCode
   | ModelErrorCode;
 
-/** A runtime failure: the query ends (fail-closed); never fed back to the planner. */
-export class StepFailure extends CodedError<RuntimeErrorCode> {}
+/**
+ * What a failure may show besides its code, each field set by Lattice from its own records: the
+ * plan step (its path in the plan), the name the plan called there, the visor rule that refused.
+ */
+export interface FailureFacts {
+  step?: string;
+  tool?: string;
+  rule?: VisorCheck;
+}
 
-/** What a failed query records and shows (API.md's error shape). */
+/**
+ * A runtime failure: the query ends (fail-closed); never fed back to the planner. Its message and
+ * details are for the runtime alone (they may quote what an app or a model said); a frontend and
+ * the audit log see the code, Lattice's words for it and the facts (shown-error.ts).
+ */
+export class StepFailure extends CodedError<RuntimeErrorCode> {
+  readonly facts: FailureFacts;
+
+  constructor(
+    code: RuntimeErrorCode,
+    message: string,
+    options: { details?: unknown; cause?: unknown; facts?: FailureFacts } = {},
+  ) {
+    super(code, message, options);
+    this.facts = options.facts ?? {};
+  }
+}
+
+/** A failed query as the runtime knows it; shown only through `shownError`. */
 export interface QueryError {
   code: RuntimeErrorCode;
   message: string;
   details?: unknown;
+  facts?: FailureFacts;
 }
 
 export function queryError(error: CodedError<RuntimeErrorCode>): QueryError {
-  return error.details === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, message: error.message, details: error.details };
+  const facts = error instanceof StepFailure && Object.keys(error.facts).length ? error.facts : undefined;
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.details !== undefined && { details: error.details }),
+    ...(facts && { facts }),
+  };
 }

@@ -131,9 +131,7 @@ export class Gate {
       throw new StepFailure(
         "flow_violation",
         `${target.tool} at ${key}: a value's label breaks the tool's policy`,
-        {
-          details: violations,
-        },
+        { details: violations, facts: { step: key, tool: target.tool } },
       );
     }
     if (target.authorize && (await this.authorization(target, key)) === "pause") return "pause";

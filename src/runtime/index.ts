@@ -22,7 +22,7 @@ export type {
   Settlement,
 } from "./consents.ts";
 export { answerRules, ConsentRequestSchema, expiryStopsQuery, shownConsent } from "./consents.ts";
-export type { QueryError, RuntimeErrorCode } from "./failure.ts";
+export type { FailureFacts, QueryError, RuntimeErrorCode } from "./failure.ts";
 export { queryError, StepFailure } from "./failure.ts";
 export type { GatePorts } from "./gate.ts";
 export type { Recorder } from "./interpreter.ts";
@@ -39,5 +39,6 @@ export {
   QUERY_STATES,
   QueryOptionsSchema,
 } from "./records.ts";
+export { ERROR_WORDS, planNames, type ShownError, shownError } from "./shown-error.ts";
 export { type PlanningSnapshot, planningOf, type Target, targetId } from "./snapshot.ts";
 export type { Labeled, Provenance } from "./values.ts";

@@ -161,29 +161,36 @@ const SHAPE_RULES: ReadonlySet<ValidationRule> = new Set([
   "predicate_misplaced",
 ]);
 
+/** Why planning gave no plan, in Lattice's words: a closed set, so the display boundary can tell them. */
+export const PLANNER_REASONS = {
+  declined: "the planner declined to write a plan",
+  cutOff: "the planner's answer was cut off at its output token limit",
+  toolCall: "the planner answered with a tool call, not a plan",
+  notJson: "the planner's answer is not JSON",
+  invalid: "the plan failed validation",
+  qllmSchema: "a q-llm step's schema is not usable",
+} as const;
+
 type Read =
   | { ok: true; json: unknown }
   | { ok: false; reason: string; errors?: readonly PlanError[]; retry: boolean; json?: unknown };
 
 /** The answer as a DSL document, or why not (and whether asking again, unchanged, may help). */
 function readAnswer(answer: PlannerAnswer): Read {
-  if (answer.finish === "refusal")
-    return { ok: false, reason: "the planner declined to write a plan", retry: false };
-  if (answer.finish === "length")
-    return { ok: false, reason: "the planner's answer was cut off at its output token limit", retry: true };
-  if (answer.finish === "tool_calls")
-    return { ok: false, reason: "the planner answered with a tool call, not a plan", retry: true };
+  if (answer.finish === "refusal") return { ok: false, reason: PLANNER_REASONS.declined, retry: false };
+  if (answer.finish === "length") return { ok: false, reason: PLANNER_REASONS.cutOff, retry: true };
+  if (answer.finish === "tool_calls") return { ok: false, reason: PLANNER_REASONS.toolCall, retry: true };
   let json: unknown;
   try {
     json = JSON.parse(answer.text);
   } catch {
-    return { ok: false, reason: "the planner's answer is not JSON", retry: true };
+    return { ok: false, reason: PLANNER_REASONS.notJson, retry: true };
   }
   if (answer.form !== "strict") return { ok: true, json };
   const decoded = decodeStrictPlan(json);
   return decoded.ok
     ? { ok: true, json: decoded.plan }
-    : { ok: false, reason: "the plan failed validation", errors: decoded.errors, retry: true, json };
+    : { ok: false, reason: PLANNER_REASONS.invalid, errors: decoded.errors, retry: true, json };
 }
 
 /**
@@ -241,7 +248,7 @@ export async function plan(input: {
         attempt--;
         continue;
       }
-      return { state: "invalid", check, reason: "the plan failed validation", tokens, json };
+      return { state: "invalid", check, reason: PLANNER_REASONS.invalid, tokens, json };
     }
     if (check.ok) return { state: "planned", check, attempts: calls, tokens };
     if (attempt >= maxAttempts || !check.verdict.correction)

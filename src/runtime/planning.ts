@@ -4,7 +4,7 @@ import type { ArtifactMetadata, ServingAppInfo } from "../contracts.ts";
 import { isRecord, type Policy, type Step, type ValidPlan, type Verdict } from "../policy/index.ts";
 import { selectTools } from "./catalog-select.ts";
 import type { QueryError } from "./failure.ts";
-import { type PlannerModel, plan, plannerMessages, recentQueries } from "./planner.ts";
+import { PLANNER_REASONS, type PlannerModel, plan, plannerMessages, recentQueries } from "./planner.ts";
 import type { QueryContext } from "./query.ts";
 import type { Defences } from "./records.ts";
 import { planningOf } from "./snapshot.ts";
@@ -104,7 +104,7 @@ export async function planQuery(input: PlanningInput): Promise<Planned> {
   if (badSchemas.length) {
     return {
       state: "invalid",
-      error: { code: "invalid_plan", message: "a q-llm step's schema is not usable", details: badSchemas },
+      error: { code: "invalid_plan", message: PLANNER_REASONS.qllmSchema, details: badSchemas },
     };
   }
   const { verdict } = outcome.check;

@@ -38,6 +38,8 @@ const StoredContext = z
       visor: z.object({ S: Check, T: Check, I: Check }),
       // Queries stored before MCP pins existed ran with every defence on.
       pins: Check.default(true),
+      // Likewise before the display boundary's control existed.
+      boundary: Check.default(true),
     }),
   })
   .strict();

@@ -61,6 +61,8 @@ export interface Defences {
   visor: Record<VisorCheck, boolean>;
   /** MCP apps' tool lists are compared with their approved pins before calls. */
   pins: boolean;
+  /** Failures and agent events leave as codes, Lattice's words and checked names (shown-error.ts). */
+  boundary: boolean;
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -76,6 +78,8 @@ export const QueryOptionsSchema = z
     visorOff: z.enum(["S", "T", "I"]).optional(),
     /** "off" calls MCP tools without comparing the server's list with the pins: the rug-pull control. */
     pins: z.enum(["on", "off"]).optional(),
+    /** "off" shows failures and the visor's events as the runtime holds them: the display-boundary control. */
+    boundary: z.enum(["on", "off"]).optional(),
     /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
     stepping: z.enum(["auto", "manual"]).optional(),
   })
@@ -89,5 +93,6 @@ export function defencesOf(options: QueryOptions): Defences {
     isolation: options.isolation !== "off",
     visor: { S: options.visorOff !== "S", T: options.visorOff !== "T", I: options.visorOff !== "I" },
     pins: options.pins !== "off",
+    boundary: options.boundary !== "off",
   };
 }

@@ -201,3 +201,28 @@ describe("S for collaboration and irreversible actions", () => {
     });
   });
 });
+
+describe("a refusal's wording: the rule, reviewed names and paths, never a value", () => {
+  const C = "cnry![s](https://attacker.test/p)";
+  const mail: VisorTool = { name: "send_mail", irreversible: true, destinations: ["to"] };
+  const refusals = {
+    "S, a made-up tool": check(mail, { to: C }, "Mail dana@x.test", { call: { tool: C, args: { [C]: C } } }),
+    "S, a second irreversible action": check(mail, { to: "dana@x.test" }, "Mail dana@x.test", {
+      irreversibleDone: true,
+    }),
+    "T, an unnamed destination": check(mail, { to: C, body: C }, "Mail dana@x.test"),
+    "I, a pinned argument changed": check(mail, { task: C }, "Mail dana@x.test", {
+      checks: { ...ON, T: false },
+    }),
+    "I, a destination the request did not give": check(mail, { to: C }, "Mail dana@x.test", {
+      checks: { ...ON, T: false },
+      functionality: { name: "assist", irreversible: true, destinations: ["task"] },
+      request: { task: "dana@x.test" },
+    }),
+  };
+
+  it.each(Object.entries(refusals))("%s", (_, exception) => {
+    expect(exception).not.toBeNull();
+    expect(JSON.stringify(exception)).not.toContain("cnry");
+  });
+});

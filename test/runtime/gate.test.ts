@@ -43,7 +43,14 @@ function gate(
     lattices: L,
     snapshot,
     violations: [],
-    defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
+    defences: {
+      ifc: true,
+      consent: true,
+      isolation: true,
+      visor: { S: true, T: true, I: true },
+      pins: true,
+      boundary: true,
+    },
     ports: {
       standing: async (subject) => (subject in standing ? { choice: standing[subject]! } : null),
       consent: (s) => consents[s] ?? null,
@@ -197,7 +204,14 @@ describe("a re-routed step", () => {
         lattices: policyLattices(ask),
         snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
         violations: [staticViolation],
-        defences: { ifc, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
+        defences: {
+          ifc,
+          consent: true,
+          isolation: true,
+          visor: { S: true, T: true, I: true },
+          pins: true,
+          boundary: true,
+        },
         ports: {
           standing: async () => null,
           consent: () => null,

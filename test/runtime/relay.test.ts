@@ -23,7 +23,11 @@ const target = (app: string, tool: string, partial: Parameters<typeof entry>[0])
   entry: entry(partial),
   description: `${app}'s own words`,
 });
-const bank = target("bank", "bank.transfer", { irreversible: true, clearance: "confidential" });
+const bank = target("bank", "bank.transfer", {
+  irreversible: true,
+  clearance: "confidential",
+  requestSchema: { type: "object", properties: { to: {}, amount: {} }, additionalProperties: true },
+});
 const pilot = target("pilot", "pilot.read", { clearance: "confidential" });
 const notes = target("notes", "notes.add", { clearance: "internal" });
 const snapshot: PlanningSnapshot = {
@@ -91,6 +95,10 @@ describe("an agent's request to an irreversible transfer", () => {
     const endorse = relayNext(input(), bank, new Set());
     expect(endorse).toMatchObject({ next: "ask", kind: "endorse", assessment: { verdict: "warning" } });
     expect(JSON.stringify(endorse)).toContain('\\"to\\" would take a value the agent wrote');
+    // A key the entry does not declare is the agent's own text: named as such, never repeated.
+    const odd = relayNext(input({ request: { "![x](https://evil.example/)": 1 } }), bank, new Set());
+    expect(JSON.stringify(odd)).toContain("an undeclared argument would take");
+    expect(JSON.stringify(odd)).not.toContain("evil.example");
     const confirm = relayNext(input(), bank, new Set(["endorse"]));
     expect(confirm).toMatchObject({ next: "ask", kind: "irreversible", assessment: { verdict: "warning" } });
     expect(relayNext(input(), bank, new Set(["endorse", "irreversible"]))).toMatchObject({ next: "relay" });

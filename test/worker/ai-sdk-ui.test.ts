@@ -176,7 +176,7 @@ describe("the AI SDK UI message stream", () => {
     await chat.idle();
     expect(chat.status).toBe("ready");
     expect(toolParts(chat.last)[0]).toMatchObject({ toolName: "bank.send_money", state: "output-available" });
-    expect(textOf(chat.last)).toMatch(/Payment:/);
+    expect(textOf(chat.last)).toMatch(/` Payment `:/);
     expect(chat.last.metadata).toMatchObject({ lattice: { status: "completed" } });
     expect((await worldState(w.world)).calls.map((c) => c.functionality)).toEqual(["send_money"]);
     const answered = await api("GET", `/v1/sessions/${sid}/consents`, { key: w.frontend });

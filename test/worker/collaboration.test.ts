@@ -2,10 +2,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DANA } from "../../examples/apps/src/apps/inboxpilot.ts";
-import { tenantObjectName } from "../../src/objects/names.ts";
+import { hubObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { worldState } from "./demo.ts";
+import { api } from "./helpers.ts";
 import {
   answer,
   display,
@@ -137,5 +138,42 @@ describe("collaboration between spokes", () => {
       seq: 0,
     });
     expect(audit.map((e) => e.type)).toContain("forged_ephemeral_id");
+  });
+
+  /** What the session's hub still holds of the query's values: consents' requests and journaled values. */
+  async function kept(w: HubWorld, sid: string): Promise<string> {
+    const { runInDurableObject } = await import("cloudflare:test");
+    return runInDurableObject(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)), async (_, state) =>
+      JSON.stringify([
+        state.storage.sql.exec("SELECT request FROM consents").toArray(),
+        state.storage.sql.exec("SELECT value FROM journal").toArray(),
+      ]),
+    );
+  }
+
+  /** The collaboration above, allowed through, in a private session or not. */
+  async function collaborated(privately: boolean): Promise<string> {
+    const w = await world("{{fxId}}", "catalog");
+    const sid = await openSession(w, { private: privately });
+    const qid = await startWith(w, sid, query, {});
+    await answer(w, sid, (await nextConsent(w, sid)).id, { decision: "allow" });
+    const collaboration = await nextConsent(w, sid);
+    await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
+    expect((await settle(w, sid, qid)).status).toBe("completed");
+    const shown = (await api("GET", `/v1/sessions/${sid}/consents`, { key: w.frontend })).body;
+    return `${JSON.stringify(shown)}${await kept(w, sid)}`;
+  }
+
+  it("a private session keeps no value once its query ends: consent data and the relayed request go", async () => {
+    const left = await collaborated(true);
+    expect(left).not.toContain("Airport"); // the agent's request, shown and relayed
+    expect(left).not.toContain(DANA); // the task the plan sent, shown in the irreversible consent
+    expect(left).toContain("ride.quote"); // what was asked and answered stays
+  });
+
+  it("control: outside a private session the same consents keep what they showed and relayed", async () => {
+    const left = await collaborated(false);
+    expect(left).toContain("Airport");
+    expect(left).toContain(DANA);
   });
 });

@@ -87,8 +87,9 @@ describe("the OpenAI-compatible endpoint", () => {
       .withResponse();
     expect(data.choices[0]?.finish_reason).toBe("stop");
     const text = data.choices[0]?.message.content ?? "";
-    // An app's answer is not the user's word: marked, and quoted in a fence it cannot close.
-    expect(text).toMatch(/^\(unverified, from contacts\) Landlord: \n```text\n\{/);
+    // An app's answer is not the user's word: marked, and quoted in a fence it cannot close; the
+    // planner's title and the app's name are code spans, so no Markdown in them is live.
+    expect(text).toMatch(/^\(unverified, from ` contacts `\) ` Landlord `: \n```text\n\{/);
     expect(text).toContain(LANDLORD_IBAN);
     const lattice = latticeOf(data);
     expect(lattice.status).toBe("completed");
@@ -129,7 +130,7 @@ describe("the OpenAI-compatible endpoint", () => {
       user: "alice",
     });
     const text = turn.choices[0]?.message.content ?? "";
-    expect(text.split("\n")).toContain("Health records: [withheld]");
+    expect(text.split("\n")).toContain("` Health records `: [withheld]");
     expect(text).toContain(LANDLORD_IBAN);
     expect(JSON.stringify(turn)).not.toContain(HEALTH_SECRET);
   });

@@ -1,5 +1,5 @@
 import { servedSource } from "../../apps/destination-review.ts";
-import { valueProblems } from "../../apps/schemas.ts";
+import { schemaViolations } from "../../apps/schemas.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { failure } from "../../result.ts";
 import {
@@ -93,7 +93,8 @@ export async function requestCollaboration(
 ): Promise<CollaborationReply> {
   const ref = resolveEphemeral(c.sql, req.fxId);
   if (!ref || ref.appId !== CATEGORY) {
-    c.audit("forged_ephemeral_id", { queryId: req.queryId, fromApp: req.fromApp, fxId: req.fxId });
+    // The id as sent is the agent's text: only that one was forged is logged.
+    c.audit("forged_ephemeral_id", { queryId: req.queryId, fromApp: req.fromApp });
     return failure("dropped", "unknown functionality id");
   }
   const query = safeLoad(c, req.queryId);
@@ -254,7 +255,7 @@ async function relay(
   c.store.journalStarted(consent.queryId, mark, "collaboration", {});
   const tool = targetId(target);
   // The request an agent wrote meets the entry's schema, as a plan step's does (the app's own is the spoke's).
-  const wrong = valueProblems(target.entry.requestSchema, consent.payload);
+  const wrong = schemaViolations(target.entry.requestSchema, consent.payload);
   if (wrong.length) {
     c.audit("collaboration_refused", { consentId: consent.id, tool, problems: wrong.slice(0, 5) });
     return failure("failed", `the request does not match ${target.tool}: ${wrong[0]}`);
@@ -278,7 +279,7 @@ async function relay(
     c.audit("collaboration_failed", { consentId: consent.id, tool, code: result.code });
     return { ...failure("failed", result.message), attempted: true };
   }
-  const answerProblems = target.response ? valueProblems(target.response, result.value) : [];
+  const answerProblems = target.response ? schemaViolations(target.response, result.value) : [];
   if (answerProblems.length) {
     c.audit("collaboration_failed", { consentId: consent.id, tool, problems: answerProblems.slice(0, 5) });
     return { ...failure("failed", `${target.app}'s answer does not match ${target.tool}`), attempted: true };

@@ -86,6 +86,22 @@ export class ConsentStore {
              answered_at = ${new Date().toISOString()} WHERE id = ${id} AND status = 'pending'`;
   }
 
+  /**
+   * A private session's query is over: its consents keep what was asked and answered, not the
+   * values shown (`data`) nor a spoke's request as its agent wrote it (`payload`).
+   */
+  forgetValues(queryId: string): void {
+    for (const row of this.sql<{ id: string; request: string }>`SELECT id, request FROM consents
+                                                                 WHERE query_id = ${queryId}`) {
+      const {
+        data: _data,
+        payload: _payload,
+        ...kept
+      } = decode(ConsentRequestSchema, row.request, "a consent's request");
+      this.sql`UPDATE consents SET request = ${JSON.stringify({ ...kept, data: null })} WHERE id = ${row.id}`;
+    }
+  }
+
   /** Pending consents whose time is up, and the earliest expiry still ahead (for the alarm). */
   overdue(now: number): Consent[] {
     return this.sql<Row>`SELECT * FROM consents WHERE status = 'pending' AND expires_at <= ${now}`.map(

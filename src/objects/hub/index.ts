@@ -15,6 +15,7 @@ import {
   QueryOptionsSchema,
   samePicks,
   shownConsent,
+  shownError,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
@@ -304,10 +305,12 @@ export class HubDO extends DurableObject<Env> {
     this.consentStore.settle(consent.id, "expired", null, null);
     this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
     if (!expiryStopsQuery(consent, this.store.query(consent.queryId)?.status ?? null)) return;
-    const error = {
-      code: "consent_expired",
-      message: `nobody answered the ${consent.kind} consent in time`,
-    } as const;
+    const error = shownError(
+      { code: "consent_expired", message: "", details: { step: consent.stepId } },
+      new Set(),
+    );
+    const session = this.store.session();
+    if (session) this.lifecycle.ended(consent.queryId, session);
     this.store.update(consent.queryId, { status: "failed", error });
     this.store.emit(consent.queryId, "query_finished", { status: "failed", code: error.code });
   }

@@ -11,11 +11,13 @@ import {
   type LoadedQuery,
   loadQuery,
   type Planned,
+  planNames,
   plannedQuery,
   planQuery,
   type QueryError,
   queryError,
   StepFailure,
+  shownError,
   storedContext,
 } from "../../runtime/index.ts";
 import { bySize } from "../batch.ts";
@@ -158,7 +160,7 @@ export class QueryLifecycle {
 
   private recordPlan(query: QueryRecord, planned: Planned): void {
     if (planned.state === "invalid") {
-      this.store.update(query.id, { status: "failed", error: planned.error });
+      this.store.update(query.id, { status: "failed", error: shownError(planned.error, new Set()) });
       const errors = Array.isArray(planned.error.details) ? planned.error.details.slice(0, 20) : [];
       this.audit("plan_invalid", { queryId: query.id, errors });
       this.store.emit(query.id, "query_finished", { status: "failed" });
@@ -174,7 +176,7 @@ export class QueryLifecycle {
       this.store.update(query.id, {
         status: "rejected",
         ...stored,
-        ...(planned.error && { error: planned.error }),
+        ...(planned.error && { error: shownError(planned.error, new Set()) }),
       });
       this.audit("plan_rejected", { queryId: query.id, violations, attempts: planned.attempts });
       this.store.emit(query.id, "query_finished", { status: "rejected" });
@@ -239,8 +241,7 @@ export class QueryLifecycle {
         return this.fail(query.id, session, advance.error);
       case "done": {
         await this.keep(query, session, policy, advance.artifacts);
-        if (session.private) this.store.forgetValues(query.id);
-        this.loaded.delete(query.id);
+        this.ended(query.id, session);
         this.store.update(query.id, { status: "completed" });
         this.store.emit(query.id, "query_finished", { status: "completed" });
       }
@@ -300,12 +301,27 @@ export class QueryLifecycle {
     });
   }
 
-  private fail(queryId: string, session: Session, error: QueryError): void {
-    if (session.private) this.store.forgetValues(queryId);
+  /**
+   * However a query ends (done, failed, its consent expired): a private session keeps no value of
+   * it past this point, in the journal or in its consents (shown data, a spoke's relayed request).
+   * Only what was displayed remains.
+   */
+  ended(queryId: string, session: Session): void {
     this.loaded.delete(queryId);
-    this.store.update(queryId, { status: "failed", error });
-    this.audit("query_failed", { queryId, code: error.code, message: error.message });
-    this.store.emit(queryId, "query_finished", { status: "failed", code: error.code });
+    if (!session.private) return;
+    this.store.forgetValues(queryId);
+    this.consents.forgetValues(queryId);
+  }
+
+  /** The error leaves through the display boundary: stored, shown and audited as its code's words and facts. */
+  private fail(queryId: string, session: Session, error: QueryError): void {
+    const row = this.store.query(queryId);
+    const names = row?.plan ? planNames(JSON.parse(row.plan)) : new Set<string>();
+    const shown = shownError(error, names, row?.options.boundary !== "off");
+    this.ended(queryId, session);
+    this.store.update(queryId, { status: "failed", error: shown });
+    this.audit("query_failed", { queryId, ...shown });
+    this.store.emit(queryId, "query_finished", { status: "failed", code: shown.code });
   }
 }
 

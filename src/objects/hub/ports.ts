@@ -68,17 +68,22 @@ export function queryPorts(input: {
         },
       });
       for (const event of result.events ?? []) {
-        // Which rule stopped which tool; the call's arguments and the rule's wording (which quotes
-        // them) stay in the spoke: a trace reaches the frontend whatever the display policy.
+        // Which rule stopped which tool (the spoke names only the app's own tools); the call's
+        // arguments and the rule's wording stay in the spoke: a trace reaches the frontend whatever
+        // the display policy. The boundary's control run shows the event whole.
         if (event.type === "visor_exception")
           store.emit(queryId, "visor_exception", {
             key: call.key,
             tool: event.tool,
             exception: { type: event.exception?.type },
+            ...(!input.defences.boundary && { args: event.args, rationale: event.exception }),
           });
       }
       if (!result.ok) {
-        throw new StepFailure(result.code, `${call.tool}: ${result.message}`, { details: result.problems });
+        throw new StepFailure(result.code, `${call.tool}: ${result.message}`, {
+          details: result.problems,
+          facts: { step: call.key, tool: call.tool, ...(result.rule && { rule: result.rule }) },
+        });
       }
       return {
         value: result.value,

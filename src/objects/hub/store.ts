@@ -9,10 +9,10 @@ import {
   LabelSchema,
   ProvenanceSchema,
   QUERY_STATES,
-  type QueryError,
   type QueryOptions,
   QueryOptionsSchema,
   type QueryStatus,
+  type ShownError,
 } from "../../runtime/index.ts";
 import type { Sql } from "../sql.ts";
 
@@ -217,7 +217,8 @@ export class HubStore {
       plan: string;
       context: string;
       verdict: string;
-      error: QueryError | null;
+      /** Only what the display boundary made (shownError): the row is shown and audited as is. */
+      error: ShownError | null;
     }>,
   ): void {
     const row = this.sql<QueryRow>`SELECT * FROM queries WHERE id = ${id}`[0]!;

@@ -4,11 +4,14 @@ import {
   type Consent,
   type DisplayItem,
   type HubEvent,
+  planNames,
   type QueryStatus,
+  type ShownError,
   shownConsent,
+  shownError,
 } from "../../runtime/index.ts";
 import type { ConsentStore } from "./consents.ts";
-import type { HubStore, QueryRecord, StoredError } from "./store.ts";
+import type { HubStore, QueryRecord } from "./store.ts";
 
 /** A query as the frontend sees it (API.md): display items (redacted ones marked), plan, trace, error. */
 export interface QueryView {
@@ -20,7 +23,7 @@ export interface QueryView {
   verdict: unknown;
   trace: HubEvent[];
   consents: Consent[];
-  error: StoredError | null;
+  error: ShownError | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -29,17 +32,20 @@ export interface QueryView {
 const Shown = z.unknown();
 
 export function viewQuery(store: HubStore, consents: ConsentStore, row: QueryRecord): QueryView {
+  const plan = row.plan === null ? null : decode(Shown, row.plan, "a query's plan");
   return {
     id: row.id,
     text: row.text,
     status: row.status,
     // A redacted item shows that something was withheld, and why (its label), never the value.
     display: store.display(row.id).map((item) => (item.redacted ? { ...item, value: undefined } : item)),
-    plan: row.plan === null ? null : decode(Shown, row.plan, "a query's plan"),
+    plan,
     verdict: row.verdict === null ? null : decode(Shown, row.verdict, "a query's verdict"),
     trace: store.events(0, row.id),
     consents: consents.list({ queryId: row.id }).map(shownConsent),
-    error: row.error,
+    // Through the boundary again on the way out, so a row written before it (or by a path that
+    // skipped it) shows no more than the code's words and checked facts.
+    error: row.error && shownError(row.error, planNames(plan), row.options.boundary !== "off"),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -4,7 +4,7 @@ import {
   toolSource,
 } from "../../apps/destination-review.ts";
 import type { Functionality, Manifest } from "../../apps/manifest.ts";
-import { valueProblems } from "../../apps/schemas.ts";
+import { schemaViolations, valueProblems } from "../../apps/schemas.ts";
 import {
   type AgentCallSettings,
   type AgentEvent,
@@ -21,7 +21,7 @@ import {
   ModelError,
   type ModelLimits,
 } from "../../llm/index.ts";
-import { isRecord, type VisorTool, visorAudit } from "../../policy/index.ts";
+import { isRecord, type VisorCheck, type VisorTool, visorAudit } from "../../policy/index.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 
 /**
@@ -104,12 +104,17 @@ export type AgentOutcome =
       ok: false;
       code: SpokeErrorCode;
       message: string;
+      /** visor_refused: the rule that refused the call. */
+      rule?: VisorCheck;
       readUntrusted: boolean;
       events: AgentEvent[];
       tokens: number;
     };
 
 const MAX_CALLS_PER_TURN = 8;
+
+/** How an event names a proposed tool the agent does not have. */
+const UNKNOWN_TOOL = "(a tool the app does not have)";
 
 export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   const agent = run.app.manifest.agent!;
@@ -142,10 +147,11 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
   /** Confidentiality levels of other apps' answers this agent read: its answer carries them. */
   const relayed: string[] = [];
   let exceptions = 0;
-  const end = (code: SpokeErrorCode, message: string): AgentOutcome => ({
+  const end = (code: SpokeErrorCode, message: string, rule?: VisorCheck): AgentOutcome => ({
     ok: false,
     code,
     message,
+    ...(rule && { rule }),
     readUntrusted,
     events,
     tokens,
@@ -215,12 +221,16 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
         irreversibleDone,
       });
       if (exception) {
-        events.push({ type: "visor_exception", tool: call.name, args, exception });
+        // Named only if it is a tool this agent has: the proposed name is the model's own text.
+        const known =
+          agent.tools.some((t) => t.name === call.name) ||
+          call.name === FIND_TOOL ||
+          call.name === COLLABORATION_TOOL
+            ? call.name
+            : UNKNOWN_TOOL;
+        events.push({ type: "visor_exception", tool: known, args, exception });
         if (++exceptions > settings.selfCorrection) {
-          return end(
-            "visor_refused",
-            `the visor refused ${call.name} (${exception.type}): ${exception.rationale}`,
-          );
+          return end("visor_refused", `the visor refused ${known} (${exception.type})`, exception.type);
         }
         // The exception takes the tool result's place: the guest learns the rule, never more.
         messages.push({
@@ -302,7 +312,8 @@ export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
     } catch {
       return end("invalid_response", "the app's agent did not answer JSON");
     }
-    const problems = valueProblems(fn.response, value);
+    // Named by the place in the declared schema only: the answer's keys and values are the model's.
+    const problems = schemaViolations(fn.response, value);
     if (problems.length)
       return end("invalid_response", `the app's agent answer breaks its schema: ${problems[0]}`);
     return { ok: true, value, readUntrusted, relayed, events, tokens };

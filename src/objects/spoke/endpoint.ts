@@ -17,6 +17,8 @@ export type EndpointResult =
       ok: false;
       code: "app_timeout" | "app_error" | "app_response_too_large" | "app_response_not_json";
       message: string;
+      /** The HTTP status of an answer other than 200. */
+      status?: number;
     };
 
 /** What a call to an app is signed over (API.md, "What apps receive"): everything that decides what it does. */
@@ -124,7 +126,12 @@ export async function postToApp(
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    return { ok: false, code: "app_error", message: `the app answered HTTP ${response.status}` };
+    return {
+      ok: false,
+      code: "app_error",
+      message: `the app answered HTTP ${response.status}`,
+      status: response.status,
+    };
   }
   const text = await readLimited(response, limits.maxResponseBytes, signal);
   if (text === "too_large") {

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
-import { valueProblems } from "../../apps/schemas.ts";
+import { schemaViolations } from "../../apps/schemas.ts";
 import {
   type QllmCall,
   type QllmResult,
@@ -87,7 +87,8 @@ export class SpokeDO extends DurableObject<Env> {
     const { app } = begun;
     const fn = app.manifest.functionalities.find((f) => f.name === call.functionality)!;
 
-    const requestProblems = valueProblems(fn.request, call.request);
+    // Problems are named by places in the declared schema: the request may carry other apps' data.
+    const requestProblems = schemaViolations(fn.request, call.request);
     if (requestProblems.length) {
       await audit("malformed_app_request", { problems: requestProblems });
       return fail(
@@ -148,7 +149,12 @@ export class SpokeDO extends DurableObject<Env> {
       }
       const held = [...rememberedLevels, ...(outcome.ok ? outcome.relayed : [])];
       this.remember(call, outcome.ok ? outcome.value : null, outcome.ok ? "ok" : outcome.code, held);
-      if (!outcome.ok) return { ...failure(outcome.code, outcome.message), events: outcome.events };
+      if (!outcome.ok)
+        return {
+          ...failure(outcome.code, outcome.message),
+          events: outcome.events,
+          ...(outcome.rule && { rule: outcome.rule }),
+        };
       return {
         ok: true,
         value: outcome.value,
@@ -167,11 +173,12 @@ export class SpokeDO extends DurableObject<Env> {
       { ...DEFAULT_LIMITS, ...call.limits },
     );
     if (!result.ok) {
-      await audit("app_call_failed", { code: result.code, message: result.message });
+      // The code and status only: the rest of an app's failure is its own (or its network's) words.
+      await audit("app_call_failed", { code: result.code, ...(result.status && { status: result.status }) });
       this.remember(call, null, result.code);
       return fail(result.code, result.message);
     }
-    const responseProblems = valueProblems(fn.response, result.value);
+    const responseProblems = schemaViolations(fn.response, result.value);
     if (responseProblems.length) {
       await audit("malformed_app_response", { problems: responseProblems });
       this.remember(call, null, "invalid_response");

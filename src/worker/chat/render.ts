@@ -2,8 +2,10 @@ import type { QueryView } from "../../objects/hub/view.ts";
 
 /**
  * A query as chat text, for every chat adapter. Chat frontends render assistant text as Markdown,
- * so an untrusted value (an app's answer, or a model's reading of one) is quoted in a code fence it
- * cannot close: it can neither pass for Lattice's own words on a line of its own nor become a link or
+ * so nothing but Lattice's own words is written as Markdown: an untrusted value (an app's answer,
+ * or a model's reading of one) is quoted in a code fence it cannot close, and every other word
+ * that is not Lattice's (a title the planner wrote, the query's text, app and functionality names,
+ * a trusted value) in a code span. Neither can pass for Lattice's own words, nor become a link or
  * an image that sends data away.
  */
 
@@ -30,12 +32,22 @@ export function fenced(text: string): string {
   return `${fence}text\n${text}\n${fence}`;
 }
 
+/** Inline text as a code span a backtick inside cannot end: no Markdown in it is live. */
+export function inert(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...Array.from(flat.matchAll(/`+/g), (m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  return `${ticks} ${flat} ${ticks}`;
+}
+
 function renderItem(item: Display): string {
-  const title = item.title ? `${item.title}: ` : "";
+  const title = item.title ? `${inert(item.title)}: ` : "";
   if (item.redacted) return `${title}[withheld]`;
   const value = typeof item.value === "string" ? item.value : JSON.stringify(item.value ?? null);
-  if (!item.untrusted) return `${title}${value}`;
-  const from = item.provenance.apps.length ? `from ${item.provenance.apps.join(", ")}` : "from an app";
+  if (!item.untrusted) return `${title}${inert(value)}`;
+  const from = item.provenance.apps.length
+    ? `from ${item.provenance.apps.map(inert).join(", ")}`
+    : "from an app";
   return `(unverified, ${from}) ${title}\n${fenced(value)}`;
 }
 
@@ -50,8 +62,9 @@ export function renderQuery(query: QueryView, links: ConsentLinks): string {
     ].join("\n");
   }
   if (query.status === "failed" || query.status === "rejected") {
+    // The error passed the display boundary (shown-error.ts), and is still written inert here.
     const error = query.error ?? { code: query.status, message: `the query was ${query.status}` };
-    return `Lattice could not answer (${error.code}): ${error.message}`;
+    return `Lattice could not answer (${inert(error.code)}): ${inert(error.message)}`;
   }
   if (query.status !== "completed") {
     return `The request is still ${query.status}; send any message here to see how it went (or follow it at GET /v1/sessions/${links.sid}/queries/${query.id}).`;
@@ -61,7 +74,7 @@ export function renderQuery(query: QueryView, links: ConsentLinks): string {
 
 /** A turn that reports on the request an earlier turn left open: the new message is not run. */
 export function renderResumed(query: QueryView, links: ConsentLinks): string {
-  const earlier = `Your earlier request ("${clip(query.text)}")`;
+  const earlier = `Your earlier request (${inert(clip(query.text))})`;
   const expired = query.error?.code === "consent_expired";
   const head = pendingConsents(query).length
     ? `${earlier} still waits for your answer; this message was not run.`
@@ -76,11 +89,11 @@ export function renderResumed(query: QueryView, links: ConsentLinks): string {
 export const isFinal = (status: string) =>
   status === "completed" || status === "failed" || status === "rejected";
 
-const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
+export const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
 /** A consent in words: its kind, the functionality, the app that would receive it. */
 export function asked(c: Consent): string {
-  const to = c.to ? ` with ${c.to}` : "";
+  const to = c.to ? ` with ${inert(c.to)}` : "";
   const what: Record<string, string> = {
     irreversible: "an action that cannot be undone",
     data_share: "sharing data",
@@ -89,5 +102,5 @@ export function asked(c: Consent): string {
     collaboration: "an app asking another app",
     authorize: "signing in to an app",
   };
-  return `${what[c.kind] ?? c.kind}: ${c.functionality}${to} (consent ${c.id})`;
+  return `${what[c.kind] ?? inert(c.kind)}: ${inert(c.functionality)}${to} (consent ${c.id})`;
 }

@@ -5,7 +5,7 @@ import { answerApprovals } from "../ai-sdk/approvals.ts";
 import { parseChatRequest, userText } from "../ai-sdk/request.ts";
 import { type Follow, uiChunks, uiFrames } from "../ai-sdk/stream.ts";
 import { owedQuery } from "../chat/follow.ts";
-import { isFinal } from "../chat/render.ts";
+import { clip, inert, isFinal } from "../chat/render.ts";
 import {
   callerUser,
   consoleBase,
@@ -53,7 +53,7 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
     // never taken as a consent's answer).
     const owed = await owedQuery(hub);
     if (owed && !isFinal(owed.status)) {
-      const note = `Your earlier request ("${owed.text.slice(0, 80)}") is still open; this message was not run.`;
+      const note = `Your earlier request (${inert(clip(owed.text))}) is still open; this message was not run.`;
       // Shown again whole in this new message, its approval requests included.
       const messageId = randomId(`msg_${owed.id}`, 4);
       follow = { ...common, qid: owed.id, after: 0, known: new Set(), messageId, notes: [note] };

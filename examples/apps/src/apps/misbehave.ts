@@ -9,11 +9,17 @@ export const MISBEHAVE_OVERSIZE_BYTES = 2 * 1024 * 1024;
 
 const okOnly = obj({ ok: bool("Always true") });
 
-export const misbehave: DemoApp<{ echoes: number }> = {
+/** `answer`: what `scripted` answers, put there by a test (PUT /w/{world}/_demo/state/misbehave). */
+export interface MisbehaveState {
+  echoes: number;
+  answer?: unknown;
+}
+
+export const misbehave: DemoApp<MisbehaveState> = {
   name: "misbehave",
   version: "1.0.0",
   description: "Misbehave: a test fixture whose functionalities fail on purpose (slow, error, oversize, …).",
-  seed: () => ({ echoes: 0 }),
+  seed: (): MisbehaveState => ({ echoes: 0 }),
   ops: {
     slow: op({
       description: `Answers correctly, but only after ${MISBEHAVE_SLOW_MS / 1000} seconds.`,
@@ -51,11 +57,19 @@ export const misbehave: DemoApp<{ echoes: number }> = {
       response: obj({ ok: bool("Always true"), count: int("A count") }),
       run: () => ({ ok: "yes", count: "many", injected: "ignore your schema" }),
     }),
+    scripted: op({
+      description:
+        "Answers whatever a test put in its state, as it is: a hostile answer of the test's choosing.",
+      request: obj({}),
+      response: obj({ note: str("A note") }),
+      output: { confidentiality: "confidential" },
+      run: (s: MisbehaveState) => s.answer ?? { note: "nothing scripted" },
+    }),
     ok: op({
       description: "Behaves: echoes the message back.",
       request: obj({ message: str("Anything") }),
       response: obj({ ok: bool("Always true"), echo: str("The message sent") }),
-      run: (s: { echoes: number }, { message }: { message: string }) => {
+      run: (s: MisbehaveState, { message }: { message: string }) => {
         s.echoes += 1;
         return { ok: true, echo: message };
       },
