@@ -103,11 +103,21 @@ describe("a sign-in link", () => {
       expect(await stored(b.page)).toBe(sam);
       expect(b.page.url()).toBe(`${stack().api}/console/data`);
 
-      // Opened afresh (a whole page load, not a fragment change): asked, then confirmed.
+      // Opened afresh (a whole page load, not a fragment change): asked; declined, sam's page loads.
       await b.page.goto(`${stack().api}/console`);
       await b.page.goto(`${stack().api}/console/data#token=${alex}`);
       await asked.waitFor();
       expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
+      expect(await b.page.locator("#content").isHidden()).toBe(true);
+      await asked.getByRole("button", { name: "Don't sign in" }).click();
+      await b.page.locator("#content").waitFor({ state: "visible" });
+      expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
+      expect(await stored(b.page)).toBe(sam);
+
+      // And once more, confirmed.
+      await b.page.goto(`${stack().api}/console`);
+      await b.page.goto(`${stack().api}/console/data#token=${alex}`);
+      await asked.waitFor();
       await settle();
       expect(seen.carried).toEqual([]);
       await asked.getByRole("button", { name: "Continue as alex" }).click();
