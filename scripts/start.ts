@@ -92,7 +92,7 @@ Lattice is running (offline; models are scripted until you configure a live one)
   frontend key   ${demo.keys.frontend}
   apps       ${Object.keys(demo.appIds).join(", ")} (registered and approved)
   console    ${api}/console#token=${token}
-             (signed in as the demo user alex for an hour; admin and developer pages take those keys)
+             (confirm the demo user alex there; the token lasts an hour; admin and developer pages take those keys)
 (also in .lattice/demo.json)
 `);
 

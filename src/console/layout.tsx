@@ -92,6 +92,7 @@ export function Layout(props: PageProps) {
               <button type="submit">Sign in</button>
             </form>
           </section>
+          {props.needs === "user" && <LinkSignIn />}
           <div id="content" hidden>
             {props.children}
           </div>
@@ -101,5 +102,37 @@ export function Layout(props: PageProps) {
         </main>
       </body>
     </html>
+  );
+}
+
+/**
+ * The question a sign-in link asks before its token is kept or used: anyone can make such a link
+ * with their own token (login CSRF), so the person confirms the user it names. Lattice's words are
+ * here; the script fills in only what the token says (user, tenant) and who is signed in now.
+ */
+function LinkSignIn() {
+  return (
+    <section id="link-signin" class="consent" aria-labelledby="link-signin-title" hidden>
+      <h2 id="link-signin-title" tabindex={-1}>
+        Sign in from a link?
+      </h2>
+      <p>
+        The link you opened would sign this tab in as the user below. Continue only if this is you: anyone can
+        make such a link for their own account, and what you then ask or allow would be done in theirs.
+      </p>
+      <dl class="facts">
+        <dt>User</dt>
+        <dd id="link-user" class="named"></dd>
+        <dt>Tenant</dt>
+        <dd id="link-tenant" class="named"></dd>
+        <dt>From</dt>
+        <dd>a link (its sign-in is not kept until you continue)</dd>
+      </dl>
+      <p id="link-current" hidden></p>
+      <button id="link-continue" type="button"></button>
+      <button id="link-refuse" type="button">
+        Don't sign in
+      </button>
+    </section>
   );
 }

@@ -38,6 +38,7 @@ pre.value { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space: 
 .consent { border: 2px solid var(--accent); border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .facts dt { font-weight: 600; } .facts dd { margin: 0; }
+.named, #link-continue { font-weight: 700; overflow-wrap: anywhere; }
 .assessment { border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
 .assessment h4 { margin: 0 0 .25rem; }
 .assessment.warn { background: var(--warnbg); } .assessment.ok { background: var(--okbg); }

@@ -94,10 +94,12 @@ describe("the other console pages in the browser", () => {
     }
   });
 
-  it("takes a token handed over in the URL fragment into the tab, and drops it from the URL", async () => {
+  it("takes a token handed over in the URL fragment into the tab once confirmed, and drops it from the URL", async () => {
     await b.page.goto(`${stack().api}/console`);
     await b.page.evaluate(() => sessionStorage.clear());
     await b.page.goto(`${stack().api}/console/data#token=${token}`);
+    // A link's token is kept only once the person confirms its user (test/console/link-signin.test.ts).
+    await b.page.getByRole("button", { name: "Continue as sam" }).click();
     await b.page.locator("#content").waitFor({ state: "visible" });
     expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
     expect(b.page.url()).toBe(`${stack().api}/console/data`);

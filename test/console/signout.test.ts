@@ -55,34 +55,4 @@ describe("signing out and in on one tab", () => {
       .poll(() => b.page.locator("#credential-error").textContent())
       .toMatch(/expired or was refused/);
   });
-
-  it("asks before a link's token replaces a different user's sign-in, naming both", async () => {
-    await signIn(b, "/console/data", await userToken("sam"));
-    const alex = await userToken("alex");
-    const asked: string[] = [];
-    let accept = false;
-    const onDialog = (d: import("playwright-core").Dialog) => {
-      asked.push(d.message());
-      return accept ? d.accept() : d.dismiss();
-    };
-    b.page.on("dialog", onDialog);
-    try {
-      // A link to the page already open changes only the fragment: that is asked about too.
-      await b.page.goto(`${stack().api}/console/data#token=${alex}`);
-      await expect.poll(() => asked.length).toBe(1);
-      await b.page.locator("#content").waitFor({ state: "visible" });
-      expect(await b.page.locator("#who").textContent()).toBe("Signed in as sam");
-      expect(asked).toHaveLength(1);
-      expect(asked[0]).toContain("signed in as sam");
-      expect(asked[0]).toContain("as alex");
-      expect(b.page.url()).toBe(`${stack().api}/console/data`);
-      accept = true;
-      await b.page.goto(`${stack().api}/console`);
-      await b.page.goto(`${stack().api}/console/data#token=${alex}`);
-      await expect.poll(() => b.page.locator("#who").textContent()).toBe("Signed in as alex");
-      expect(asked).toHaveLength(2);
-    } finally {
-      b.page.off("dialog", onDialog);
-    }
-  });
 });

@@ -169,27 +169,74 @@ var L = { pages: {} };
   }
 
   /**
-   * A chat product may hand a token over in the URL fragment (never sent to a server); it is moved
-   * into the tab. A link can be made by anyone (login CSRF): when it names a different user than the
-   * one signed in, the person is asked first, with both names.
+   * A chat product may hand a token over in the URL fragment (never sent to a server). Anyone can
+   * make such a link with their own token (login CSRF): it is dropped from the URL at once and held
+   * only in this script until the person confirms the user it names. Nothing is stored and no
+   * request carries it before then; refusing leaves the tab as it was. Returns the token, if any.
    */
   function fromFragment() {
     var m = /^#token=(lu\.[A-Za-z0-9._-]+)$/.exec(location.hash);
-    if (!m || L.needs !== "user") return false;
+    if (!m || L.needs !== "user") return null;
     history.replaceState(null, "", location.pathname + location.search);
-    var current = sessionStorage.getItem(STORE.user);
-    var was = current && L.userOf(current), next = L.userOf(m[1]);
-    if (current === m[1]) return false;
-    if (current && was !== next &&
-      !confirm("You are signed in as " + was + ". This link signs you in as " + next + " instead. Switch to " + next + "?")) return false;
-    sessionStorage.setItem(STORE.user, m[1]);
-    return true;
+    // The same token again (a reload, a second click) changes nothing: no question.
+    return m[1] === sessionStorage.getItem(STORE.user) ? null : m[1];
+  }
+
+  var link = null;
+  // What the API lets a token name: the question shows nothing a real token could not say.
+  var USER_ID = /^[A-Za-z0-9_-]{1,128}$/, TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+  /** Asks whether to sign in with a link's token, in the page; nothing uses it before the answer. */
+  function askAboutLink(token) {
+    var user = L.userOf(token), tenant = token.split(".")[1], current = L.credential();
+    if (typeof user !== "string" || !USER_ID.test(user) || !TENANT_ID.test(tenant)) {
+      if (started) return;
+      if (current) start(false);
+      else showSignIn("The link's sign-in could not be read; sign in here.");
+      return;
+    }
+    link = token;
+    L.$("signin").hidden = true;
+    L.$("content").hidden = true;
+    L.$("link-signin").hidden = false;
+    L.$("link-user").textContent = user;
+    L.$("link-tenant").textContent = tenant;
+    L.$("link-continue").textContent = "Continue as " + user;
+    var now = L.$("link-current");
+    now.hidden = !current;
+    now.textContent = current ? "This tab is signed in as " + L.userOf(current) + " (tenant " +
+      current.split(".")[1] + "); that stays if you don't sign in." : "";
+    if (!started) L.$("who").textContent = current ? "Signed in as " + L.userOf(current) : "Not signed in";
+    L.$("link-signin-title").focus();
+  }
+
+  function answerLink(accept) {
+    var token = link;
+    link = null;
+    L.$("link-signin").hidden = true;
+    if (accept && token) {
+      sessionStorage.setItem(STORE.user, token);
+      // A page that already ran for someone else starts over: nothing of theirs outlives it.
+      if (started) location.reload();
+      else start(true);
+      return;
+    }
+    if (started) { L.$("content").hidden = false; L.focusMain(); }
+    else if (L.credential()) start(true);
+    else showSignIn("");
+    L.say("Not signed in from the link.");
   }
 
   L.boot = function () {
-    fromFragment();
-    // A link to this same page with a token changes only the fragment: no load runs the above again.
-    window.addEventListener("hashchange", function () { if (fromFragment()) location.reload(); });
+    if (L.needs === "user") {
+      L.$("link-continue").addEventListener("click", function () { answerLink(true); });
+      L.$("link-refuse").addEventListener("click", function () { answerLink(false); });
+    }
+    // A link to this same page with a token changes only the fragment: no load runs boot again.
+    window.addEventListener("hashchange", function () {
+      var token = fromFragment();
+      if (token) askAboutLink(token);
+    });
     L.$("signin-form").addEventListener("submit", function (e) {
       e.preventDefault();
       var value = L.$("credential").value.trim();
@@ -209,7 +256,9 @@ var L = { pages: {} };
     L.$("signout").addEventListener("click", function () { L.signOut(""); });
     var why = sessionStorage.getItem(WHY) || "";
     sessionStorage.removeItem(WHY);
-    if (L.credential()) start(false);
+    var token = fromFragment();
+    if (token) askAboutLink(token);
+    else if (L.credential()) start(false);
     else showSignIn(why);
   };
 })();
