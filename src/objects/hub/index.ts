@@ -21,7 +21,7 @@ import { CONSENT_MIGRATIONS, ConsentStore } from "./consents.ts";
 import { EPHEMERAL_MIGRATIONS, ephemeralId, type FunctionalityRef, resolveEphemeral } from "./ephemeral.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { admitQuery } from "./planning-views.ts";
-import { HubStore, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
+import { type Caller, HubStore, mayUse, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
 import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
@@ -92,17 +92,18 @@ export class HubDO extends DurableObject<Env> {
 
   /**
    * Records a query and schedules its planning. An Idempotency-Key seen before returns that query.
-   * `asUser`, when the caller acts for one user only (a user token), must be the session's: another
-   * user's session is not there for it (so the route needs no separate round trip to check).
+   * `caller`, when it acts for one user only (a user token), must be allowed the session (`mayUse`):
+   * another user's session, or one opened with roles it lacks, is not there for it (so the route
+   * needs no separate round trip to check).
    */
   async startQuery(
     text: string,
     idempotencyKey: string | null,
     given: QueryOptions = {},
-    asUser: string | null = null,
+    caller: Caller | null = null,
   ): Promise<StartResult> {
     const session = this.store.session();
-    if (!session || (asUser !== null && asUser !== session.userId)) {
+    if (!session || !mayUse(session, caller)) {
       return failure("no_session", "no such session");
     }
     // Controls arrive over RPC only; a malformed one is refused here, so every stored row reads back.

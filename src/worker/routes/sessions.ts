@@ -4,7 +4,7 @@ import type { HubDO } from "../../objects/hub/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, conflict, invalid, notFound, quotaExceeded } from "../errors.ts";
-import { hubOf, openHub } from "../hub.ts";
+import { callerOf, hubOf, openHub } from "../hub.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { eventStreamResponse } from "../schemas/events.ts";
@@ -124,7 +124,7 @@ export const sessionRoutes = base
         c.req.valid("json").text,
         c.req.valid("header")["idempotency-key"] ?? null,
         {},
-        c.var.principal.user?.userId ?? null,
+        callerOf(c),
       ),
     );
     if (!started.ok) {
