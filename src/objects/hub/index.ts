@@ -14,7 +14,7 @@ import {
   shownConsent,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
-import { migrate, type Sql, sqlTag } from "../sql.ts";
+import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
 import { CONSENT_MIGRATIONS, ConsentStore } from "./consents.ts";
@@ -59,11 +59,18 @@ export class HubDO extends DurableObject<Env> {
     this.store.events(after, queryId, limit),
   );
   private readonly lifecycle: QueryLifecycle;
+  /**
+   * Whether this hub was ever opened. Any call on an id constructs its object, so a hub creates its
+   * tables only when opened: a request naming an unknown session id reads, writes nothing, and
+   * leaves no object behind.
+   */
+  private opened: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
-    migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
+    this.opened = hasSchema(ctx.storage);
+    if (this.opened) migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
     this.store = new HubStore(this.sql, (event) => this.streams.push(event));
     this.consentStore = new ConsentStore(this.sql);
     this.lifecycle = new QueryLifecycle({
@@ -74,7 +81,7 @@ export class HubDO extends DurableObject<Env> {
     });
     // After a restart, make sure unfinished queries have an alarm to resume them.
     ctx.blockConcurrencyWhile(async () => {
-      if (this.autoQueries().length && (await ctx.storage.getAlarm()) === null) {
+      if (this.opened && this.autoQueries().length && (await ctx.storage.getAlarm()) === null) {
         await ctx.storage.setAlarm(Date.now());
       }
     });
@@ -83,11 +90,13 @@ export class HubDO extends DurableObject<Env> {
   // --- the frontend's surface (through the Worker's routes) ---
 
   open(session: Omit<Session, "createdAt" | "roles"> & { roles?: string[] }): Session {
+    if (!this.opened) migrate(this.ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
+    this.opened = true;
     return this.store.openSession(session);
   }
 
   session(): Session | null {
-    return this.store.session();
+    return this.opened ? this.store.session() : null;
   }
 
   /**
@@ -102,7 +111,7 @@ export class HubDO extends DurableObject<Env> {
     given: QueryOptions = {},
     caller: Caller | null = null,
   ): Promise<StartResult> {
-    const session = this.store.session();
+    const session = this.session();
     if (!session || !mayUse(session, caller)) {
       return failure("no_session", "no such session");
     }
@@ -137,7 +146,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   query(queryId: string): QueryView | null {
-    const row = this.store.query(queryId);
+    const row = this.opened ? this.store.query(queryId) : null;
     return row ? this.view(row) : null;
   }
 
@@ -185,19 +194,19 @@ export class HubDO extends DurableObject<Env> {
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {
-    return this.store.events(afterSeq, queryId);
+    return this.opened ? this.store.events(afterSeq, queryId) : [];
   }
 
   consents(filter: { status?: ConsentStatus; queryId?: string } = {}): Consent[] {
-    return this.consentStore.list(filter).map(shownConsent);
+    return this.opened ? this.consentStore.list(filter).map(shownConsent) : [];
   }
 
   /** The user's answer, checked by the runtime's rules; errors are returned so the route maps each. */
   async answerConsent(consentId: string, answer: ConsentAnswer): Promise<AnswerResult> {
-    const consent = this.consentStore.get(consentId);
+    const consent = this.opened ? this.consentStore.get(consentId) : null;
     if (!consent) return failure("not_found", "no such consent");
     const query = this.store.query(consent.queryId);
-    const session = this.store.session();
+    const session = this.session();
     const check = answerRules(
       consent,
       { queryStatus: query?.status ?? null, privateSession: session?.private ?? false, now: Date.now() },
@@ -241,6 +250,7 @@ export class HubDO extends DurableObject<Env> {
    * reschedules: at once while work remains, else at the next consent's deadline.
    */
   override async alarm(): Promise<void> {
+    if (!this.opened) return;
     await this.serially(async () => {
       for (const consent of this.consentStore.overdue(Date.now())) this.expire(consent);
       const next = this.autoQueries().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0];
@@ -274,7 +284,7 @@ export class HubDO extends DurableObject<Env> {
 
   /** One step of one query, on demand: how tests drive a query started with `stepping: "manual"`. */
   async advance(queryId: string): Promise<QueryView | null> {
-    const row = this.store.query(queryId);
+    const row = this.opened ? this.store.query(queryId) : null;
     if (!row) return null;
     await this.step(row);
     return this.query(queryId);
@@ -285,7 +295,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   private async step(query: QueryRecord): Promise<void> {
-    const session = this.store.session();
+    const session = this.session();
     if (session) await this.lifecycle.step(query, session);
   }
 
@@ -311,7 +321,7 @@ export class HubDO extends DurableObject<Env> {
 
   /** Every hub audit event goes to the tenant's log with the session and user; it never blocks or fails. */
   private audit(type: string, detail: Record<string, unknown>): void {
-    const session = this.store.session();
+    const session = this.session();
     if (!session) return;
     void tenantStub(this.env, session.tenantId)
       .audit(type, { sessionId: session.id, userId: session.userId, ...detail })
@@ -329,7 +339,7 @@ export class HubDO extends DurableObject<Env> {
   // --- collaboration between spokes (collaboration.ts): called by SpokeDOs, never from HTTP ---
 
   async discover(name: string): Promise<Discovery | null> {
-    const session = this.store.session();
+    const session = this.session();
     return session ? discover(this.sql, tenantStub(this.env, session.tenantId), name) : null;
   }
 
@@ -351,7 +361,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   private collaborationContext() {
-    const session = this.store.session();
+    const session = this.session();
     if (!session) return null;
     return {
       sql: this.sql,
