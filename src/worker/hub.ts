@@ -1,4 +1,4 @@
-import type { HubDO } from "../objects/hub/index.ts";
+import type { Answerer, HubDO } from "../objects/hub/index.ts";
 import { type Caller, mayUse } from "../objects/hub/store.ts";
 import type { Rpc } from "../objects/rpc.ts";
 import { hubStub } from "../objects/stubs.ts";
@@ -19,6 +19,12 @@ export async function openHub(c: Ctx, sid: string): Promise<Rpc<HubDO>> {
   // session's roles, finds nothing.
   if (!session || !mayUse(session, callerOf(c))) throw notFound("session");
   return hub;
+}
+
+/** Who answers a consent, as its audit row names them: the key's id, and a user token's user. */
+export function answererOf(c: Pick<Ctx, "var">): Answerer {
+  const { keyId, user } = c.var.principal;
+  return user ? { keyId, viaUserToken: true, userId: user.userId } : { keyId, viaUserToken: false };
 }
 
 /** A user token's user and the roles it grants (none when issued without); null for an API key. */

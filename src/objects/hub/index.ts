@@ -37,6 +37,13 @@ export const HUB_LEGACY_LAYOUT = [
   ["consents", 3],
 ] as const;
 
+/** Who answered a consent, for its audit row: the API key's id (never the key), and a user token's user. */
+export interface Answerer {
+  keyId: string;
+  viaUserToken: boolean;
+  userId?: string;
+}
+
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
 export type StartResult =
   | Ok<{ query: QueryView }>
@@ -202,7 +209,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   /** The user's answer, checked by the runtime's rules; errors are returned so the route maps each. */
-  async answerConsent(consentId: string, answer: ConsentAnswer): Promise<AnswerResult> {
+  async answerConsent(consentId: string, answer: ConsentAnswer, by?: Answerer): Promise<AnswerResult> {
     const consent = this.opened ? this.consentStore.get(consentId) : null;
     if (!consent) return failure("not_found", "no such consent");
     const query = this.store.query(consent.queryId);
@@ -227,7 +234,8 @@ export class HubDO extends DurableObject<Env> {
       decision: answer.decision,
       scope: answer.scope,
     });
-    this.audit("consent_answered", { queryId: consent.queryId, consentId, kind: consent.kind, ...answer });
+    const { queryId, kind } = consent;
+    this.audit("consent_answered", { queryId, consentId, kind, ...answer, ...(by && { answeredBy: by }) });
     if (await this.schedule()) this.soon();
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
@@ -236,11 +244,16 @@ export class HubDO extends DurableObject<Env> {
    * The user came back from an app's authorization server (the spoke holds their tokens now, or
    * they refused): the query's `authorize` consent is settled and the query goes on.
    */
-  async authorizationDone(queryId: string, subject: string, allowed: boolean): Promise<boolean> {
+  async authorizationDone(
+    queryId: string,
+    subject: string,
+    allowed: boolean,
+    by?: Answerer,
+  ): Promise<boolean> {
     const consent = this.consentStore.forSubject(queryId, subject);
     if (consent?.kind !== "authorize" || consent.status !== "pending") return false;
     const answer = { decision: allowed ? ("allow" as const) : ("deny" as const), scope: "once" as const };
-    return (await this.answerConsent(consent.id, answer)).ok;
+    return (await this.answerConsent(consent.id, answer, by)).ok;
   }
 
   // --- the alarm loop ---
