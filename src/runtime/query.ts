@@ -37,6 +37,8 @@ const StoredContext = z
       visor: z.object({ S: Check, T: Check, I: Check }),
       // Queries stored before MCP pins existed ran with every defence on.
       pins: Check.default(true),
+      // Queries stored before grants named their artifacts keep the broad origin they were asked under.
+      namedArtifacts: Check.default(false),
     }),
   })
   .strict();

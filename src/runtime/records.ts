@@ -61,6 +61,8 @@ export interface Defences {
   visor: Record<VisorCheck, boolean>;
   /** MCP apps' tool lists are compared with their approved pins before calls. */
   pins: boolean;
+  /** A retrieved artifact's data is named by its id, so a standing data_share grant covers that artifact only. */
+  namedArtifacts: boolean;
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -76,6 +78,8 @@ export const QueryOptionsSchema = z
     visorOff: z.enum(["S", "T", "I"]).optional(),
     /** "off" calls MCP tools without comparing the server's list with the pins: the rug-pull control. */
     pins: z.enum(["on", "off"]).optional(),
+    /** "broad": every artifact counts as one origin, so a grant over one covers all (the grant control). */
+    artifactGrants: z.enum(["named", "broad"]).optional(),
     /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
     stepping: z.enum(["auto", "manual"]).optional(),
   })
@@ -89,5 +93,6 @@ export function defencesOf(options: QueryOptions): Defences {
     isolation: options.isolation !== "off",
     visor: { S: options.visorOff !== "S", T: options.visorOff !== "T", I: options.visorOff !== "I" },
     pins: options.pins !== "off",
+    namedArtifacts: options.artifactGrants !== "broad",
   };
 }

@@ -44,7 +44,14 @@ function gate(
     lattices: L,
     snapshot: SNAPSHOT,
     violations: [],
-    defences: { ifc: true, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
+    defences: {
+      ifc: true,
+      consent: true,
+      isolation: true,
+      visor: { S: true, T: true, I: true },
+      pins: true,
+      namedArtifacts: true,
+    },
     ports: {
       standing: async () => null,
       consent: (s) => consents[s] ?? null,
@@ -130,7 +137,14 @@ describe("a re-routed step", () => {
         lattices: policyLattices(ask),
         snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
         violations: [staticViolation],
-        defences: { ifc, consent: true, isolation: true, visor: { S: true, T: true, I: true }, pins: true },
+        defences: {
+          ifc,
+          consent: true,
+          isolation: true,
+          visor: { S: true, T: true, I: true },
+          pins: true,
+          namedArtifacts: true,
+        },
         ports: {
           standing: async () => null,
           consent: () => null,

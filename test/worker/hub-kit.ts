@@ -278,6 +278,7 @@ export async function startWith(
     isolation?: "on" | "off";
     visorOff?: "S" | "T" | "I";
     pins?: "on" | "off";
+    artifactGrants?: "named" | "broad";
   },
 ): Promise<string> {
   const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));
