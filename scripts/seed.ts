@@ -44,6 +44,8 @@ export const DEMO_POLICY = {
     "contacts.list": { output: { integrity: "user" } },
   },
   models: { default: { provider: "scripted", model: "demo" } },
+  // Chat frontends send their title and tag completions to lattice-plain (docs/integrations/openai.md).
+  plainModel: { enabled: true },
 };
 
 /** `file`: where the keys are remembered (null: nowhere, for a test's own throwaway stack). */

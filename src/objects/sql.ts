@@ -69,6 +69,14 @@ function adoptLegacy(storage: DurableObjectStorage, layout: LegacyLayout): void 
   sql.exec("DROP TABLE _migrations");
 }
 
+/** Whether the object has ever migrated (read only: asking writes nothing). */
+export function hasSchema(storage: DurableObjectStorage): boolean {
+  const found = storage.sql.exec<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('_schema', '_migrations')",
+  );
+  return found.one().n > 0;
+}
+
 /** How many migrations each module of this object's storage has applied. */
 export function schemaVersions(storage: DurableObjectStorage): Record<string, number> {
   const rows = storage.sql.exec<{ module: string; version: number }>("SELECT module, version FROM _schema");

@@ -190,8 +190,16 @@ export const PolicySchema = z
         queriesPerDay: z.int().min(0).max(10_000_000).default(10_000),
         modelTokensPerDay: z.int().min(0).max(10_000_000_000).default(5_000_000),
         appCallsPerDay: z.int().min(0).max(100_000_000).default(100_000),
+        /** Completions of the OpenAI-compatible `lattice-plain` model (when `plainModel` allows it). */
+        plainCallsPerDay: z.int().min(0).max(10_000_000).default(1_000),
       })
       .prefault({}),
+    /**
+     * The OpenAI-compatible `lattice-plain` model: any frontend credential, a user token in a browser
+     * included, gets the tenant's model with the frontend's own text and no plan, so it is off until
+     * the admin turns it on (a chat frontend's title and tag completions).
+     */
+    plainModel: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
     models: z
       .strictObject({
         default: ModelRoleSchema.optional(),

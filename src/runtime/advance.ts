@@ -101,6 +101,7 @@ export async function advanceQuery(input: {
       ...(input.deadline !== undefined && { deadline: input.deadline }),
       isolation: defences.isolation,
       ifc: defences.ifc,
+      namedArtifacts: defences.namedArtifacts,
       record: ports.record,
       effects: {
         route: (step, key) => gate.route(step, key),

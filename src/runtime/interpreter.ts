@@ -89,7 +89,10 @@ class Run {
     switch (step.kind) {
       case "retrieve": {
         const done = this.ctx.journal.get(key);
-        const result = done?.state === "done" ? fromJournal(done) : await this.retrieve(step.artifact, key);
+        const found = done?.state === "done" ? fromJournal(done) : await this.retrieve(step.artifact, key);
+        // Named by its id: a consent's `from`, and the standing grant its answer leaves, cover this artifact only.
+        const origin = this.ctx.namedArtifacts === false ? "artifacts" : artifactOrigin(step.artifact);
+        const result = { ...found, origins: [origin] };
         // The stored label, as the verifier assumed: pc joins in where the value reaches a sink.
         return this.bind(step.out, step, result, annotate);
       }
@@ -232,7 +235,7 @@ class Run {
       // Where the value came from, so a frontend marks only what really came from content.
       provenance: {
         from: [...shown.provenance].sort(),
-        apps: shown.origins.filter((o) => o !== "artifacts"),
+        apps: shown.origins.filter((o) => o !== "artifacts" && !o.startsWith(ARTIFACT_ORIGIN)),
       },
     });
     this.ctx.record.done(key, "display", null, label, { redacted });
@@ -321,6 +324,10 @@ class Run {
     this.spent++;
   }
 }
+
+/** The origin of a retrieved artifact's data: `artifact:<id>`. */
+const ARTIFACT_ORIGIN = "artifact:";
+const artifactOrigin = (artifactId: string) => `${ARTIFACT_ORIGIN}${artifactId}`;
 
 function fromJournal(entry: JournalEntry): Labeled {
   if (!entry.label) throw new StepFailure("corrupt_state", `journal entry ${entry.key} has no label`);

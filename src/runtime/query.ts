@@ -40,6 +40,8 @@ const StoredContext = z
       pins: Check.default(true),
       // Likewise before the display boundary's control existed.
       boundary: Check.default(true),
+      // Queries stored before grants named their artifacts keep the broad origin they were asked under.
+      namedArtifacts: Check.default(false),
     }),
   })
   .strict();

@@ -63,6 +63,8 @@ export interface Defences {
   pins: boolean;
   /** Failures and agent events leave as codes, Lattice's words and checked names (shown-error.ts). */
   boundary: boolean;
+  /** A retrieved artifact's data is named by its id, so a standing data_share grant covers that artifact only. */
+  namedArtifacts: boolean;
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -80,6 +82,8 @@ export const QueryOptionsSchema = z
     pins: z.enum(["on", "off"]).optional(),
     /** "off" shows failures and the visor's events as the runtime holds them: the display-boundary control. */
     boundary: z.enum(["on", "off"]).optional(),
+    /** "broad": every artifact counts as one origin, so a grant over one covers all (the grant control). */
+    artifactGrants: z.enum(["named", "broad"]).optional(),
     /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
     stepping: z.enum(["auto", "manual"]).optional(),
   })
@@ -94,5 +98,6 @@ export function defencesOf(options: QueryOptions): Defences {
     visor: { S: options.visorOff !== "S", T: options.visorOff !== "T", I: options.visorOff !== "I" },
     pins: options.pins !== "off",
     boundary: options.boundary !== "off",
+    namedArtifacts: options.artifactGrants !== "broad",
   };
 }

@@ -81,6 +81,8 @@ export interface RunContext {
   isolation: boolean;
   /** False only in control runs: an agent is then given all its memory, and its labels are ignored. */
   ifc?: boolean;
+  /** False only in control runs: every artifact is then the one origin "artifacts" (see Defences). */
+  namedArtifacts?: boolean;
   effects: Effects;
   record: Recorder;
 }

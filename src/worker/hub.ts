@@ -1,9 +1,9 @@
-import type { HubDO } from "../objects/hub/index.ts";
+import type { Answerer, HubDO } from "../objects/hub/index.ts";
+import { type Caller, mayUse } from "../objects/hub/store.ts";
 import type { Rpc } from "../objects/rpc.ts";
 import { hubStub } from "../objects/stubs.ts";
 import type { AppEnv } from "./env.ts";
 import { notFound } from "./errors.ts";
-import { ownUser } from "./middleware/auth/index.ts";
 
 type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
 
@@ -15,7 +15,20 @@ export function hubOf(c: Ctx, sid: string): Rpc<HubDO> {
 export async function openHub(c: Ctx, sid: string): Promise<Rpc<HubDO>> {
   const hub = hubOf(c, sid);
   const session = await hub.session();
-  // A session belongs to its user: a user token for anyone else finds nothing.
-  if (!session || !ownUser(c, session.userId)) throw notFound("session");
+  // A session belongs to its user and roles: a user token for anyone else, or lacking one of the
+  // session's roles, finds nothing.
+  if (!session || !mayUse(session, callerOf(c))) throw notFound("session");
   return hub;
+}
+
+/** Who answers a consent, as its audit row names them: the key's id, and a user token's user. */
+export function answererOf(c: Pick<Ctx, "var">): Answerer {
+  const { keyId, user } = c.var.principal;
+  return user ? { keyId, viaUserToken: true, userId: user.userId } : { keyId, viaUserToken: false };
+}
+
+/** A user token's user and the roles it grants (none when issued without); null for an API key. */
+export function callerOf(c: Pick<Ctx, "var">): Caller | null {
+  const user = c.var.principal.user;
+  return user ? { userId: user.userId, roles: user.roles ?? [] } : null;
 }

@@ -50,6 +50,7 @@ function gate(
       visor: { S: true, T: true, I: true },
       pins: true,
       boundary: true,
+      namedArtifacts: true,
     },
     ports: {
       standing: async (subject) => (subject in standing ? { choice: standing[subject]! } : null),
@@ -211,6 +212,7 @@ describe("a re-routed step", () => {
           visor: { S: true, T: true, I: true },
           pins: true,
           boundary: true,
+          namedArtifacts: true,
         },
         ports: {
           standing: async () => null,

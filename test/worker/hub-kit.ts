@@ -283,6 +283,7 @@ export async function startWith(
     isolation?: "on" | "off";
     visorOff?: "S" | "T" | "I";
     pins?: "on" | "off";
+    artifactGrants?: "named" | "broad";
   },
   apps: Record<string, string | string[]> = {},
 ): Promise<string> {

@@ -30,8 +30,8 @@ function provider(apiKey: string, headers: Record<string, string> = {}) {
   });
 }
 
-async function lookupWorld() {
-  const w = await hubWorld(["contacts"]);
+async function lookupWorld(policy: Record<string, unknown> = {}) {
+  const w = await hubWorld(["contacts"], policy);
   const plan = {
     steps: [
       tool("landlord", "contacts.lookup", { name: lit("landlord") }),
@@ -94,7 +94,7 @@ describe("the OpenAI-compatible endpoint with @ai-sdk/openai-compatible", () => 
   });
 
   it("a title request to lattice-plain is the plain model's answer and never plans", async () => {
-    const w = await lookupWorld();
+    const w = await lookupWorld({ plainModel: { enabled: true } });
     await script(w.models.spoke, [{ seen: "title", respond: "Rent and landlord" }]);
     const result = await generateText({
       model: provider(w.frontend).chatModel("lattice-plain"),

@@ -61,8 +61,8 @@ const paymentPlan = {
   ],
 };
 
-async function lookupWorld(): Promise<HubWorld> {
-  const w = await hubWorld(["contacts"]);
+async function lookupWorld(policy: Record<string, unknown> = {}): Promise<HubWorld> {
+  const w = await hubWorld(["contacts"], policy);
   await script(w.models.planner, [{ when: "landlord", respond: lookupPlan }]);
   return w;
 }
@@ -280,7 +280,7 @@ describe("the OpenAI-compatible endpoint", () => {
   });
 
   it("lattice-plain answers with the tenant's plain model: no plan, no app", async () => {
-    const w = await lookupWorld();
+    const w = await lookupWorld({ plainModel: { enabled: true } });
     await script(w.models.spoke, [{ seen: "title", respond: "Landlord and rent" }]);
     const oai = client(w.frontend);
     const messages = [
@@ -307,7 +307,10 @@ describe("the OpenAI-compatible endpoint", () => {
 
   it("lattice-plain falls back to a title of first words offline (the scripted demo model knows no such task)", async () => {
     const w = await hubWorld(["contacts"]);
-    const offline = { models: { default: { provider: "scripted", model: "demo" } } };
+    const offline = {
+      models: { default: { provider: "scripted", model: "demo" } },
+      plainModel: { enabled: true },
+    };
     expect((await api("PUT", "/v1/admin/policy", { key: w.tenant.adminKey, body: offline })).status).toBe(
       200,
     );

@@ -57,15 +57,19 @@ describe("a user token", () => {
     expect(queries.n).toBe(0); // the refused POST left nothing in bob's session
   });
 
-  it("cannot start a query in another user's session at the hub either (asUser); its own user can", async () => {
+  it("cannot start a query in another user's session at the hub either (caller); its own user can", async () => {
     const w = await world();
     const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, w.bobSession)));
-    expect(await hub.startQuery("hi", null, { stepping: "manual" }, "alice")).toMatchObject({
+    const [alice, bob] = [
+      { userId: "alice", roles: [] },
+      { userId: "bob", roles: [] },
+    ];
+    expect(await hub.startQuery("hi", null, { stepping: "manual" }, alice)).toMatchObject({
       ok: false,
       code: "no_session",
     });
     // The control: the same start as the session's own user (or a tenant-wide key, null) is taken.
-    expect(await hub.startQuery("hi", null, { stepping: "manual" }, "bob")).toMatchObject({ ok: true });
+    expect(await hub.startQuery("hi", null, { stepping: "manual" }, bob)).toMatchObject({ ok: true });
     expect(await hub.startQuery("hi", null, { stepping: "manual" }, null)).toMatchObject({ ok: true });
   });
 

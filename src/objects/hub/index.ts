@@ -18,14 +18,14 @@ import {
   shownError,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
-import { migrate, type Sql, sqlTag } from "../sql.ts";
+import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
 import { CONSENT_MIGRATIONS, ConsentStore } from "./consents.ts";
 import { EPHEMERAL_MIGRATIONS, ephemeralId, type FunctionalityRef, resolveEphemeral } from "./ephemeral.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { admitQuery, picksRefused } from "./planning-views.ts";
-import { HubStore, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
+import { type Caller, HubStore, mayUse, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
 import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
@@ -40,6 +40,13 @@ export const HUB_LEGACY_LAYOUT = [
   ["store", 5],
   ["consents", 3],
 ] as const;
+
+/** Who answered a consent, for its audit row: the API key's id (never the key), and a user token's user. */
+export interface Answerer {
+  keyId: string;
+  viaUserToken: boolean;
+  userId?: string;
+}
 
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
 export type StartResult =
@@ -64,11 +71,18 @@ export class HubDO extends DurableObject<Env> {
     this.store.events(after, queryId, limit),
   );
   private readonly lifecycle: QueryLifecycle;
+  /**
+   * Whether this hub was ever opened. Any call on an id constructs its object, so a hub creates its
+   * tables only when opened: a request naming an unknown session id reads, writes nothing, and
+   * leaves no object behind.
+   */
+  private opened: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
-    migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
+    this.opened = hasSchema(ctx.storage);
+    if (this.opened) migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
     this.store = new HubStore(this.sql, (event) => this.streams.push(event));
     this.consentStore = new ConsentStore(this.sql);
     this.lifecycle = new QueryLifecycle({
@@ -79,7 +93,7 @@ export class HubDO extends DurableObject<Env> {
     });
     // After a restart, make sure unfinished queries have an alarm to resume them.
     ctx.blockConcurrencyWhile(async () => {
-      if (this.autoQueries().length && (await ctx.storage.getAlarm()) === null) {
+      if (this.opened && this.autoQueries().length && (await ctx.storage.getAlarm()) === null) {
         await ctx.storage.setAlarm(Date.now());
       }
     });
@@ -88,17 +102,20 @@ export class HubDO extends DurableObject<Env> {
   // --- the frontend's surface (through the Worker's routes) ---
 
   open(session: Omit<Session, "createdAt" | "roles"> & { roles?: string[] }): Session {
+    if (!this.opened) migrate(this.ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
+    this.opened = true;
     return this.store.openSession(session);
   }
 
   session(): Session | null {
-    return this.store.session();
+    return this.opened ? this.store.session() : null;
   }
 
   /**
    * Records a query and schedules its planning. An Idempotency-Key seen before returns that query.
-   * `asUser`, when the caller acts for one user only (a user token), must be the session's: another
-   * user's session is not there for it (so the route needs no separate round trip to check).
+   * `caller`, when it acts for one user only (a user token), must be allowed the session (`mayUse`):
+   * another user's session, or one opened with roles it lacks, is not there for it (so the route
+   * needs no separate round trip to check).
    * `picks` are the apps the frontend picked (the request's `apps`), checked against the serving
    * apps as the query is admitted.
    */
@@ -106,11 +123,11 @@ export class HubDO extends DurableObject<Env> {
     text: string,
     idempotencyKey: string | null,
     given: QueryOptions = {},
-    asUser: string | null = null,
+    caller: Caller | null = null,
     picks: AppPicks = {},
   ): Promise<StartResult> {
-    const session = this.store.session();
-    if (!session || (asUser !== null && asUser !== session.userId)) {
+    const session = this.session();
+    if (!session || !mayUse(session, caller)) {
       return failure("no_session", "no such session");
     }
     // Controls arrive over RPC only; a malformed one is refused here, so every stored row reads back.
@@ -149,7 +166,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   query(queryId: string): QueryView | null {
-    const row = this.store.query(queryId);
+    const row = this.opened ? this.store.query(queryId) : null;
     return row ? this.view(row) : null;
   }
 
@@ -197,19 +214,19 @@ export class HubDO extends DurableObject<Env> {
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {
-    return this.store.events(afterSeq, queryId);
+    return this.opened ? this.store.events(afterSeq, queryId) : [];
   }
 
   consents(filter: { status?: ConsentStatus; queryId?: string } = {}): Consent[] {
-    return this.consentStore.list(filter).map(shownConsent);
+    return this.opened ? this.consentStore.list(filter).map(shownConsent) : [];
   }
 
   /** The user's answer, checked by the runtime's rules; errors are returned so the route maps each. */
-  async answerConsent(consentId: string, answer: ConsentAnswer): Promise<AnswerResult> {
-    const consent = this.consentStore.get(consentId);
+  async answerConsent(consentId: string, answer: ConsentAnswer, by?: Answerer): Promise<AnswerResult> {
+    const consent = this.opened ? this.consentStore.get(consentId) : null;
     if (!consent) return failure("not_found", "no such consent");
     const query = this.store.query(consent.queryId);
-    const session = this.store.session();
+    const session = this.session();
     const check = answerRules(
       consent,
       { queryStatus: query?.status ?? null, privateSession: session?.private ?? false, now: Date.now() },
@@ -230,7 +247,8 @@ export class HubDO extends DurableObject<Env> {
       decision: answer.decision,
       scope: answer.scope,
     });
-    this.audit("consent_answered", { queryId: consent.queryId, consentId, kind: consent.kind, ...answer });
+    const { queryId, kind } = consent;
+    this.audit("consent_answered", { queryId, consentId, kind, ...answer, ...(by && { answeredBy: by }) });
     if (await this.schedule()) this.soon();
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
@@ -239,11 +257,16 @@ export class HubDO extends DurableObject<Env> {
    * The user came back from an app's authorization server (the spoke holds their tokens now, or
    * they refused): the query's `authorize` consent is settled and the query goes on.
    */
-  async authorizationDone(queryId: string, subject: string, allowed: boolean): Promise<boolean> {
+  async authorizationDone(
+    queryId: string,
+    subject: string,
+    allowed: boolean,
+    by?: Answerer,
+  ): Promise<boolean> {
     const consent = this.consentStore.forSubject(queryId, subject);
     if (consent?.kind !== "authorize" || consent.status !== "pending") return false;
     const answer = { decision: allowed ? ("allow" as const) : ("deny" as const), scope: "once" as const };
-    return (await this.answerConsent(consent.id, answer)).ok;
+    return (await this.answerConsent(consent.id, answer, by)).ok;
   }
 
   // --- the alarm loop ---
@@ -253,6 +276,7 @@ export class HubDO extends DurableObject<Env> {
    * reschedules: at once while work remains, else at the next consent's deadline.
    */
   override async alarm(): Promise<void> {
+    if (!this.opened) return;
     await this.serially(async () => {
       for (const consent of this.consentStore.overdue(Date.now())) this.expire(consent);
       const next = this.autoQueries().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0];
@@ -286,7 +310,7 @@ export class HubDO extends DurableObject<Env> {
 
   /** One step of one query, on demand: how tests drive a query started with `stepping: "manual"`. */
   async advance(queryId: string): Promise<QueryView | null> {
-    const row = this.store.query(queryId);
+    const row = this.opened ? this.store.query(queryId) : null;
     if (!row) return null;
     await this.step(row);
     return this.query(queryId);
@@ -297,7 +321,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   private async step(query: QueryRecord): Promise<void> {
-    const session = this.store.session();
+    const session = this.session();
     if (session) await this.lifecycle.step(query, session);
   }
 
@@ -325,7 +349,7 @@ export class HubDO extends DurableObject<Env> {
 
   /** Every hub audit event goes to the tenant's log with the session and user; it never blocks or fails. */
   private audit(type: string, detail: Record<string, unknown>): void {
-    const session = this.store.session();
+    const session = this.session();
     if (!session) return;
     void tenantStub(this.env, session.tenantId)
       .audit(type, { sessionId: session.id, userId: session.userId, ...detail })
@@ -343,7 +367,7 @@ export class HubDO extends DurableObject<Env> {
   // --- collaboration between spokes (collaboration.ts): called by SpokeDOs, never from HTTP ---
 
   async discover(name: string): Promise<Discovery | null> {
-    const session = this.store.session();
+    const session = this.session();
     return session ? discover(this.sql, tenantStub(this.env, session.tenantId), name) : null;
   }
 
@@ -365,7 +389,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   private collaborationContext() {
-    const session = this.store.session();
+    const session = this.session();
     if (!session) return null;
     return {
       sql: this.sql,

@@ -61,6 +61,23 @@ export interface Session {
   createdAt: string;
 }
 
+/** Who acts in a session for one user only (a user token): that user and the roles it grants. */
+export interface Caller {
+  userId: string;
+  roles: readonly string[];
+}
+
+/**
+ * Whether a caller may use the session (null: a tenant-wide key, which may): it must be the session's
+ * user and hold every role the session was opened with, for every use, not only the opening.
+ */
+export function mayUse(session: Session, caller: Caller | null): boolean {
+  return (
+    caller === null ||
+    (caller.userId === session.userId && session.roles.every((r) => caller.roles.includes(r)))
+  );
+}
+
 /** A query row as stored; `plan`, `context` and `verdict` stay JSON text until the runtime loads them. */
 export interface QueryRecord {
   id: string;

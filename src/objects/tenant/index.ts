@@ -7,7 +7,6 @@ import type { TokenNews } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
-import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
@@ -29,7 +28,7 @@ import { type PlanningView, PlanningViews } from "./planning-view.ts";
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 import * as serving from "./serving.ts";
-import { Counters, type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
+import { type CountedKind, Counters, dailyLimit, type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
 
 /** The tenant record and its keys; each module below owns its own migrations (see migrate()). */
 const TENANT_MIGRATIONS = [
@@ -71,9 +70,10 @@ export class TenantDO extends DurableObject<Env> {
     this.sql = sqlTag(ctx.storage);
     this.usage = new Counters(this.sql);
     migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
+    // Keys written into policy documents before they were sealed move out, once. A document that no
+    // longer decodes must not take the object down; the key stays unused.
     void ctx.blockConcurrencyWhile(() =>
-      // A document that no longer decodes must not take the object down; the key stays unused.
-      this.sealLegacyKeys().catch((error: unknown) =>
+      sealLegacyKeys(this.settings()).catch((error: unknown) =>
         this.audit("model_key_migration_failed", {
           reason: error instanceof Error ? error.message : String(error),
         }),
@@ -299,10 +299,9 @@ export class TenantDO extends DurableObject<Env> {
     return result;
   }
 
-  /** Counts one of today's queries or app calls, or refuses it past the tenant's quota. */
-  spend(kind: "queries" | "app_calls"): QuotaCheck {
-    const { quotas } = this.policies.get(this.sql).policy;
-    const limit = kind === "queries" ? quotas.queriesPerDay : quotas.appCallsPerDay;
+  /** Counts one of today's queries, app calls or plain calls, or refuses it past the tenant's quota. */
+  spend(kind: CountedKind): QuotaCheck {
+    const limit = dailyLimit(this.policies.get(this.sql).policy.quotas, kind);
     const check = this.usage.spend(kind, 1, limit);
     if (!check.ok) this.audit("quota_exceeded", { quota: kind, limit });
     return check;
@@ -326,27 +325,33 @@ export class TenantDO extends DurableObject<Env> {
     return found;
   }
 
+  /** `lattice-plain` in one round trip: allowed by the policy, one of today's plain calls, its model. */
+  async beginPlainCall() {
+    if (!this.policies.get(this.sql).policy.plainModel.enabled)
+      return failure("plain_off", "this tenant's policy does not offer lattice-plain");
+    const quota = this.spend("plain_calls");
+    if (!quota.ok) return { ...failure("quota_exceeded", "the daily plain_calls quota is used up"), quota };
+    return this.modelFor("spoke");
+  }
+
   /** A model for one call in one round trip: refused when today's tokens are used up, else resolved. */
   async modelFor(
     role: ModelRole,
   ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded">> {
     const stored = this.policies.get(this.sql);
-    const budget = this.tokensLeft(stored.policy);
+    // Model tokens are counted after each call, by what it used (recordTokens).
+    const budget = this.usage.left("model_tokens", stored.policy.quotas.modelTokensPerDay);
     if (!budget.ok)
       return failure("quota_exceeded", `the tenant's daily model_tokens quota (${budget.limit}) is used up`);
     return { ok: true, model: await this.modelConfig(role, stored.version), version: stored.version };
-  }
-
-  /** Whether model tokens are left today; each call's use is counted after it (`recordTokens`). */
-  private tokensLeft(policy: Policy): QuotaCheck {
-    return this.usage.left("model_tokens", policy.quotas.modelTokensPerDay);
   }
 
   /** Counts a call's tokens; says which policy is in force and whether tokens are left (HeldModel). */
   recordTokens(tokens: number): TokenNews {
     this.usage.record("model_tokens", tokens);
     const { version, policy } = this.policies.get(this.sql);
-    return { version, left: this.tokensLeft(policy).ok };
+    const left = this.usage.left("model_tokens", policy.quotas.modelTokensPerDay);
+    return { version, left: left.ok };
   }
 
   /**
@@ -359,11 +364,6 @@ export class TenantDO extends DurableObject<Env> {
     const config = await resolveModel(this.settings(), role);
     this.models.set(role, { version, config });
     return config;
-  }
-
-  /** Keys written into policy documents before they were sealed move out, once (at start-up). */
-  private sealLegacyKeys(): Promise<void> {
-    return sealLegacyKeys(this.settings());
   }
 
   /** What the model-settings functions need of this object. */

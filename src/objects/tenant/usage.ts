@@ -1,3 +1,4 @@
+import type { Policy } from "../../policy/index.ts";
 import type { Sql } from "../sql.ts";
 import { WriteBehind } from "../write-behind.ts";
 
@@ -9,8 +10,16 @@ export const USAGE_MIGRATIONS = [
   `CREATE TABLE usage (day TEXT NOT NULL, kind TEXT NOT NULL, used INTEGER NOT NULL, PRIMARY KEY (day, kind))`,
 ];
 
-export const QUOTA_KINDS = ["queries", "model_tokens", "app_calls"] as const;
+export const QUOTA_KINDS = ["queries", "model_tokens", "app_calls", "plain_calls"] as const;
 export type QuotaKind = (typeof QUOTA_KINDS)[number];
+/** The quotas counted one by one (model tokens are counted by what each call used). */
+export type CountedKind = Exclude<QuotaKind, "model_tokens">;
+
+/** Today's limit of a counted kind under the policy's quotas. */
+export function dailyLimit(quotas: Policy["quotas"], kind: CountedKind): number {
+  if (kind === "queries") return quotas.queriesPerDay;
+  return kind === "app_calls" ? quotas.appCallsPerDay : quotas.plainCallsPerDay;
+}
 
 export type QuotaCheck =
   | { ok: true }

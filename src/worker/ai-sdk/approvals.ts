@@ -1,4 +1,4 @@
-import type { HubDO } from "../../objects/hub/index.ts";
+import type { Answerer, HubDO } from "../../objects/hub/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import { readQuery } from "../chat/follow.ts";
 import { ApiError } from "../errors.ts";
@@ -21,6 +21,7 @@ export async function answerApprovals(
   hub: Rpc<HubDO>,
   scope: ApprovalScope,
   body: ChatRequest,
+  by: Answerer,
 ): Promise<Continuation | null> {
   const answers = approvalAnswers(body);
   if (!answers.length) return null;
@@ -60,7 +61,7 @@ export async function answerApprovals(
       continue;
     }
     const decision = answer.approved ? ("allow" as const) : ("deny" as const);
-    const result = await hub.answerConsent(consentId, { decision, scope: "once" });
+    const result = await hub.answerConsent(consentId, { decision, scope: "once" }, by);
     if (result.ok && decision === "deny") next.closing!.push({ type: "tool-output-denied", toolCallId });
     if (result.ok) next.answeredIds.push(consentId);
   }

@@ -1,10 +1,11 @@
 import { randomId } from "../../objects/crypto.ts";
 import type { HubDO } from "../../objects/hub/index.ts";
+import { mayUse } from "../../objects/hub/store.ts";
 import type { QueryView } from "../../objects/hub/view.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, quotaExceeded } from "../errors.ts";
-import { hubOf } from "../hub.ts";
+import { callerOf, hubOf } from "../hub.ts";
 import { SessionParam } from "../schemas/ids.ts";
 import { requireKnownRoles } from "../tenant.ts";
 
@@ -40,7 +41,7 @@ export async function ownSession(c: Ctx, userId: string, sid: string): Promise<R
   if (!SessionParam.safeParse({ sid }).success) throw notFound;
   const hub = hubOf(c, sid);
   const session = await hub.session();
-  if (!session || session.userId !== userId) throw notFound;
+  if (!session || session.userId !== userId || !mayUse(session, callerOf(c))) throw notFound;
   return hub;
 }
 
@@ -56,8 +57,10 @@ export async function newSession(c: Ctx, userId: string, sid = randomId("ses", 1
     private: false,
     ...(roles.length && { roles }),
   });
-  // Opening keeps an existing session as it is: it must be this user's (a derived id could collide).
-  if (session.userId !== userId) throw new ApiError(404, "session_not_found", "session not found");
+  // Opening keeps an existing session as it is: it must be this user's (a derived id could collide),
+  // with no role the token lacks (the frontend key may have opened it with more).
+  if (session.userId !== userId || !mayUse(session, callerOf(c)))
+    throw new ApiError(404, "session_not_found", "session not found");
   return { sid, hub };
 }
 

@@ -1,7 +1,7 @@
 import { type ChatMessage, complete, DEFAULT_MODEL_LIMITS, ModelError } from "../../llm/index.ts";
 import { tenantStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, quotaExceeded } from "../errors.ts";
 import { type ChatBody, oaiError } from "./protocol.ts";
 
 type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
@@ -14,14 +14,20 @@ const MAX_OUTPUT_TOKENS = 512;
 /**
  * `lattice-plain`: the frontend's background completions (chat titles, tags, follow-ups) answered by
  * the tenant's plain model (the spoke role's, with no apps, no tools and no user data beyond what the
- * frontend sent), so they never plan, call an app or ask a consent. Its tokens count in the tenant's
- * quota. The offline demo's scripted model knows no such task: there it answers a title made of the
+ * frontend sent), so they never plan, call an app or ask a consent. Only where the policy turns it
+ * on (`plainModel.enabled`): each call counts in its own daily quota (`plainCallsPerDay`), its
+ * tokens in the tenant's. The offline demo's scripted model knows no such task: there it answers a title made of the
  * last message's first words instead.
  */
 export async function plainAnswer(c: Ctx, body: ChatBody, lastText: string): Promise<string> {
   const tenant = tenantStub(c.env, c.var.principal.tenantId);
-  const resolved = await tenant.modelFor("spoke");
-  if (!resolved.ok) throw new ApiError(429, "quota_exceeded", resolved.message, { param: null });
+  const resolved = await tenant.beginPlainCall();
+  if (!resolved.ok) {
+    if (resolved.code === "plain_off")
+      throw oaiError(403, "plain_model_off", "the tenant's policy does not offer lattice-plain", "model");
+    if ("quota" in resolved) throw quotaExceeded(resolved.quota);
+    throw new ApiError(429, "quota_exceeded", resolved.message, { param: null });
+  }
   try {
     const answer = await complete(
       resolved.model,

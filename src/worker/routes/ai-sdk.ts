@@ -17,6 +17,7 @@ import {
 } from "../chat/session.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { answererOf } from "../hub.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 
 type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
@@ -37,7 +38,7 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
   const common = { hub, sid, links, approvalId: (cid: string) => approvalId(scope, cid) };
 
   let follow: Follow;
-  const answered = await answerApprovals(hub, scope, body);
+  const answered = await answerApprovals(hub, scope, body, answererOf(c));
   if (answered) {
     follow = { ...common, ...answered };
   } else {

@@ -1,7 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
-import { openHub } from "../hub.ts";
+import { answererOf, openHub } from "../hub.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { SessionParam } from "../schemas/ids.ts";
@@ -64,7 +64,7 @@ export const consentRoutes = base
   })
   .openapi(answer, async (c) => {
     const { sid, cid } = c.req.valid("param");
-    const result = await (await openHub(c, sid)).answerConsent(cid, c.req.valid("json"));
+    const result = await (await openHub(c, sid)).answerConsent(cid, c.req.valid("json"), answererOf(c));
     if (result.ok) return c.json(result.consent, 200);
     switch (result.code) {
       case "not_found":

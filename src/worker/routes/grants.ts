@@ -3,6 +3,7 @@ import { decodeState } from "../../mcp/oauth-state.ts";
 import { hubStub, spokeStub, tenantStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
+import { answererOf } from "../hub.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
@@ -122,6 +123,7 @@ export const grantRoutes = base
         done.queryId,
         done.subject,
         done.authorized,
+        answererOf(c),
       );
     } catch {
       // The tokens are kept; a query that no longer waits (or a gone session) changes nothing.

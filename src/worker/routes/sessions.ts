@@ -5,7 +5,7 @@ import type { Rpc } from "../../objects/rpc.ts";
 import { AppPicksSchema } from "../../runtime/index.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, conflict, invalid, notFound, quotaExceeded } from "../errors.ts";
-import { hubOf, openHub } from "../hub.ts";
+import { callerOf, hubOf, openHub } from "../hub.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { eventStreamResponse } from "../schemas/events.ts";
@@ -128,13 +128,7 @@ export const sessionRoutes = base
     const lease = streaming ? await leaseStream(hub) : null;
     const { text, apps } = c.req.valid("json");
     const started = await freeingOnError(hub, lease, () =>
-      hub.startQuery(
-        text,
-        c.req.valid("header")["idempotency-key"] ?? null,
-        {},
-        c.var.principal.user?.userId ?? null,
-        apps,
-      ),
+      hub.startQuery(text, c.req.valid("header")["idempotency-key"] ?? null, {}, callerOf(c), apps),
     );
     if (!started.ok) {
       if (lease) await hub.closeStream(lease);
