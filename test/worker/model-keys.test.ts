@@ -11,6 +11,7 @@ import { endpointProblem } from "../../src/apps/egress.ts";
 import { tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
+import { type SettingsContext, sealLegacyKeys } from "../../src/objects/tenant/model-settings.ts";
 import { MASKED_KEY, preparePolicy } from "../../src/objects/tenant/policy-store.ts";
 import { api, createTenant, expectError, type TestTenant } from "./helpers.ts";
 
@@ -101,7 +102,7 @@ describe("model API keys", () => {
         "INSERT INTO policies (version, document, created_at) VALUES (9, ?, '2026-01-01T00:00:00Z')",
         doc,
       );
-      await (instance as unknown as { sealLegacyKeys(): Promise<void> }).sealLegacyKeys();
+      await sealLegacyKeys((instance as unknown as { settings(): SettingsContext }).settings());
     });
     expect(await storage(t)).not.toContain(KEY);
     expect(await rpc<TenantDO>(tenantDO(t)).modelConfig("planner")).toMatchObject({ apiKey: KEY });
@@ -118,7 +119,7 @@ describe("a key in an old policy version", () => {
         "INSERT INTO policies (version, document, created_at) VALUES (?, ?, '2026-01-01T00:00:00Z')";
       state.storage.sql.exec(insert, 3, withKey);
       state.storage.sql.exec(insert, 4, without); // the admin removed the key in v4
-      await (instance as unknown as { sealLegacyKeys(): Promise<void> }).sealLegacyKeys();
+      await sealLegacyKeys((instance as unknown as { settings(): SettingsContext }).settings());
     });
     expect(await storage(t)).not.toContain(KEY);
     expect((await rpc<TenantDO>(tenantDO(t)).modelConfig("planner")).apiKey).toBeUndefined();
