@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CONSENT_MIGRATIONS } from "../../src/objects/hub/consents.ts";
 import { EPHEMERAL_MIGRATIONS } from "../../src/objects/hub/ephemeral.ts";
-import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "../../src/objects/hub/index.ts";
+import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "../../src/objects/hub/migrations.ts";
 import { STORE_MIGRATIONS } from "../../src/objects/hub/store.ts";
 import { hubObjectName } from "../../src/objects/names.ts";
 import { migrate, schemaVersions } from "../../src/objects/sql.ts";

@@ -1,12 +1,14 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { endpointProblem } from "../../src/apps/egress.ts";
 import type { SpokeCall } from "../../src/contracts.ts";
+import { ephemeralId, resolveEphemeral } from "../../src/objects/hub/ephemeral.ts";
 import type { HubDO } from "../../src/objects/hub/index.ts";
 import { hubObjectName, spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { SpokeDO } from "../../src/objects/spoke/index.ts";
-import type { Sql } from "../../src/objects/sql.ts";
+import { type Sql, sqlTag } from "../../src/objects/sql.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { registryChanged } from "../../src/objects/tenant/registry.ts";
 import { demoApps, registerDemoApp, uniqueWorld, worldState } from "./demo.ts";
@@ -161,16 +163,25 @@ describe("egress guard", () => {
 describe("ephemeral functionality ids", () => {
   it("are stable within a session, differ across sessions, and a forged id resolves to nothing", async () => {
     const tenant = await createTenant();
-    const hub = (sid: string) => rpc<HubDO>(env.HUB.getByName(hubObjectName(tenant.tenantId, sid)));
+    const stub = (sid: string) => env.HUB.getByName(hubObjectName(tenant.tenantId, sid));
+    for (const sid of ["ses_a", "ses_b"])
+      await rpc<HubDO>(stub(sid)).open({
+        id: sid,
+        tenantId: tenant.tenantId,
+        userId: "alice",
+        private: false,
+      });
+    const inHub = <T>(sid: string, work: (sql: Sql) => T) =>
+      runInDurableObject(stub(sid), (_, state) => work(sqlTag(state.storage)));
     const ref = { appId: "app_1", functionality: "quote" };
-    const a1 = await hub("ses_a").ephemeralId(ref);
+    const a1 = await inHub("ses_a", (sql) => ephemeralId(sql, ref));
     expect(a1).toMatch(/^fx_[0-9a-f]+$/);
-    expect(await hub("ses_a").ephemeralId(ref)).toBe(a1);
-    expect(await hub("ses_a").resolveEphemeral(a1)).toEqual(ref);
-    const b1 = await hub("ses_b").ephemeralId(ref);
+    expect(await inHub("ses_a", (sql) => ephemeralId(sql, ref))).toBe(a1);
+    expect(await inHub("ses_a", (sql) => resolveEphemeral(sql, a1))).toEqual(ref);
+    const b1 = await inHub("ses_b", (sql) => ephemeralId(sql, ref));
     expect(b1).not.toBe(a1);
-    expect(await hub("ses_b").resolveEphemeral(a1)).toBeNull();
-    expect(await hub("ses_a").resolveEphemeral("fx_forged")).toBeNull();
+    expect(await inHub("ses_b", (sql) => resolveEphemeral(sql, a1))).toBeNull();
+    expect(await inHub("ses_a", (sql) => resolveEphemeral(sql, "fx_forged"))).toBeNull();
   });
 });
 

@@ -5,7 +5,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "../../src/objects/hub/index.ts";
+import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "../../src/objects/hub/migrations.ts";
 import { hubObjectName } from "../../src/objects/names.ts";
 import { migrate } from "../../src/objects/sql.ts";
 import { api, createTenant, issueKey } from "./helpers.ts";

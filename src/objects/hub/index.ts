@@ -21,25 +21,13 @@ import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
-import { CONSENT_MIGRATIONS, ConsentStore } from "./consents.ts";
-import { EPHEMERAL_MIGRATIONS, ephemeralId, type FunctionalityRef, resolveEphemeral } from "./ephemeral.ts";
+import { ConsentStore } from "./consents.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
+import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "./migrations.ts";
 import { admitQuery, picksRefused } from "./planning-views.ts";
-import { type Caller, HubStore, mayUse, type QueryRecord, type Session, STORE_MIGRATIONS } from "./store.ts";
+import { type Caller, HubStore, mayUse, type QueryRecord, type Session } from "./store.ts";
 import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
-
-export const HUB_MIGRATIONS = {
-  ephemeral: EPHEMERAL_MIGRATIONS,
-  store: STORE_MIGRATIONS,
-  consents: CONSENT_MIGRATIONS,
-};
-/** The order the modules' lists were spliced in before migrations were keyed (see sql.ts). */
-export const HUB_LEGACY_LAYOUT = [
-  ["ephemeral", 1],
-  ["store", 5],
-  ["consents", 3],
-] as const;
 
 /** Who answered a consent, for its audit row: the API key's id (never the key), and a user token's user. */
 export interface Answerer {
@@ -403,13 +391,5 @@ export class HubDO extends DurableObject<Env> {
       },
       audit: (type: string, detail: Record<string, unknown>) => this.audit(type, detail),
     };
-  }
-
-  ephemeralId(ref: FunctionalityRef): string {
-    return ephemeralId(this.sql, ref);
-  }
-
-  resolveEphemeral(fxId: string): FunctionalityRef | null {
-    return resolveEphemeral(this.sql, fxId);
   }
 }
