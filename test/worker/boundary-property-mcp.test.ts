@@ -2,7 +2,8 @@
  * The display boundary as a property, for MCP servers: hostile tools/call results of a scripted
  * server (mcpmisbehave), generated with a canary above the display cap in the text content, in
  * structured content (values, keys, nested), in an `isError` result's text, in a result that breaks
- * the tool's pinned output schema, in a content block's type, and on the success paths. The canary
+ * the tool's pinned output schema, in image and resource-link blocks, in an answer that comes after
+ * the app timeout, and on the success paths. The canary
  * reaches no HTTP body (the query, its consents, the audit log), no server-sent event and no chat
  * adapter's text (see boundary-kit.ts).
  *
@@ -44,6 +45,8 @@ type Path = {
    * client then has no output schema to check, and the result reaches Lattice's own check.
    */
   warm?: boolean;
+  /** How long the server takes to answer, past the policy's app timeout. */
+  delayMs?: number;
 };
 
 const PATHS: Path[] = [
@@ -96,6 +99,14 @@ const PATHS: Path[] = [
     codes: ["tool_error"],
   },
   {
+    name: "an answer that comes too late (app_timeout)",
+    plan: plain,
+    result: (c, value) => ({ content: texts(c), structuredContent: value }),
+    expected: "failed",
+    codes: ["app_timeout"],
+    delayMs: 1_000,
+  },
+  {
     name: "an isError result of a text tool",
     plan: plain,
     result: (c) => ({ content: texts(c), isError: true }),
@@ -104,10 +115,10 @@ const PATHS: Path[] = [
   },
 ];
 
-async function serverAnswers(w: HubWorld, result: unknown): Promise<void> {
+async function serverAnswers(w: HubWorld, result: unknown, delayMs?: number): Promise<void> {
   const res = await demoApps().fetch(`http://apps/w/${w.world}/_demo/mcp/mcpmisbehave/state`, {
     method: "PUT",
-    body: JSON.stringify({ result }),
+    body: JSON.stringify({ result, delayMs }),
   });
   expect(res.status).toBe(200);
 }
@@ -122,7 +133,7 @@ async function warmSession(w: HubWorld, plan: unknown): Promise<string> {
 }
 
 async function world(plan: unknown, cap = "internal"): Promise<HubWorld> {
-  const w = await hubWorld([], { display: { maxConfidentiality: cap } });
+  const w = await hubWorld([], { display: { maxConfidentiality: cap }, limits: { appTimeoutMs: 300 } });
   await registerDemoMcp(w, "mcpmisbehave");
   await script(w.models.planner, [{ respond: plan }]);
   return w;
@@ -139,7 +150,7 @@ describe("the display boundary, as a property: MCP servers", () => {
           canaries.chain((c) => fc.tuple(fc.constant(c), badAnswer(c))),
           async ([c, value]) => {
             const warm = path.warm ? await warmSession(w, path.plan) : undefined;
-            await serverAnswers(w, path.result(c, value));
+            await serverAnswers(w, path.result(c, value), path.delayMs);
             const { sid, qid, code } = await run(w, path, "on", warm);
             if (path.codes) expect(path.codes).toContain(code);
             expectNone(await leftBy(w, sid, qid), c);
@@ -170,7 +181,7 @@ describe("the display boundary, as a property: MCP servers", () => {
       const w = await world(path.plan);
       const c = "cnrycontrol0";
       const warm = path.warm ? await warmSession(w, path.plan) : undefined;
-      await serverAnswers(w, path.result(c, { [c]: { [c]: c } }));
+      await serverAnswers(w, path.result(c, { [c]: { [c]: c } }), path.delayMs);
       const { sid, qid, code } = await run(w, path, "off", warm);
       expect(path.codes).toContain(code);
       expectNone(await leftBy(w, sid, qid), c);

@@ -13,9 +13,10 @@ import {
 import { object, schema, string, validator } from "./schemas.ts";
 import type { JsonState } from "./state.ts";
 
-/** `result`: the tools/call result both tools answer (content, structuredContent, isError, …). */
+/** `result`: the tools/call result both tools answer (content, structuredContent, isError, …), after `delayMs`. */
 export interface MisbehaveMcpState {
   result?: unknown;
+  delayMs?: number;
 }
 
 export const seedMisbehaveMcp = (): MisbehaveMcpState => ({});
@@ -38,7 +39,11 @@ export function misbehaveMcpServer(state: JsonState<MisbehaveMcpState>): McpServ
     { jsonSchemaValidator: validator },
   );
   // The SDK types a tool's answer; a scripted one is whatever the test wrote, unchecked on purpose.
-  const answer = async () => ((await state.read()).result ?? fallback) as { content: [] };
+  const answer = async () => {
+    const { result, delayMs } = await state.read();
+    if (delayMs) await new Promise((done) => setTimeout(done, delayMs));
+    return (result ?? fallback) as { content: [] };
+  };
   server.registerTool(
     "scripted",
     {

@@ -4,7 +4,7 @@
  *   GET|POST|DELETE /w/{world}/mcp/{app}                  MCP streamable HTTP (bearer DEMO_MCP_TOKEN)
  *   GET  /w/{world}/_demo/mcp/{app}/state                 the server's state in this world (operator)
  *   POST /w/{world}/_demo/mcp/shadynotes/rugpull          {"on"?: boolean}: switch find_notes' definition
- *   PUT  /w/{world}/_demo/mcp/mcpmisbehave/state          {"result"?: …}: what its tools answer next
+ *   PUT  /w/{world}/_demo/mcp/mcpmisbehave/state          {"result"?, "delayMs"?}: what its tools answer next, when
  *
  * Each request gets a fresh server (the SDK's per-request handler) built from the world's state.
  */
@@ -65,13 +65,15 @@ mcpRoutes.get("/w/:world/_demo/mcp/:app/state", async (c) => {
 
 mcpRoutes.put("/w/:world/_demo/mcp/mcpmisbehave/state", async (c) => {
   const parsed = parseJson(await c.req.text());
-  const body = parsed.ok ? parsed.value : null;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return c.json(error("bad_request", 'expected {"result"?: <a tools/call result>}'), 400);
+  const body = parsed.ok && isObject(parsed.value) ? parsed.value : null;
+  if (!body || !validDelay(body.delayMs)) {
+    const expected = 'expected {"result"?: <a tools/call result>, "delayMs"?: 0–30000}';
+    return c.json(error("bad_request", expected), 400);
   }
-  const result = "result" in body ? body.result : undefined;
+  const { result, delayMs } = body;
   await misbehaveState(c).update((s) => {
     s.result = result;
+    s.delayMs = delayMs;
   });
   return c.json({ ok: true });
 });
@@ -90,3 +92,8 @@ mcpRoutes.post("/w/:world/_demo/mcp/shadynotes/rugpull", async (c) => {
   });
   return c.json({ ok: true, rugPulled });
 });
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const validDelay = (ms: unknown): ms is number | undefined =>
+  ms === undefined || (typeof ms === "number" && Number.isInteger(ms) && ms >= 0 && ms <= 30_000);
