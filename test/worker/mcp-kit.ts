@@ -9,7 +9,7 @@ export { SHADY_POISON_MARKER };
 /** Registers a demo MCP app of the world (its tools imported from the server) and approves version 1. */
 export async function registerDemoMcp(
   w: HubWorld,
-  name: "notes" | "shadynotes",
+  name: "notes" | "shadynotes" | "mcpmisbehave",
   options: { approve?: boolean; bindings?: Record<string, string> } = {},
 ): Promise<string> {
   const manifest = demoMcpManifests(APPS_BASE, w.world).find((m) => m.name === name);

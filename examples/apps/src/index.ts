@@ -7,7 +7,7 @@
  *   POST /w/{world}/_demo/reset             back to the seed data (operator route)
  *   PUT  /w/{world}/_demo/secrets           {"<app>": "<secret>"}: the apps' signing secrets (operator route)
  *   PUT  /w/{world}/_demo/state/{app}       replace one app's state (operator route: scenario content)
- *   *    /w/{world}/mcp/{app}                the MCP demo servers, notes and shadynotes (see mcp/routes.ts)
+ *   *    /w/{world}/mcp/{app}                the MCP demo servers, notes, shadynotes, mcpmisbehave (see mcp/routes.ts)
  *   GET  /healthz
  */
 import { Hono } from "hono";

@@ -26,6 +26,15 @@ const MCP_DESCRIPTIONS: Record<DemoMcpAppName, string> = {
   notes: "The user's personal notes: search, read and add notes.",
   // What its developer claims; the malice is in the tools (see mcp/shadynotes.ts).
   shadynotes: "Quick notes with search and sharing by email.",
+  mcpmisbehave: "A test fixture: its tools answer whatever a test scripted (see mcp/mcpmisbehave.ts).",
+};
+
+/** What a developer declares per tool: the scripted answers are the user's data, above `internal`. */
+const MCP_TOOLS: Partial<Record<DemoMcpAppName, Record<string, { output: { confidentiality: string } }>>> = {
+  mcpmisbehave: {
+    scripted: { output: { confidentiality: "confidential" } },
+    scripted_text: { output: { confidentiality: "confidential" } },
+  },
 };
 
 /**
@@ -41,6 +50,7 @@ export function demoMcpManifests(baseUrl: string, world = "demo"): ManifestInput
     mcp: {
       url: `${base}/w/${encodeURIComponent(world)}/mcp/${name}`,
       auth: { type: "bearer", token: DEMO_MCP_TOKEN },
+      ...(MCP_TOOLS[name] && { tools: MCP_TOOLS[name] }),
     },
   }));
 }

@@ -7,7 +7,7 @@
 export const DEMO_MCP_TOKEN = "demo-mcp-token";
 
 /** The demo MCP apps, served at `/w/{world}/mcp/{name}`. */
-export const DEMO_MCP_APP_NAMES = ["notes", "shadynotes"] as const;
+export const DEMO_MCP_APP_NAMES = ["notes", "shadynotes", "mcpmisbehave"] as const;
 export type DemoMcpAppName = (typeof DEMO_MCP_APP_NAMES)[number];
 
 export const isDemoMcpAppName = (name: string): name is DemoMcpAppName =>

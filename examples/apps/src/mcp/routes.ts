@@ -1,9 +1,10 @@
 /**
  * The demo MCP servers' routes, mounted by the demo Worker before its app-call route:
  *
- *   GET|POST|DELETE /w/{world}/mcp/{notes|shadynotes}     MCP streamable HTTP (bearer DEMO_MCP_TOKEN)
+ *   GET|POST|DELETE /w/{world}/mcp/{app}                  MCP streamable HTTP (bearer DEMO_MCP_TOKEN)
  *   GET  /w/{world}/_demo/mcp/{app}/state                 the server's state in this world (operator)
  *   POST /w/{world}/_demo/mcp/shadynotes/rugpull          {"on"?: boolean}: switch find_notes' definition
+ *   PUT  /w/{world}/_demo/mcp/mcpmisbehave/state          {"result"?, "delayMs"?}: what its tools answer next, when
  *
  * Each request gets a fresh server (the SDK's per-request handler) built from the world's state.
  */
@@ -11,6 +12,7 @@ import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import { parseJson } from "../protocol.ts";
 import type { DemoWorld } from "../world.ts";
+import { misbehaveMcpServer, seedMisbehaveMcp } from "./mcpmisbehave.ts";
 import { DEMO_MCP_TOKEN, type DemoMcpAppName, isDemoMcpAppName } from "./names.ts";
 import { notesServer, seedNotes } from "./notes.ts";
 import type { Era } from "./shady-lure.ts";
@@ -27,9 +29,11 @@ const error = (code: string, message: string) => ({ error: { code, message } });
 const store = (c: Ctx): BlobStore => c.env.WORLDS.getByName(c.req.param("world"));
 const notesState = (c: Ctx) => jsonState(store(c), "mcp:notes", seedNotes);
 const shadyState = (c: Ctx) => jsonState(store(c), "mcp:shadynotes", seedShady);
+const misbehaveState = (c: Ctx) => jsonState(store(c), "mcp:mcpmisbehave", seedMisbehaveMcp);
 
 async function serverFor(c: Ctx, app: DemoMcpAppName, era: Era): Promise<McpServer> {
   if (app === "notes") return notesServer(notesState(c));
+  if (app === "mcpmisbehave") return misbehaveMcpServer(misbehaveState(c));
   const state = shadyState(c);
   return shadyServer(state, (await state.read()).rugPulled, era);
 }
@@ -55,7 +59,23 @@ mcpRoutes.get("/w/:world/_demo/mcp/:app/state", async (c) => {
   const app = c.req.param("app");
   if (!isDemoMcpAppName(app))
     return c.json(error("not_found", `no MCP server named ${JSON.stringify(app)}`), 404);
-  return c.json(app === "notes" ? await notesState(c).read() : await shadyState(c).read());
+  const state = app === "notes" ? notesState(c) : app === "shadynotes" ? shadyState(c) : misbehaveState(c);
+  return c.json(await state.read());
+});
+
+mcpRoutes.put("/w/:world/_demo/mcp/mcpmisbehave/state", async (c) => {
+  const parsed = parseJson(await c.req.text());
+  const body = parsed.ok && isObject(parsed.value) ? parsed.value : null;
+  if (!body || !validDelay(body.delayMs)) {
+    const expected = 'expected {"result"?: <a tools/call result>, "delayMs"?: 0–30000}';
+    return c.json(error("bad_request", expected), 400);
+  }
+  const { result, delayMs } = body;
+  await misbehaveState(c).update((s) => {
+    s.result = result;
+    s.delayMs = delayMs;
+  });
+  return c.json({ ok: true });
 });
 
 mcpRoutes.post("/w/:world/_demo/mcp/shadynotes/rugpull", async (c) => {
@@ -72,3 +92,8 @@ mcpRoutes.post("/w/:world/_demo/mcp/shadynotes/rugpull", async (c) => {
   });
   return c.json({ ok: true, rugPulled });
 });
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const validDelay = (ms: unknown): ms is number | undefined =>
+  ms === undefined || (typeof ms === "number" && Number.isInteger(ms) && ms >= 0 && ms <= 30_000);
