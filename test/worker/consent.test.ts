@@ -137,6 +137,16 @@ describe("consents pause a query and resume it", () => {
     }
     expect(final).toMatchObject({ status: "failed", error: { code: "consent_expired" } });
     expect((await worldState(w.world)).calls.map((c) => c.functionality)).toEqual(["lookup"]);
+    // It ends as every other failure does, audited as query_failed (the audit is written after the reply).
+    const failed = async () =>
+      (
+        (await api("GET", "/v1/admin/audit?type=query_failed", { key: w.tenant.adminKey })).body as {
+          events: Array<{ detail: { queryId?: string; code?: string } }>;
+        }
+      ).events.filter((e) => e.detail.queryId === qid);
+    await expect
+      .poll(failed, { timeout: 3000 })
+      .toEqual([expect.objectContaining({ detail: expect.objectContaining({ code: "consent_expired" }) })]);
   });
 });
 

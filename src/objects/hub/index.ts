@@ -15,7 +15,6 @@ import {
   QueryOptionsSchema,
   samePicks,
   shownConsent,
-  shownError,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
@@ -317,14 +316,9 @@ export class HubDO extends DurableObject<Env> {
     this.consentStore.settle(consent.id, "expired", null, null);
     this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
     if (!expiryStopsQuery(consent, this.store.query(consent.queryId)?.status ?? null)) return;
-    const error = shownError(
-      { code: "consent_expired", message: "", details: { step: consent.stepId } },
-      new Set(),
-    );
     const session = this.store.session();
-    if (session) this.lifecycle.ended(consent.queryId, session);
-    this.store.update(consent.queryId, { status: "failed", error });
-    this.store.emit(consent.queryId, "query_finished", { status: "failed", code: error.code });
+    const error = { code: "consent_expired" as const, message: "", details: { step: consent.stepId } };
+    if (session) this.lifecycle.fail(consent.queryId, session, error);
   }
 
   /** Sets the alarm; says whether a query has work to do now (then the alarm is due at once). */

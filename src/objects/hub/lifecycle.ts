@@ -313,8 +313,11 @@ export class QueryLifecycle {
     this.consents.forgetValues(queryId);
   }
 
-  /** The error leaves through the display boundary: stored, shown and audited as its code's words and facts. */
-  private fail(queryId: string, session: Session, error: QueryError): void {
+  /**
+   * Ends a query as failed, for a step's failure and a consent's expiry alike. The error leaves
+   * through the display boundary: stored, shown and audited as its code's words and facts.
+   */
+  fail(queryId: string, session: Session, error: QueryError): void {
     const row = this.store.query(queryId);
     const names = row?.plan ? planNames(JSON.parse(row.plan)) : new Set<string>();
     const shown = shownError(error, names, row?.options.boundary !== "off");
