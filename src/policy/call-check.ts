@@ -15,11 +15,17 @@ import {
 import type { Lattices } from "./lattice.ts";
 import type { Policy } from "./policy-schema.ts";
 import { sinkLabel } from "./runtime-labels.ts";
+import { type Remedy, remedyOf } from "./vouch.ts";
 
 export interface SinkFinding {
   readonly rule: FlowRule;
   /** Under `onViolation: "ask"` the user may endorse the flow, except above the app's clearance (a cap). */
   readonly endorsable: boolean;
+  /**
+   * An integrity finding on an argument with a remedy the tenant allows (vouch.ts): the plan may
+   * run, and the gate decides on the concrete value; unmet, it is the finding it would have been.
+   */
+  readonly deferred: boolean;
 }
 
 export interface CallFinding extends SinkFinding {
@@ -38,6 +44,7 @@ export function sinkFindings(
   entry: CatalogEntry | undefined,
   label: Label,
   required: Requirement,
+  remedy: Remedy | null = null,
 ): readonly SinkFinding[] {
   const rules = flowViolations(l, label, required);
   if (rules.length === 0) return NONE;
@@ -46,6 +53,7 @@ export function sinkFindings(
   return rules.map((rule) => ({
     rule,
     endorsable: ask && !(rule === "confidentiality" && exceedsConfidentiality(l, label, cap)),
+    deferred: rule === "integrity" && remedy !== null,
   }));
 }
 
@@ -64,7 +72,7 @@ export function checkCall(input: {
   const { policy, lattices: l, tool, entry, pc } = input;
   const found: CallFinding[] = [];
   const add = (argument: string | null, label: Label, required: Requirement) => {
-    for (const f of sinkFindings(l, policy, entry, label, required))
+    for (const f of sinkFindings(l, policy, entry, label, required, remedyOf(policy, tool, argument)))
       found.push({ ...f, argument, label, required });
   };
   add(null, pc, callRequirement(policy, l, tool, entry));

@@ -76,4 +76,6 @@ export interface Violation {
   readonly sourcesTruncated: boolean;
   /** Under `onViolation: "ask"` the flow pauses at run time for the user to endorse the value. */
   readonly endorsable: boolean;
+  /** The plan may run: the gate checks the tenant's remedy on the concrete value (vouch.ts). */
+  readonly deferred?: boolean;
 }

@@ -99,6 +99,8 @@ export type {
 export { DEFAULT_POLICY, PolicySchema, parsePolicy, policyLattices } from "./policy-schema.ts";
 export type { QueryIndex } from "./provenance.ts";
 export { indexQuery, isStated, literalLabel, plannerLabel } from "./provenance.ts";
+export type { Reference } from "./references.ts";
+export { references } from "./references.ts";
 export {
   constructedLabel,
   displayLabel,
@@ -120,6 +122,8 @@ export type { ValidationResult, ValidPlan } from "./validate.ts";
 export { validatePlan } from "./validate.ts";
 export type { DisplayCheck, Verdict, Violation } from "./verify.ts";
 export { verifyPlan } from "./verify.ts";
+export type { PoolSource, Remedy, Vouch } from "./vouch.ts";
+export { remedyOf, TrustedPool, vouch } from "./vouch.ts";
 
 export type PlanCheck =
   | { readonly stage: "validate"; readonly ok: false; readonly errors: readonly PlanError[] }

@@ -26,10 +26,35 @@ const RoleName = z
   .string()
   .regex(/^[a-z][a-z0-9_-]{0,63}$/, "a role name: lowercase letters, digits, - and _");
 
+/** What an argument is: where data goes, what the action does (amounts, flags, what to delete), or what it carries. */
+export const ARGUMENT_ROLES = ["destination", "control", "payload"] as const;
+export type ArgumentRole = (typeof ARGUMENT_ROLES)[number];
+
 export const ArgumentPolicySchema = z.strictObject({
   maxConfidentiality: Level.optional(),
   minIntegrity: Level.optional(),
+  role: z.enum(ARGUMENT_ROLES).optional(),
+  /**
+   * `trusted`: a value below the floor that exactly equals a trusted value of this query (the
+   * user's words, a source at the floor, a tool output path listed in `trustedValues`) meets it.
+   * Content may have steered which trusted value it is; the tenant accepts that for this argument.
+   */
+  match: z.literal("trusted").optional(),
+  /**
+   * `no-foreign-references`: a payload below the floor meets it when every link, domain, e-mail
+   * address and IBAN written in it also occurs in a trusted value of this query.
+   */
+  sanitise: z.literal("no-foreign-references").optional(),
 });
+
+/** A path into a tool's answer: dotted property names, `[]` for every item of a list (`channels[]`, `users[].email`). */
+const OutputPath = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_$-]+(?:\[\])?(?:\.[A-Za-z0-9_$-]+(?:\[\])?)*$/, {
+    message:
+      'an output path: property names joined by ".", "[]" after a list (`channels[]`, `users[].email`)',
+  });
 
 export const ToolPolicySchema = z.strictObject({
   maxInputConfidentiality: Level.optional(),
@@ -37,6 +62,12 @@ export const ToolPolicySchema = z.strictObject({
   args: z.record(ArgName, ArgumentPolicySchema).optional(),
   /** Overrides the app-declared output label; a missing part keeps the default of that part. */
   output: z.strictObject({ confidentiality: Level.optional(), integrity: Level.optional() }).optional(),
+  /**
+   * Paths of the answer whose values are trusted as values (the workspace's channel list), at the
+   * top integrity, whatever the answer's own label: an argument with `match: "trusted"` may take
+   * one of them. The answer's text stays as untrusted as its label says.
+   */
+  trustedValues: z.array(OutputPath).max(32).optional(),
 });
 
 /**
@@ -256,6 +287,20 @@ export const PolicySchema = z
       for (const [arg, ap] of Object.entries(tp.args ?? {})) {
         check("confidentiality", ap.maxConfidentiality, ["tools", tool, "args", arg, "maxConfidentiality"]);
         check("integrity", ap.minIntegrity, ["tools", tool, "args", arg, "minIntegrity"]);
+        // A remedy belongs to the role it is for: choosing among trusted values is for where data
+        // goes or what an action does; a reference check is for what a message carries.
+        if (ap.match && ap.role !== "destination" && ap.role !== "control")
+          ctx.addIssue({
+            code: "custom",
+            path: ["tools", tool, "args", arg, "match"],
+            message: 'match goes with role "destination" or "control"',
+          });
+        if (ap.sanitise && ap.role !== "payload")
+          ctx.addIssue({
+            code: "custom",
+            path: ["tools", tool, "args", arg, "sanitise"],
+            message: 'sanitise goes with role "payload"',
+          });
       }
     }
     check("confidentiality", p.display.maxConfidentiality, ["display", "maxConfidentiality"]);

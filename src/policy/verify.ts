@@ -36,6 +36,7 @@ import {
   sinkLabel,
 } from "./runtime-labels.ts";
 import type { ValidPlan } from "./validate.ts";
+import { remedyOf } from "./vouch.ts";
 
 export type { Violation } from "./flow.ts";
 
@@ -161,10 +162,18 @@ function check(
   required: Requirement,
 ): void {
   const label = argument === null ? pc.label : sinkLabel(st.l, value.label, pc.label);
-  const findings = sinkFindings(st.l, st.ctx.policy, ownGet(st.ctx.catalog, step.tool), label, required);
+  const remedy = remedyOf(st.ctx.policy, step.tool, argument);
+  const findings = sinkFindings(
+    st.l,
+    st.ctx.policy,
+    ownGet(st.ctx.catalog, step.tool),
+    label,
+    required,
+    remedy,
+  );
   if (findings.length === 0) return;
   const reaching: Flow = argument === null ? pc : { label, parents: [value, pc] };
-  for (const { rule, endorsable } of findings) {
+  for (const { rule, endorsable, deferred } of findings) {
     const { sources, truncated } = causes(st.l, reaching, required, rule);
     st.violations.push({
       path,
@@ -177,6 +186,7 @@ function check(
       sources,
       sourcesTruncated: truncated,
       endorsable,
+      ...(deferred && { deferred }),
     });
   }
 }
@@ -321,7 +331,7 @@ export function verifyPlan(plan: ValidPlan, ctx: PlanContext): Verdict {
     tools: new Map(),
   };
   steps(st, plan.steps, "steps", leaf(initialPc(l)));
-  const ok = st.violations.every((v) => v.endorsable);
+  const ok = st.violations.every((v) => v.endorsable || v.deferred === true);
   const verdict: Verdict = {
     ok,
     violations: st.violations,

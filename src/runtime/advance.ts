@@ -84,6 +84,7 @@ export async function advanceQuery(input: {
     picks: query.picks,
     policy,
     lattices: query.lattices,
+    queryText: query.text,
     snapshot,
     violations: query.verdict.violations,
     defences,
@@ -105,7 +106,7 @@ export async function advanceQuery(input: {
       record: ports.record,
       effects: {
         route: (step, key) => gate.route(step, key),
-        gate: (target, key, args, pc) => gate.check(target, key, args, pc),
+        gate: (target, key, args, pc, bound) => gate.check(target, key, args, pc, bound),
         tool: async (target, key, args, { trusted, carries, mayRead }) => {
           // In catalog mode the entry's schemas bind too: the app's own are checked by its spoke.
           const request =

@@ -9,8 +9,11 @@ import {
   flowAllowed,
   type Lattices,
   type Policy,
+  type PoolSource,
   type ToolStep,
+  TrustedPool,
   type Violation,
+  vouch,
 } from "../policy/index.ts";
 import type { Consent, ConsentAsk } from "./consents.ts";
 import { StepFailure } from "./failure.ts";
@@ -46,6 +49,8 @@ export interface GateContext {
   picks: AppPicks;
   policy: Policy;
   lattices: Lattices;
+  /** The user's words: trusted values a deferred finding may match. */
+  queryText: string;
   snapshot: PlanningSnapshot;
   /** The verifier's violations: under `ask` a runtime one carries its static causes. */
   violations: readonly Violation[];
@@ -61,6 +66,8 @@ export interface GateContext {
 export class Gate {
   private readonly g: GateContext;
   asked: ConsentAsk | null = null;
+  /** The current call's trusted values: built when a deferred finding first needs them. */
+  private pool: TrustedPool | undefined;
 
   constructor(context: GateContext) {
     this.g = context;
@@ -119,8 +126,16 @@ export class Gate {
     return null;
   }
 
-  async check(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<"go" | "pause"> {
-    const violations = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
+  async check(
+    target: Target,
+    key: string,
+    args: Record<string, Labeled>,
+    pc: Pc,
+    bound: () => Iterable<PoolSource> = () => [],
+  ): Promise<"go" | "pause"> {
+    this.pool = undefined;
+    const found = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
+    const violations = found.filter((v) => !(v.deferred && this.vouched(target, key, v, args, pc, bound)));
     if (violations.some((v) => !v.endorsable)) {
       this.g.ports.audit("runtime_flow_blocked", {
         queryId: this.g.queryId,
@@ -223,6 +238,47 @@ export class Gate {
     return "pause";
   }
 
+  /**
+   * A deferred finding met by the tenant's remedy on the concrete value (vouch.ts): audited with
+   * how, never with the value. The pool of trusted values is built once per call, when first needed.
+   */
+  private vouched(
+    target: Target,
+    key: string,
+    v: Violation,
+    args: Record<string, Labeled>,
+    pc: Pc,
+    bound: () => Iterable<PoolSource>,
+  ): boolean {
+    const arg = v.argument === null ? undefined : args[v.argument];
+    if (!arg || v.argument === null) return false;
+    this.pool ??= new TrustedPool(this.g.lattices, this.g.queryText, bound());
+    const pool = this.pool;
+    const how = vouch({
+      l: this.g.lattices,
+      policy: this.g.policy,
+      tool: target.tool,
+      argument: v.argument,
+      destination: (this.g.snapshot.destinations[target.tool] ?? []).some(
+        (path) => path.split(/[.[]/)[0] === v.argument,
+      ),
+      value: arg.value,
+      label: arg.label,
+      pc: pc.label,
+      required: v.required,
+      pool: () => pool,
+    });
+    if (how)
+      this.g.ports.audit("flow_vouched", {
+        queryId: this.g.queryId,
+        key,
+        tool: target.tool,
+        argument: v.argument,
+        ...how,
+      });
+    return how !== null;
+  }
+
   /** The verifier's own rule (`checkCall`) on runtime labels; a known static violation keeps its causes. */
   private runtimeViolations(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Violation[] {
     const path = key.replace(/#\d+/g, "");
@@ -240,7 +296,13 @@ export class Gate {
       );
       // A known static violation lends its causes, never its endorsability: the check is against the
       // app that actually serves the step (after an app choice it may be cleared lower than planned).
-      const fresh = { label: f.label, required: f.required, endorsable: f.endorsable, tool: target.tool };
+      const fresh = {
+        label: f.label,
+        required: f.required,
+        endorsable: f.endorsable,
+        deferred: f.deferred,
+        tool: target.tool,
+      };
       return known
         ? { ...known, ...fresh }
         : {

@@ -19,6 +19,7 @@ import {
   type Step,
   type ToolStep,
   toolOutputLabel,
+  valuesAt,
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
 import type { JournalEntry } from "./records.ts";
@@ -133,11 +134,14 @@ class Run {
     // An app's answer carries that app's origin and whatever its inputs came from: data that
     // crossed from A through B to C still needs A's consent to reach C.
     const origins = mergeOrigins(Object.values(args), [target.app]);
+    const tools = this.ctx.policy.tools;
+    const vouched = (Object.hasOwn(tools, target.tool) && tools[target.tool]?.trustedValues) || [];
     const answer = (value: unknown, final: Label): Labeled => ({
       value,
       label: final,
       origins,
       provenance: ["app"],
+      ...(vouched.length && { trusted: vouched.flatMap((path) => valuesAt(value, path)) }),
     });
     if (journaled?.state === "done")
       return this.bind(step.out, step, answer(journaled.value, journaled.label ?? label), annotate);
@@ -148,7 +152,8 @@ class Run {
         `the irreversible call ${target.tool} (${key}) was interrupted; it was not repeated, check the app before retrying`,
       );
     }
-    if ((await this.ctx.effects.gate(target, key, args, pc)) === "pause") throw new Pause();
+    const bound = () => [...this.vars].map(([name, v]) => ({ name, ...v }));
+    if ((await this.ctx.effects.gate(target, key, args, pc, bound)) === "pause") throw new Pause();
     this.spend();
     const values = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value]));
     const info = { tool: target.tool, app: target.app };

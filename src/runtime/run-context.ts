@@ -7,6 +7,7 @@ import type {
   Label,
   Lattices,
   Policy,
+  PoolSource,
   QllmStep,
   QueryIndex,
   Step,
@@ -24,8 +25,15 @@ export interface Effects {
   /**
    * Whether the call may go now: runtime labels are checked and consents asked here. `pc` carries
    * the guards' origins: a call inside a condition on another app's data shares that data.
+   * `bound`: the values bound so far, read only if a deferred finding needs the trusted values.
    */
-  gate(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<"go" | "pause">;
+  gate(
+    target: Target,
+    key: string,
+    args: Record<string, Labeled>,
+    pc: Pc,
+    bound: () => Iterable<PoolSource>,
+  ): Promise<"go" | "pause">;
   /**
    * `readUntrusted`: an agentic app read content on the way, so its answer is no more than untrusted;
    * `relayed` and `remembered`: the confidentiality of other apps' answers and of the memory it read.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CatalogEntry, checkPlan } from "../../src/policy/index.ts";
 import { cond, display, eq, type Json, lit, plan, ref, retrieve, tool } from "./builders.ts";
-import { ctx, EXAMPLE_PLAN } from "./fixtures.ts";
+import { ctx, EXAMPLE_PLAN, policy } from "./fixtures.ts";
 import { brief, CATALOG, fetchWeb, transfer, verify, world } from "./verify-world.ts";
 
 describe("endpoint policies: argument, then functionality, then secure defaults", () => {
@@ -141,5 +141,66 @@ describe("checkPlan", () => {
   it("verifies a valid plan", () => {
     const r = checkPlan(EXAMPLE_PLAN, ctx());
     expect(r.stage === "verify" && r.ok).toBe(true);
+  });
+});
+
+const qllmStep = {
+  kind: "qllm",
+  out: "pick",
+  inputs: {},
+  prompt: "Who should get the invoice, and what should the mail say?",
+  schema: { type: "object", properties: { to: { type: "string" }, body: { type: "string" } } },
+  intent: "pick a recipient",
+  semantics: "recipient and body",
+};
+
+describe("deferred findings: a remedy the tenant allows is decided at run time", () => {
+  // The q-llm reads mail and picks the recipient and writes the body: both untrusted.
+  const picked = plan(
+    tool("inv", "mail.search", { query: lit("invoice") }),
+    { ...qllmStep, inputs: { emails: ref("inv") } },
+    tool("sent", "mail.send", { to: ref("pick", "to"), body: ref("pick", "body") }),
+  );
+  const strict = (args: Record<string, unknown>) =>
+    ctx({ policy: policy({ tools: { "mail.send": { args } } as never }) });
+
+  it("a strict plan runs when both findings have a remedy, each marked deferred", () => {
+    const r = checkPlan(
+      picked,
+      strict({
+        to: { role: "destination", match: "trusted" },
+        body: { role: "payload", sanitise: "no-foreign-references" },
+      }),
+    );
+    expect(r.stage === "verify" && r.ok).toBe(true);
+    if (r.stage !== "verify") return;
+    expect(r.verdict.violations.map((v) => [v.argument, v.rule, v.deferred, v.endorsable])).toEqual([
+      ["to", "integrity", true, false],
+      ["body", "integrity", true, false],
+    ]);
+  });
+
+  it("control: without the remedies the same plan is rejected", () => {
+    const r = checkPlan(picked, strict({ to: { role: "destination" }, body: { role: "payload" } }));
+    expect(r.stage === "verify" && r.ok).toBe(false);
+  });
+
+  it("a remedy never defers a confidentiality finding nor the call's own pc", () => {
+    const secretBody = plan(
+      tool("inv", "mail.search", { query: lit("invoice") }),
+      cond(eq(ref("inv", "n"), lit(1)), [
+        tool("sent", "mail.send", { to: lit("a@corp.example"), body: lit("x") }),
+      ]),
+    );
+    const r = checkPlan(
+      secretBody,
+      strict({
+        to: { role: "destination", match: "trusted" },
+        body: { role: "payload", sanitise: "no-foreign-references" },
+      }),
+    );
+    expect(r.stage === "verify" && r.ok).toBe(false);
+    if (r.stage !== "verify") return;
+    expect(r.verdict.violations.some((v) => v.argument === null && !v.deferred)).toBe(true);
   });
 });

@@ -41,6 +41,7 @@ function gate(
     picks,
     policy: P,
     lattices: L,
+    queryText: "",
     snapshot,
     violations: [],
     defences: {
@@ -203,6 +204,7 @@ describe("a re-routed step", () => {
         picks: {},
         policy: ask,
         lattices: policyLattices(ask),
+        queryText: "",
         snapshot: { ...SNAPSHOT, targets: { "ride.book": [high, low] } },
         violations: [staticViolation],
         defences: {
@@ -272,5 +274,85 @@ describe("policy rules the gate and the agent loop share", () => {
     await expect(unsigned.check(notes, "steps[0]", { text: arg("hi") }, pc)).rejects.toMatchObject({
       code: "authorization_required",
     });
+  });
+});
+
+describe("deferred findings at the gate", () => {
+  const tools = {
+    "mail.send": {
+      args: {
+        to: { role: "destination" as const, match: "trusted" as const },
+        body: { role: "payload" as const, sanitise: "no-foreign-references" as const },
+      },
+    },
+  };
+  const mail = {
+    ...target("mail", "mail.send", true),
+    entry: entry({ irreversible: true, clearance: "confidential" }),
+  };
+  const untrusted = { confidentiality: "internal", integrity: "untrusted" };
+  const contacts = {
+    name: "contacts",
+    value: [{ name: "Dana", email: "dana@corp.example" }],
+    label: { confidentiality: "internal", integrity: "user" },
+    origins: [],
+    provenance: [],
+  };
+  const run = async (onViolation: "reject" | "ask", to: string, body: string, remedies = true) => {
+    const p = policy({ planning: { mode: "catalog" }, onViolation, tools: remedies ? tools : {} });
+    const audits: Array<[string, Record<string, unknown>]> = [];
+    const g = new Gate({
+      queryId: "q1",
+      picks: {},
+      policy: p,
+      lattices: policyLattices(p),
+      queryText: "Mail Dana the summary of my inbox",
+      snapshot: { ...SNAPSHOT, targets: { "mail.send": [mail] }, destinations: { "mail.send": ["to"] } },
+      violations: [],
+      defences: {
+        ifc: true,
+        consent: true,
+        isolation: true,
+        visor: { S: true, T: true, I: true },
+        pins: true,
+        boundary: true,
+        namedArtifacts: true,
+      },
+      ports: {
+        standing: async () => null,
+        consent: () => null,
+        authorization: async () => ({ authorized: true as const }),
+        audit: (type, detail) => audits.push([type, detail]),
+      },
+    });
+    const args = {
+      to: { value: to, label: untrusted, origins: [], provenance: ["app" as const] },
+      body: { value: body, label: untrusted, origins: [], provenance: ["app" as const] },
+    };
+    const outcome = await g
+      .check(mail, "steps[2]", args, { label: user, origins: [] }, () => [contacts])
+      .catch((e: { code: string }) => e.code);
+    return { outcome, asked: g.asked?.kind ?? null, audits };
+  };
+
+  it("lets a contact's address and a clean summary through under reject, asking only the irreversible step", async () => {
+    const r = await run("reject", "dana@corp.example", "Two invoices, 1,250 EUR in all.");
+    expect(r.outcome).toBe("pause");
+    expect(r.asked).toBe("irreversible");
+    expect(r.audits.map(([type, d]) => [type, d.argument, d.by])).toEqual([
+      ["flow_vouched", "to", "match"],
+      ["flow_vouched", "body", "sanitise"],
+    ]);
+    expect(JSON.stringify(r.audits)).not.toContain("dana@corp.example");
+  });
+
+  it("refuses the attacker's address or a foreign link under reject, and asks to endorse it under ask", async () => {
+    expect((await run("reject", "mark@evil.test", "fine")).outcome).toBe("flow_violation");
+    expect((await run("reject", "dana@corp.example", "pay at www.evil.test")).outcome).toBe("flow_violation");
+    expect((await run("ask", "mark@evil.test", "fine")).asked).toBe("endorse");
+  });
+
+  it("control: without the remedies even the honest call is refused under reject", async () => {
+    expect((await run("reject", "dana@corp.example", "fine", false)).outcome).toBe("flow_violation");
   });
 });

@@ -1,0 +1,186 @@
+/**
+ * Vouching: the two run-time remedies a tenant may allow for an argument whose value is below its
+ * integrity floor, both decided on the concrete value against the query's trusted values.
+ *
+ * - `match: "trusted"` (a destination or control): the value exactly equals a trusted value. It is
+ *   then a trusted value whose choice untrusted content may have steered, among `candidates`
+ *   values (at most log2 of that many bits); the tenant accepts that for this argument. Equality is
+ *   of code points: no case folding, trimming or Unicode normalisation, so a homoglyph, an
+ *   invisible character or a stray space is a different value.
+ * - `sanitise: "no-foreign-references"` (a payload): every link, domain, e-mail address and IBAN the
+ *   text writes (references.ts) also occurs in a trusted value, so content may shape the words of a
+ *   message but cannot add a place for the reader to go or pay.
+ *
+ * The verifier cannot know values, so it marks such a finding `deferred` (call-check.ts) and the
+ * hub's gate decides here, with the same labels; what fails stays the violation it was. Labels
+ * themselves never change: the call's output is labeled as verified.
+ */
+import { scalars } from "./destinations.ts";
+import { ownGet } from "./json.ts";
+import { belowIntegrity, type Label, type Requirement } from "./labels.ts";
+import type { Lattices } from "./lattice.ts";
+import type { Policy } from "./policy-schema.ts";
+import { MAX_SCANNED, type Reference, references } from "./references.ts";
+import { sinkLabel } from "./runtime-labels.ts";
+
+export type Remedy = "match" | "sanitise";
+
+/** How a deferred finding was met; names places and counts, never a value. */
+export type Vouch =
+  | { readonly by: "match"; readonly source: string; readonly candidates: number }
+  | { readonly by: "sanitise"; readonly references: number };
+
+/** The remedy the tenant allows for `argument` of `tool`, if any (the role checks are the policy schema's). */
+export function remedyOf(policy: Policy, tool: string, argument: string | null): Remedy | null {
+  if (argument === null) return null;
+  const ap = ownGet(ownGet(policy.tools, tool)?.args, argument);
+  if (ap?.match === "trusted" && (ap.role === "destination" || ap.role === "control")) return "match";
+  if (ap?.sanitise === "no-foreign-references" && ap.role === "payload") return "sanitise";
+  return null;
+}
+
+/** A bound value of the query: its label, and the leaves its tool's `trustedValues` paths vouch for. */
+export interface PoolSource {
+  readonly name: string;
+  readonly value: unknown;
+  readonly label: Label;
+  readonly trusted?: readonly (string | number)[];
+}
+
+interface Held {
+  readonly integrity: number;
+  readonly source: string;
+}
+
+/** Bounds on what one query's pool holds: past them a value is simply not trusted (fail closed). */
+export const MAX_POOL_VALUES = 20_000;
+const MAX_MATCHED_LENGTH = 2_000;
+const MAX_POOL_TEXT = 1_000_000;
+
+/** The query's trusted values: exact scalars, and (computed on first use) the references they write. */
+export class TrustedPool {
+  private readonly values = new Map<string, Held>();
+  private readonly texts: Array<[string, Held]> = [];
+  private refs: Map<Reference, Held> | null = null;
+
+  constructor(l: Lattices, query: string, sources: Iterable<PoolSource>) {
+    const top = l.integrity.levels.length - 1;
+    this.add(query, top, "query");
+    for (const token of query.split(/\s+/)) {
+      this.add(token, top, "query");
+      this.add(token.replace(EDGE_PUNCTUATION, ""), top, "query");
+    }
+    for (const s of sources) {
+      const integrity = Math.max(l.integrity.rank(s.label.integrity), 0);
+      for (const leaf of scalars(s.value)) this.add(leaf, integrity, s.name);
+      for (const leaf of s.trusted ?? []) this.add(leaf, top, s.name);
+    }
+  }
+
+  private add(value: string | number, integrity: number, source: string): void {
+    if (this.values.size >= MAX_POOL_VALUES || value === "") return;
+    const key = keyOf(value);
+    const held = this.values.get(key);
+    if (held && held.integrity >= integrity) return;
+    const entry = { integrity, source };
+    if (typeof value === "string" && value.length <= MAX_MATCHED_LENGTH) this.values.set(key, entry);
+    if (typeof value === "string") this.texts.push([value, entry]);
+  }
+
+  /** The trusted holder of exactly this value at or above integrity rank `floor`, if any. */
+  holder(value: string | number, floor: number): Held | null {
+    const held = this.values.get(keyOf(value));
+    return held && held.integrity >= floor ? held : null;
+  }
+
+  /** How many values are trusted at or above `floor`: the choice a steered match was made among. */
+  count(floor: number): number {
+    let n = 0;
+    for (const held of this.values.values()) if (held.integrity >= floor) n++;
+    return n;
+  }
+
+  /** The trusted holder of a reference at or above `floor`, if any. */
+  reference(ref: Reference, floor: number): Held | null {
+    const held = this.references().get(ref);
+    return held && held.integrity >= floor ? held : null;
+  }
+
+  private references(): Map<Reference, Held> {
+    if (this.refs) return this.refs;
+    const refs = new Map<Reference, Held>();
+    let scanned = 0;
+    for (const [text, held] of this.texts) {
+      scanned += text.length;
+      if (scanned > MAX_POOL_TEXT) break;
+      for (const ref of references(text)) {
+        const had = refs.get(ref);
+        if (!had || had.integrity < held.integrity) refs.set(ref, held);
+      }
+    }
+    this.refs = refs;
+    return refs;
+  }
+}
+
+/** Quotes, brackets and sentence punctuation around a word of the query ("general," → "general"). */
+const EDGE_PUNCTUATION = /^[\s"'`“”‘’«»()[\]{}<>,;:!?.]+|[\s"'`“”‘’«»()[\]{}<>,;:!?.]+$/gu;
+
+/** Strings and numbers never equal each other: `"100"` from one app is not the amount 100. */
+function keyOf(value: string | number): string {
+  return typeof value === "number" ? `n:${value}` : `s:${value}`;
+}
+
+/**
+ * Whether the tenant's remedy for this argument holds of its concrete value: the finding it was
+ * deferred for is then met. Null leaves the finding as it was (refused under `reject`, asked under
+ * `ask`). `destination`: the argument is one of the call's destinations, where a payload rule never
+ * applies.
+ */
+export function vouch(input: {
+  readonly l: Lattices;
+  readonly policy: Policy;
+  readonly tool: string;
+  readonly argument: string;
+  readonly destination: boolean;
+  readonly value: unknown;
+  readonly label: Label;
+  readonly pc: Label;
+  readonly required: Requirement;
+  readonly pool: () => TrustedPool;
+}): Vouch | null {
+  const { l, required } = input;
+  const remedy = remedyOf(input.policy, input.tool, input.argument);
+  const floor = l.integrity.rank(required.minIntegrity);
+  if (remedy === null || floor < 0) return null;
+  // The value now counts at the floor: it must still clear it once the pc is joined in.
+  const lifted = { confidentiality: input.label.confidentiality, integrity: required.minIntegrity };
+  if (belowIntegrity(l, sinkLabel(l, lifted, input.pc), required)) return null;
+  if (remedy === "match") {
+    const wanted = matchable(input.value);
+    if (!wanted) return null;
+    const pool = input.pool();
+    const holders = wanted.map((v) => pool.holder(v, floor));
+    if (holders.some((h) => h === null)) return null;
+    return { by: "match", source: holders[0]!.source, candidates: pool.count(floor) };
+  }
+  if (input.destination) return null;
+  const text = scalars(input.value)
+    .filter((s): s is string => typeof s === "string")
+    .join("\n");
+  // Refused whole rather than checked in part.
+  if (text.length > MAX_SCANNED) return null;
+  const refs = references(text);
+  if (refs.size > 0) {
+    const pool = input.pool();
+    for (const ref of refs) if (!pool.reference(ref, floor)) return null;
+  }
+  return { by: "sanitise", references: refs.size };
+}
+
+/** A scalar, or a non-empty list of scalars (several recipients): booleans and objects are never matched. */
+function matchable(value: unknown): Array<string | number> | null {
+  if (typeof value === "string" || typeof value === "number") return value === "" ? null : [value];
+  if (!Array.isArray(value) || value.length === 0) return null;
+  return value.every((v) => (typeof v === "string" && v !== "") || typeof v === "number") ? value : null;
+}
