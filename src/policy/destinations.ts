@@ -30,7 +30,8 @@ export function valuesAt(value: unknown, path: string): Array<string | number> {
   for (const part of path.split(".")) {
     const list = part.endsWith("[]");
     const name = list ? part.slice(0, -2) : part;
-    at = at.flatMap((v) => (isRecord(v) && Object.hasOwn(v, name) ? [v[name]] : []));
+    // `[]` alone (a leading one) takes the items of a list answer itself.
+    if (name !== "") at = at.flatMap((v) => (isRecord(v) && Object.hasOwn(v, name) ? [v[name]] : []));
     if (list) at = at.flatMap((v) => (Array.isArray(v) ? v : []));
   }
   return at.flatMap(scalars);

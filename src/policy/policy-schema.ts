@@ -41,6 +41,15 @@ export const ArgumentPolicySchema = z.strictObject({
    */
   match: z.literal("trusted").optional(),
   /**
+   * Where a match may come from: `query` (the user's words) and tool keys whose `trustedValues`
+   * hold it (a share's file id only from the file this plan created). Unset: any trusted value.
+   */
+  from: z
+    .array(z.union([z.literal("query"), ToolKey]))
+    .min(1)
+    .max(16)
+    .optional(),
+  /**
    * `no-foreign-references`: a payload below the floor meets it when every link, domain, e-mail
    * address and IBAN written in it also occurs in a trusted value of this query.
    */
@@ -51,7 +60,7 @@ export const ArgumentPolicySchema = z.strictObject({
 const OutputPath = z
   .string()
   .max(200)
-  .regex(/^[A-Za-z0-9_$-]+(?:\[\])?(?:\.[A-Za-z0-9_$-]+(?:\[\])?)*$/, {
+  .regex(/^(?:\[\]|[A-Za-z0-9_$-]+(?:\[\])?)(?:\.[A-Za-z0-9_$-]+(?:\[\])?)*$/, {
     message:
       'an output path: property names joined by ".", "[]" after a list (`channels[]`, `users[].email`)',
   });
@@ -294,6 +303,12 @@ export const PolicySchema = z
             code: "custom",
             path: ["tools", tool, "args", arg, "match"],
             message: 'match goes with role "destination" or "control"',
+          });
+        if (ap.from && !ap.match)
+          ctx.addIssue({
+            code: "custom",
+            path: ["tools", tool, "args", arg, "from"],
+            message: 'from goes with match "trusted"',
           });
         if (ap.sanitise && ap.role !== "payload")
           ctx.addIssue({

@@ -39,18 +39,27 @@ export function remedyOf(policy: Policy, tool: string, argument: string | null):
   return null;
 }
 
-/** A bound value of the query: its label, and the leaves its tool's `trustedValues` paths vouch for. */
+/**
+ * A bound value of the query with its label, or the leaves a tool's `trustedValues` paths vouch
+ * for (`trusted`, with that `tool`).
+ */
 export interface PoolSource {
   readonly name: string;
   readonly value: unknown;
   readonly label: Label;
+  readonly tool?: string;
   readonly trusted?: readonly (string | number)[];
 }
 
 interface Held {
   readonly integrity: number;
   readonly source: string;
+  /** `query`, the tool whose `trustedValues` hold it, or null for a bound value at its label. */
+  readonly origin: string | null;
 }
+
+/** A value held by several sources keeps one holder per origin (the best of each). */
+const MAX_HOLDERS = 4;
 
 /** Bounds on what one query's pool holds: past them a value is simply not trusted (fail closed). */
 export const MAX_POOL_VALUES = 20_000;
@@ -59,44 +68,53 @@ const MAX_POOL_TEXT = 1_000_000;
 
 /** The query's trusted values: exact scalars, and (computed on first use) the references they write. */
 export class TrustedPool {
-  private readonly values = new Map<string, Held>();
+  private readonly values = new Map<string, Held[]>();
   private readonly texts: Array<[string, Held]> = [];
   private refs: Map<Reference, Held> | null = null;
 
   constructor(l: Lattices, query: string, sources: Iterable<PoolSource>) {
     const top = l.integrity.levels.length - 1;
-    this.add(query, top, "query");
+    const query_ = { integrity: top, source: "query", origin: "query" };
+    this.add(query, query_);
     for (const token of query.split(/\s+/)) {
-      this.add(token, top, "query");
-      this.add(token.replace(EDGE_PUNCTUATION, ""), top, "query");
+      this.add(token, query_);
+      this.add(token.replace(EDGE_PUNCTUATION, ""), query_);
     }
     for (const s of sources) {
       const integrity = Math.max(l.integrity.rank(s.label.integrity), 0);
-      for (const leaf of scalars(s.value)) this.add(leaf, integrity, s.name);
-      for (const leaf of s.trusted ?? []) this.add(leaf, top, s.name);
+      for (const leaf of scalars(s.value)) this.add(leaf, { integrity, source: s.name, origin: null });
+      const vouched = { integrity: top, source: s.name, origin: s.tool ?? null };
+      for (const leaf of s.trusted ?? []) this.add(leaf, vouched);
     }
   }
 
-  private add(value: string | number, integrity: number, source: string): void {
+  private add(value: string | number, entry: Held): void {
     if (this.values.size >= MAX_POOL_VALUES || value === "") return;
-    const key = keyOf(value);
-    const held = this.values.get(key);
-    if (held && held.integrity >= integrity) return;
-    const entry = { integrity, source };
-    if (typeof value === "string" && value.length <= MAX_MATCHED_LENGTH) this.values.set(key, entry);
     if (typeof value === "string") this.texts.push([value, entry]);
+    if (typeof value === "string" && value.length > MAX_MATCHED_LENGTH) return;
+    const key = keyOf(value);
+    const holders = this.values.get(key) ?? [];
+    const same = holders.findIndex((h) => h.origin === entry.origin);
+    if (same >= 0) {
+      if (holders[same]!.integrity < entry.integrity) holders[same] = entry;
+    } else if (holders.length < MAX_HOLDERS) holders.push(entry);
+    this.values.set(key, holders);
   }
 
-  /** The trusted holder of exactly this value at or above integrity rank `floor`, if any. */
-  holder(value: string | number, floor: number): Held | null {
-    const held = this.values.get(keyOf(value));
-    return held && held.integrity >= floor ? held : null;
+  /**
+   * The trusted holder of exactly this value at or above integrity rank `floor`, if any; with
+   * `from`, only one whose origin is listed.
+   */
+  holder(value: string | number, floor: number, from?: readonly string[]): Held | null {
+    const holders = this.values.get(keyOf(value)) ?? [];
+    const ok = (h: Held) => h.integrity >= floor && (!from || (h.origin !== null && from.includes(h.origin)));
+    return holders.find(ok) ?? null;
   }
 
   /** How many values are trusted at or above `floor`: the choice a steered match was made among. */
   count(floor: number): number {
     let n = 0;
-    for (const held of this.values.values()) if (held.integrity >= floor) n++;
+    for (const holders of this.values.values()) if (holders.some((h) => h.integrity >= floor)) n++;
     return n;
   }
 
@@ -160,7 +178,8 @@ export function vouch(input: {
     const wanted = matchable(input.value);
     if (!wanted) return null;
     const pool = input.pool();
-    const holders = wanted.map((v) => pool.holder(v, floor));
+    const from = ownGet(ownGet(input.policy.tools, input.tool)?.args, input.argument)?.from;
+    const holders = wanted.map((v) => pool.holder(v, floor, from));
     if (holders.some((h) => h === null)) return null;
     return { by: "match", source: holders[0]!.source, candidates: pool.count(floor) };
   }

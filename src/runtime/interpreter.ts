@@ -13,6 +13,7 @@ import {
   loopOutLabel,
   loopVarLabel,
   outputBaseline,
+  type PoolSource,
   type QllmStep,
   qllmInstructionLabel,
   qllmOutputLabel,
@@ -64,6 +65,8 @@ export async function runPlan(ctx: RunContext): Promise<RunOutcome> {
 class Run {
   readonly vars: Vars = new Map();
   readonly results: Annotated[] = [];
+  /** Leaves of tool answers the policy trusts as values (`trustedValues`): candidates a match may take. */
+  private readonly trustedValues: PoolSource[] = [];
   private spent = 0;
   private visited = 0;
   /** Tool and q-llm calls made by earlier advances: what `maxCalls` bounds (retrieves and displays are free). */
@@ -135,14 +138,22 @@ class Run {
     // crossed from A through B to C still needs A's consent to reach C.
     const origins = mergeOrigins(Object.values(args), [target.app]);
     const tools = this.ctx.policy.tools;
-    const vouched = (Object.hasOwn(tools, target.tool) && tools[target.tool]?.trustedValues) || [];
-    const answer = (value: unknown, final: Label): Labeled => ({
-      value,
-      label: final,
-      origins,
-      provenance: ["app"],
-      ...(vouched.length && { trusted: vouched.flatMap((path) => valuesAt(value, path)) }),
-    });
+    const paths = (Object.hasOwn(tools, target.tool) && tools[target.tool]?.trustedValues) || [];
+    const answer = (value: unknown, final: Label): Labeled => {
+      // Kept for the whole query, loops and projections notwithstanding: they are the app's own
+      // records (a channel that exists), trusted as values whatever step reads them later.
+      if (paths.length) {
+        const trusted = paths.flatMap((path) => valuesAt(value, path));
+        this.trustedValues.push({
+          name: step.out,
+          value: undefined,
+          label: final,
+          tool: target.tool,
+          trusted,
+        });
+      }
+      return { value, label: final, origins, provenance: ["app"] };
+    };
     if (journaled?.state === "done")
       return this.bind(step.out, step, answer(journaled.value, journaled.label ?? label), annotate);
     if (journaled?.state === "started" && target.entry.irreversible) {
@@ -152,7 +163,7 @@ class Run {
         `the irreversible call ${target.tool} (${key}) was interrupted; it was not repeated, check the app before retrying`,
       );
     }
-    const bound = () => [...this.vars].map(([name, v]) => ({ name, ...v }));
+    const bound = () => [...[...this.vars].map(([name, v]) => ({ name, ...v })), ...this.trustedValues];
     if ((await this.ctx.effects.gate(target, key, args, pc, bound)) === "pause") throw new Pause();
     this.spend();
     const values = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value]));

@@ -22,8 +22,6 @@ export interface Labeled {
   provenance: readonly Provenance[];
   /** Apps (or "artifacts", the user's saved data) whose data this value carries: what a data_share consent names as `from`. */
   origins: readonly string[];
-  /** Leaves its tool's policy trusts as values (`trustedValues`), whatever the label: candidates a match may take. */
-  trusted?: readonly (string | number)[];
 }
 
 /** The interpreter's variables: each name the plan bound so far, with its labeled value. */

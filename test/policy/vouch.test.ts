@@ -63,6 +63,18 @@ function check(
   });
 }
 
+function baseOf(value: unknown, sources: PoolSource[]) {
+  return {
+    l: L,
+    destination: false,
+    value,
+    label: UNTRUSTED,
+    pc: USER,
+    required: FLOOR,
+    pool: () => new TrustedPool(L, "x", sources),
+  };
+}
+
 describe("policy: which remedies an argument has", () => {
   it("comes from the argument's policy and role only", () => {
     expect(remedyOf(P, "mail.send", "to")).toBe("match");
@@ -142,6 +154,41 @@ describe("match: a value below the floor equal to a trusted value", () => {
     };
     expect(check("to", "random", [channels], { query: "post it" })).not.toBeNull();
     expect(check("to", "post in #attackers", [channels], { query: "post it" })).toBeNull();
+  });
+
+  it("with `from`, takes only a value the named tool's trustedValues (or the query) hold", () => {
+    const p = policy({
+      tools: {
+        "drive.share": { args: { file: { role: "control", match: "trusted", from: ["drive.create"] } } },
+      },
+    });
+    const share = (value: string, sources: PoolSource[]) =>
+      vouch({
+        l: L,
+        policy: p,
+        tool: "drive.share",
+        argument: "file",
+        destination: false,
+        value,
+        label: UNTRUSTED,
+        pc: USER,
+        required: FLOOR,
+        pool: () => new TrustedPool(L, "share the packing list", sources),
+      });
+    const created = {
+      name: "made",
+      value: undefined,
+      label: UNTRUSTED,
+      tool: "drive.create",
+      trusted: ["26"],
+    };
+    const listed = { name: "all", value: undefined, label: UNTRUSTED, tool: "drive.list", trusted: ["13"] };
+    expect(share("26", [created, listed])).not.toBeNull();
+    // Control: the same id from another trusted list is refused only because of `from`.
+    expect(share("13", [created, listed])).toBeNull();
+    // Without `from`, any trusted value: the listed id matches a plain `match`.
+    expect(vouch({ ...baseOf("13", [listed]), policy: P, tool: "mail.send", argument: "to" })).not.toBeNull();
+    expect(parsePolicy({ tools: { "a.b": { args: { x: { from: ["query"] } } } } }).ok).toBe(false);
   });
 
   describe("equality is exact: look-alikes of a trusted value do not match", () => {
