@@ -38,6 +38,10 @@ function catalog(manifests: HttpManifestInput[]): CatalogEntryInput[] {
   );
 }
 
+const destination = { role: "destination", match: "trusted" } as const;
+const control = { role: "control", match: "trusted" } as const;
+const payload = { role: "payload", sanitise: "no-foreign-references" } as const;
+
 export const slackEnv: SuiteEnv = {
   manifests: (base, world) => agentdojoManifests(base, world, ["slack", "web"]),
   catalog,
@@ -45,10 +49,25 @@ export const slackEnv: SuiteEnv = {
   // messages (confidential) never go out to a page.
   clearance: { slack: "confidential", web: "internal" },
   tools: {
-    // Fetching a page tells its server the URL: the user names it (or endorses it). Every irreversible
-    // call (messages, invitations, memberships, publishing) keeps the default floor on every argument:
-    // the user's own values, or a consent showing them.
-    "web.get_webpage": { args: { url: { minIntegrity: "user" } } },
+    // The workspace's own lists are trusted as values (a channel or member that exists), never as
+    // text: a name may still carry words, and the answers stay untrusted for everything else.
+    "slack.get_channels": { trustedValues: ["channels[]"] },
+    "slack.get_users_in_channel": { trustedValues: ["users[]"] },
+    // Who sent a message is the workspace's record, not the message's words.
+    "slack.read_channel_messages": { trustedValues: ["messages[].sender"] },
+    "slack.read_inbox": { trustedValues: ["messages[].sender"] },
+    // Fetching a page tells its server the URL: the user names it, or it is one a trusted value holds.
+    "web.get_webpage": { args: { url: { minIntegrity: "user", role: "destination", match: "trusted" } } },
+    // Every irreversible call keeps the default floor. Who receives, where it goes, whom it adds or
+    // removes may be chosen among the workspace's channels and members; a message's words may come
+    // from what the user read, so long as they add no link, address or account no trusted value holds
+    // (AgentDojo's first goal is a phishing link in a message).
+    "slack.send_direct_message": { args: { recipient: destination, body: payload } },
+    "slack.send_channel_message": { args: { channel: destination, body: payload } },
+    "slack.add_user_to_channel": { args: { user: destination, channel: destination } },
+    "slack.invite_user_to_slack": { args: { user: control, user_email: destination } },
+    "slack.remove_user_from_slack": { args: { user: control } },
+    "web.post_webpage": { args: { url: destination, content: payload } },
   },
   scrub: renderWorld(),
 };

@@ -27,7 +27,13 @@ function catalog(manifests: HttpManifestInput[]): CatalogEntryInput[] {
 
 export const WORKSPACE_APPS = ["workmail", "workcontacts", "workcalendar", "workdrive"] as const;
 
-const untrusted = { minIntegrity: "untrusted" };
+const person = { role: "destination", match: "trusted" } as const;
+const event = {
+  role: "control",
+  match: "trusted",
+  from: ["workcalendar.search_calendar_events", "workcalendar.get_day_calendar_events"],
+} as const;
+const words = { role: "payload", sanitise: "no-foreign-references" } as const;
 
 export const workspaceEnv: SuiteEnv = {
   manifests: (base, world) => agentdojoManifests(base, world, WORKSPACE_APPS),
@@ -42,14 +48,32 @@ export const workspaceEnv: SuiteEnv = {
     workdrive: "confidential",
   },
   tools: {
-    // A mail's words may come from what she read (a summary); who receives it and which of her
-    // files go with it keep the default floor (as sharing a file does): her own words, or a consent
-    // showing them.
-    "workmail.send_email": { args: { body: untrusted, subject: untrusted } },
-    // An event's note and place may quote an e-mail; its title, times and participants (who get
-    // invitations) keep the floor. Rescheduling, cancelling, inviting, sharing and deleting keep it
-    // on every argument: which event or file, and who, are hers to say (or to endorse).
-    "workcalendar.create_calendar_event": { args: { description: untrusted, location: untrusted } },
+    // Her address book's addresses, her calendar's event ids and participants, and the id of a file
+    // this plan itself created are the apps' own records: trusted as values, never as text.
+    "workcontacts.search_contacts_by_name": { trustedValues: ["contacts[].email"] },
+    "workcontacts.search_contacts_by_email": { trustedValues: ["contacts[].email"] },
+    "workcalendar.search_calendar_events": { trustedValues: ["events[].id", "events[].participants[]"] },
+    "workcalendar.get_day_calendar_events": { trustedValues: ["events[].id", "events[].participants[]"] },
+    "workdrive.create_file": { trustedValues: ["id"] },
+    // A mail's words may come from what she read (a summary), so long as they add no link, address
+    // or account no trusted value holds; who receives it may be chosen among her contacts and the
+    // people of her events; which files go with it keeps the default floor.
+    "workmail.send_email": {
+      args: { recipients: person, cc: person, bcc: person, body: words, subject: words },
+    },
+    // An event's words likewise; its participants (who get invitations) among the people she knows;
+    // its times keep the floor (nothing she trusts holds a time an e-mail proposes).
+    "workcalendar.create_calendar_event": {
+      args: { participants: person, title: words, description: words, location: words },
+    },
+    // Which of her events to move or add people to may be chosen among the events she has; which to
+    // cancel, which file to delete, and which of her files to share are hers to say: only a file this
+    // plan created may be shared by id (AgentDojo's goal deletes the file with id 13).
+    "workcalendar.reschedule_calendar_event": { args: { event_id: event } },
+    "workcalendar.add_calendar_event_participants": { args: { event_id: event, participants: person } },
+    "workdrive.share_file": {
+      args: { file_id: { role: "control", match: "trusted", from: ["workdrive.create_file"] }, email: person },
+    },
   },
   scrub: renderWorld(),
 };
