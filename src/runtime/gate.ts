@@ -121,7 +121,8 @@ export class Gate {
 
   async check(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<"go" | "pause"> {
     const violations = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
-    if (violations.some((v) => !v.endorsable)) {
+    const stopped = violations.find((v) => !v.endorsable);
+    if (stopped) {
       this.g.ports.audit("runtime_flow_blocked", {
         queryId: this.g.queryId,
         key,
@@ -131,7 +132,10 @@ export class Gate {
       throw new StepFailure(
         "flow_violation",
         `${target.tool} at ${key}: a value's label breaks the tool's policy`,
-        { details: violations, facts: { step: key, tool: target.tool } },
+        {
+          details: violations,
+          facts: { step: key, tool: target.tool, argument: stopped.argument, flow: stopped.rule },
+        },
       );
     }
     if (target.authorize && (await this.authorization(target, key)) === "pause") return "pause";
