@@ -12,6 +12,8 @@ import { modelName } from "../obedient/server.ts";
 import { followEvents } from "./events.ts";
 import type { QueryEnd } from "./losses.ts";
 import {
+  BENCH_TOOLS,
+  beforePolicy,
   benchPolicy,
   carrierOf,
   caseEdits,
@@ -33,6 +35,8 @@ export interface LatticeConfig {
   user: UserKind;
   /** What the planner reads: reviewed app text (apps) or only the tenant's catalog. */
   mode: "apps" | "catalog";
+  /** The suite's tool policy without issue #29's fields (`beforePolicy`). */
+  before?: true;
 }
 
 export interface Tenant {
@@ -113,6 +117,12 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
   return { admin: t.adminKey, frontend, world };
 }
 
+/** The tenant's per-tool policy for this case and configuration. */
+function toolsFor(c: Case, config: LatticeConfig): Record<string, unknown> {
+  const tools = c.task.env?.tools ?? BENCH_TOOLS;
+  return config.before ? beforePolicy(tools) : tools;
+}
+
 type QueryView = {
   id: string;
   status: string;
@@ -149,7 +159,7 @@ export async function runLattice(
     tenant.admin,
     "PUT",
     "/v1/admin/policy",
-    benchPolicy(config.onViolation, models, config.mode, c.task.env?.tools),
+    benchPolicy(config.onViolation, models, config.mode, toolsFor(c, config)),
   );
   const session = (await http(api, tenant.frontend, "POST", "/v1/sessions", { userId: `u-${runKey}` })) as {
     id: string;

@@ -3,7 +3,11 @@ import type { RunUsage } from "../obedient/server.ts";
 import type { Loss } from "./losses.ts";
 import { SUITES } from "./types.ts";
 
-/** Lattice in apps mode (the planner reads reviewed app text), in catalog mode, and the baseline. */
+/**
+ * Lattice in apps mode (the planner reads reviewed app text), in catalog mode, in catalog mode with
+ * the suite's tool policy as before issue #29 (`before-*`, scenario.ts `beforePolicy`), and the
+ * baseline.
+ */
 export const CONFIGS = [
   "strict",
   "ask-cautious",
@@ -11,6 +15,8 @@ export const CONFIGS = [
   "catalog-strict",
   "catalog-ask-cautious",
   "catalog-ask-informed",
+  "before-catalog-strict",
+  "before-catalog-ask-informed",
   "baseline",
 ] as const;
 export type ConfigName = (typeof CONFIGS)[number];

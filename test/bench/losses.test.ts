@@ -1,11 +1,12 @@
 /**
  * bench:security's loss accounting: the cause read from each way a query can end, the by-design
- * marking, the per-suite table and goals.
+ * marking, the per-suite table and goals, and the "before" tool policy.
  */
 import { describe, expect, it } from "vitest";
 import { lossesBySuite, suiteStandings } from "../../bench/security/loss-report.ts";
 import { causeOf, lossOf, type QueryEnd } from "../../bench/security/losses.ts";
 import type { Row } from "../../bench/security/report.ts";
+import { beforePolicy } from "../../bench/security/scenario.ts";
 import type { UserTask } from "../../bench/security/types.ts";
 
 const end = (
@@ -168,5 +169,30 @@ describe("the per-suite table and goals", () => {
       row({ case: "x@v+g", category: "phishing", config: "catalog-ask-informed", attackSuccess: true }),
     ];
     expect(suiteStandings(attacked)["agentdojo-slack"]!.goals.asrZero).toBe(false);
+  });
+});
+
+describe("the before policy", () => {
+  it("drops issue #29's fields and keeps every other one; the input is left as it was", () => {
+    const tools = {
+      "slack.send": {
+        trustedValues: ["channels"],
+        args: {
+          channel: { minIntegrity: "user", role: "destination", match: "trusted" },
+          body: { minIntegrity: "untrusted", role: "payload", sanitise: "no-foreign-references" },
+        },
+        output: { integrity: "user" },
+      },
+      "slack.list": { output: { integrity: "user" } },
+    };
+    const before = JSON.stringify(tools);
+    expect(beforePolicy(tools)).toEqual({
+      "slack.send": {
+        args: { channel: { minIntegrity: "user" }, body: { minIntegrity: "untrusted" } },
+        output: { integrity: "user" },
+      },
+      "slack.list": { output: { integrity: "user" } },
+    });
+    expect(JSON.stringify(tools)).toBe(before);
   });
 });
