@@ -8,6 +8,7 @@ import { policyLattices } from "../../src/policy/index.ts";
 import { StepFailure } from "../../src/runtime/failure.ts";
 import { Gate } from "../../src/runtime/gate.ts";
 import { type PlanningSnapshot, planCalls, shownError, type Target } from "../../src/runtime/index.ts";
+import { storedContext } from "../../src/runtime/query.ts";
 import { entry, policy } from "../policy/fixtures.ts";
 
 const P = policy({ planning: { mode: "catalog" }, tools: { "mail.send": { args: { to: {} } } } });
@@ -34,6 +35,15 @@ const SNAPSHOT: PlanningSnapshot = {
   choices: { "mail.send": "mail.send" },
   artifacts: {},
 };
+const DEFENCES = {
+  ifc: true,
+  consent: true,
+  isolation: true,
+  visor: { S: true, T: true, I: true },
+  pins: true,
+  boundary: true,
+  namedArtifacts: true,
+};
 const gate = new Gate({
   queryId: "q1",
   picks: {},
@@ -41,15 +51,7 @@ const gate = new Gate({
   lattices: L,
   snapshot: SNAPSHOT,
   violations: [],
-  defences: {
-    ifc: true,
-    consent: true,
-    isolation: true,
-    visor: { S: true, T: true, I: true },
-    pins: true,
-    boundary: true,
-    namedArtifacts: true,
-  },
+  defences: DEFENCES,
   ports: {
     standing: async () => null,
     consent: () => null,
@@ -64,7 +66,8 @@ const labeled = (integrity: string) => ({
   provenance: ["app" as const],
 });
 const plan = { steps: [{ kind: "tool", out: "s", tool: "mail.send", args: {} }] };
-const context = JSON.stringify({ policy: {}, snapshot: SNAPSHOT });
+// The context as the hub stores it with the query (what the boundary reads the schemas from).
+const context = storedContext({ policy: P, snapshot: SNAPSHOT, defences: DEFENCES });
 
 async function failure(args: Record<string, ReturnType<typeof labeled>>, pc = "user"): Promise<StepFailure> {
   const thrown = await gate
