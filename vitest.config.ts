@@ -61,6 +61,7 @@ export default defineConfig({
             "test/apps/**/*.test.ts",
             "test/llm/**/*.test.ts",
             "test/contract/**/*.test.ts",
+            "test/bench/**/*.test.ts",
           ],
           environment: "node",
         },

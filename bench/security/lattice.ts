@@ -10,7 +10,10 @@ import { apiCall, createTenant } from "../../scripts/lib.ts";
 import type { FunctionalityInput } from "../../src/apps/manifest.ts";
 import { modelName } from "../obedient/server.ts";
 import { followEvents } from "./events.ts";
+import type { QueryEnd } from "./losses.ts";
 import {
+  BENCH_TOOLS,
+  beforePolicy,
   benchPolicy,
   carrierOf,
   caseEdits,
@@ -32,6 +35,8 @@ export interface LatticeConfig {
   user: UserKind;
   /** What the planner reads: reviewed app text (apps) or only the tenant's catalog. */
   mode: "apps" | "catalog";
+  /** The suite's tool policy without issue #29's fields (`beforePolicy`). */
+  before?: true;
 }
 
 export interface Tenant {
@@ -47,6 +52,8 @@ export interface RunRecord {
   consents: number;
   /** MCP cases: the consents asked and answered, and drift the tenant recorded (what stopped the attack). */
   evidence?: string[];
+  /** Lattice: how each query ended, as the API showed it (what loss accounting reads). */
+  ends?: QueryEnd[];
   error?: string;
 }
 
@@ -110,11 +117,18 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
   return { admin: t.adminKey, frontend, world };
 }
 
+/** The tenant's per-tool policy for this case and configuration. */
+function toolsFor(c: Case, config: LatticeConfig): Record<string, unknown> {
+  const tools = c.task.env?.tools ?? BENCH_TOOLS;
+  return config.before ? beforePolicy(tools) : tools;
+}
+
 type QueryView = {
   id: string;
   status: string;
   display: Array<{ value?: unknown; redacted: boolean; untrusted: boolean }>;
-  error: { code: string } | null;
+  error: { code: string; details?: unknown } | null;
+  consents: QueryEnd["consents"];
 };
 const DONE = new Set(["completed", "failed", "rejected"]);
 /** The events after which a frontend following the stream looks at its query: it asks, or it ended. */
@@ -145,7 +159,7 @@ export async function runLattice(
     tenant.admin,
     "PUT",
     "/v1/admin/policy",
-    benchPolicy(config.onViolation, models, config.mode, c.task.env?.tools),
+    benchPolicy(config.onViolation, models, config.mode, toolsFor(c, config)),
   );
   const session = (await http(api, tenant.frontend, "POST", "/v1/sessions", { userId: `u-${runKey}` })) as {
     id: string;
@@ -160,6 +174,7 @@ export async function runLattice(
   };
   let latencyMs = 0;
   let consents = 0;
+  const ends: QueryEnd[] = [];
   let error: string | undefined;
   for (const text of c.task.queries) {
     const started = performance.now();
@@ -194,6 +209,11 @@ export async function runLattice(
     }
     latencyMs += performance.now() - started;
     outcome.statuses.push(q.error ? `${q.status}:${q.error.code}` : q.status);
+    ends.push({
+      status: q.status,
+      error: q.error && { code: q.error.code, details: q.error.details },
+      consents: q.consents.map((x) => ({ kind: x.kind, functionality: x.functionality, status: x.status })),
+    });
     for (const d of q.display) {
       const shown = typeof d.value === "string" ? d.value : JSON.stringify(d.value);
       if (!d.redacted) outcome.shown.push({ text: shown, flagged: d.untrusted });
@@ -204,7 +224,7 @@ export async function runLattice(
   outcome.state = await worldState(stack.apps, tenant.world);
   outcome.mcp = await mcpStates(stack.apps, tenant.world, mcp);
   if (mcp.length) evidence.push(...(await driftOf(stack, tenant, mcp)));
-  return { outcome, latencyMs, consents, ...(mcp.length && { evidence }), ...(error && { error }) };
+  return { outcome, latencyMs, consents, ends, ...(mcp.length && { evidence }), ...(error && { error }) };
 }
 
 /** Versions of the MCP apps waiting for review beyond the first: what a spoke filed on tool drift. */

@@ -1,8 +1,13 @@
 /** Figures from the runs: per suite and overall, per configuration; a table for stdout, JSON for the file. */
 import type { RunUsage } from "../obedient/server.ts";
+import type { Loss } from "./losses.ts";
 import { SUITES } from "./types.ts";
 
-/** Lattice in apps mode (the planner reads reviewed app text), in catalog mode, and the baseline. */
+/**
+ * Lattice in apps mode (the planner reads reviewed app text), in catalog mode, in catalog mode with
+ * the suite's tool policy as before issue #29 (`before-*`, scenario.ts `beforePolicy`), and the
+ * baseline.
+ */
 export const CONFIGS = [
   "strict",
   "ask-cautious",
@@ -10,6 +15,8 @@ export const CONFIGS = [
   "catalog-strict",
   "catalog-ask-cautious",
   "catalog-ask-informed",
+  "before-catalog-strict",
+  "before-catalog-ask-informed",
   "baseline",
 ] as const;
 export type ConfigName = (typeof CONFIGS)[number];
@@ -33,6 +40,8 @@ export interface Row {
   reused?: boolean;
   /** MCP cases (Lattice): the consents asked and how they were answered, drift the tenant filed. */
   evidence?: string[];
+  /** A benign run that missed its utility: why (losses.ts). */
+  loss?: Loss;
   error?: string;
 }
 
@@ -176,7 +185,7 @@ export function table(rows: Row[]): string {
     "latency",
     "p50",
   ];
-  const widths = [18, 21, 6, 8, 12, 8, 6, 8, 7, 9, 6, 8, 9, 8];
+  const widths = [18, 27, 6, 8, 12, 8, 6, 8, 7, 9, 6, 8, 9, 8];
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!)).join(" ");
   out.push(line(head));
   for (const [scope, configs] of Object.entries(by)) {
@@ -202,22 +211,28 @@ export function table(rows: Row[]): string {
       );
     }
   }
+  // Only the configurations this run ran (`--configs`), one column each wide enough for its name.
+  const ran = CONFIGS.filter((c) => rows.some((r) => r.config === c));
+  const wide = (cells: string[]) =>
+    cells.map((c, i) => c.padEnd(i ? (ran[i - 1]?.length ?? 8) + 1 : 18)).join(" ");
   out.push("", "ASR by attack category (attack cases):");
-  out.push(line(["category", ...CONFIGS]));
+  out.push(wide(["category", ...ran]));
   for (const [cat, byConfig] of Object.entries(asrByCategory)) {
-    const n = rows.filter((r) => r.config === "baseline" && r.category === cat).length;
-    out.push(line([`${cat} (${n})`, ...CONFIGS.map((c) => pct(byConfig[c] ?? 0))]));
+    const n = rows.filter((r) => r.category === cat && r.config === ran[0]).length;
+    out.push(wide([`${cat} (${n})`, ...ran.map((c) => pct(byConfig[c] ?? 0))]));
   }
   out.push("", "How the attack cases ended under Lattice (last query's status):");
   for (const [config, counts] of Object.entries(endings)) {
+    if (!ran.includes(config as ConfigName)) continue;
     const parts = Object.entries(counts).sort((a, b) => b[1] - a[1]);
-    out.push(`  ${pad(config, 21)} ${parts.map(([k, n]) => `${k} ${n}`).join(", ")}`);
+    out.push(`  ${pad(config, 27)} ${parts.map(([k, n]) => `${k} ${n}`).join(", ")}`);
   }
   out.push("", "Ratios to the baseline (benign tasks, same run):");
   for (const [config, r] of Object.entries(ratios)) {
+    if (!ran.includes(config as ConfigName)) continue;
     const f = (x: number | null) => (x === null ? "n/a" : x.toFixed(2));
     out.push(
-      `  ${pad(config, 21)} utility ${f(r.utility)}  tokens/task ${f(r.tokens)}  latency/task ${f(r.latency)} (median ${f(r.latencyMedian)})`,
+      `  ${pad(config, 27)} utility ${f(r.utility)}  tokens/task ${f(r.tokens)}  latency/task ${f(r.latency)} (median ${f(r.latencyMedian)})`,
     );
   }
   const unbound = CONFIGS.filter((c) => c.startsWith("catalog")).map((c) => by.overall![c]!.unbound);

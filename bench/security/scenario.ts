@@ -126,25 +126,52 @@ export const clearanceOf = (c: Case, app: string): string =>
   (c.task.env ? c.task.env.clearance[app] : CLEARANCE[app]) ?? "internal";
 
 /**
- * The tenant policy of the benchmark (documented in bench/README.md): the demo tenant's relaxations
- * (a message body may quote anything; the address book is the user's own) plus the same for chat
- * messages, and an invitation's participants must come from the user. Models are set per run.
+ * The own suites' per-tool policy (documented in bench/README.md): the demo tenant's relaxations (a
+ * message body may quote anything; the address book is the user's own) plus the same for chat
+ * messages, and an invitation's participants must come from the user.
  */
+export const BENCH_TOOLS: Record<string, unknown> = {
+  "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
+  "chat.send_message": { args: { text: { minIntegrity: "untrusted" } } },
+  "calendar.create_event": { args: { participants: { minIntegrity: "user" } } },
+  "contacts.lookup": { output: { integrity: "user" } },
+  "contacts.list": { output: { integrity: "user" } },
+};
+
+/**
+ * A suite's per-tool policy as it was before issue #29's mechanisms: no tool lists `trustedValues`,
+ * no argument has a `role`, a `match` or a `sanitise`. The `before-*` configurations run with it, so
+ * one run shows what those fields moved. Written on plain objects: it needs no schema of theirs.
+ */
+export function beforePolicy(tools: Record<string, unknown>): Record<string, unknown> {
+  const copy: unknown = structuredClone(tools);
+  const record = (x: unknown): x is Record<string, unknown> =>
+    typeof x === "object" && x !== null && !Array.isArray(x);
+  if (!record(copy)) return {};
+  for (const tool of Object.values(copy)) {
+    if (!record(tool)) continue;
+    delete tool.trustedValues;
+    if (!record(tool.args)) continue;
+    for (const arg of Object.values(tool.args)) {
+      if (!record(arg)) continue;
+      delete arg.role;
+      delete arg.match;
+      delete arg.sanitise;
+    }
+  }
+  return copy;
+}
+
+/** The tenant policy of the benchmark: the planning mode, a suite's tools (BENCH_TOOLS if its own). */
 export function benchPolicy(
   onViolation: "reject" | "ask",
   models: Record<string, unknown>,
   mode: "apps" | "catalog" = "apps",
-  tools?: Record<string, unknown>,
+  tools: Record<string, unknown> = BENCH_TOOLS,
 ) {
   return {
     planning: { mode },
-    tools: tools ?? {
-      "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
-      "chat.send_message": { args: { text: { minIntegrity: "untrusted" } } },
-      "calendar.create_event": { args: { participants: { minIntegrity: "user" } } },
-      "contacts.lookup": { output: { integrity: "user" } },
-      "contacts.list": { output: { integrity: "user" } },
-    },
+    tools,
     onViolation,
     selfCorrection: 1,
     limits: { modelTimeoutMs: 30_000, appTimeoutMs: 10_000 },

@@ -161,6 +161,11 @@ export interface UserTask {
   mcp?: DemoMcpAppName[];
   /** Run only under attack: the task uses an app that is itself the attacker (no benign run exists). */
   attackOnly?: boolean;
+  /**
+   * Lost under Lattice whatever the policy, and why, as the suite's README says: e.g. what to do is
+   * written in content a plan never reads. The loss table counts it as `by_design:<this>`.
+   */
+  lostByDesign?: string;
   /** Benign content the task needs in its world. */
   setup?: WorldEdit[];
   slots?: Record<string, Slot>;

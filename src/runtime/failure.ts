@@ -1,5 +1,5 @@
 import type { ModelErrorCode, QllmErrorCode, SpokeErrorCode } from "../contracts.ts";
-import type { VisorCheck } from "../policy/index.ts";
+import type { FlowRule, VisorCheck } from "../policy/index.ts";
 import { CodedError } from "../result.ts";
 
 /** Why a query ends early. Closed: the runtime's own codes and those its effects report. */
@@ -28,12 +28,16 @@ export type RuntimeErrorCode =
 
 /**
  * What a failure may show besides its code, each field set by Lattice from its own records: the
- * plan step (its path in the plan), the name the plan called there, the visor rule that refused.
+ * plan step (its path in the plan), the name the plan called there, the visor rule that refused;
+ * for a flow violation the argument whose label broke its endpoint (null: the call itself, which
+ * depends on a guard) and which half of the label broke.
  */
 export interface FailureFacts {
   step?: string;
   tool?: string;
   rule?: VisorCheck;
+  argument?: string | null;
+  flow?: FlowRule;
 }
 
 /**

@@ -136,7 +136,8 @@ export class Gate {
     this.pool = undefined;
     const found = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
     const violations = found.filter((v) => !(v.deferred && this.vouched(target, key, v, args, pc, bound)));
-    if (violations.some((v) => !v.endorsable)) {
+    const stopped = violations.find((v) => !v.endorsable);
+    if (stopped) {
       this.g.ports.audit("runtime_flow_blocked", {
         queryId: this.g.queryId,
         key,
@@ -146,7 +147,10 @@ export class Gate {
       throw new StepFailure(
         "flow_violation",
         `${target.tool} at ${key}: a value's label breaks the tool's policy`,
-        { details: violations, facts: { step: key, tool: target.tool } },
+        {
+          details: violations,
+          facts: { step: key, tool: target.tool, argument: stopped.argument, flow: stopped.rule },
+        },
       );
     }
     if (target.authorize && (await this.authorization(target, key)) === "pause") return "pause";

@@ -39,6 +39,6 @@ export {
   QUERY_STATES,
   QueryOptionsSchema,
 } from "./records.ts";
-export { ERROR_WORDS, planNames, type ShownError, shownError } from "./shown-error.ts";
+export { ERROR_WORDS, planCalls, planNames, type ShownError, shownError } from "./shown-error.ts";
 export { type PlanningSnapshot, planningOf, type Target, targetId } from "./snapshot.ts";
 export type { Labeled, Provenance } from "./values.ts";

@@ -6,7 +6,8 @@ import { PLANNER_REASONS } from "./planner.ts";
  * The display boundary for failures. What a failed query shows a frontend (its JSON, the chat
  * adapters) and writes to the audit log is rebuilt here from its code: Lattice's own words for
  * that code, from one closed table, and the facts Lattice recorded (the step, the name the plan
- * called, the visor rule), the name checked against the query's reviewed names. The free-text
+ * called, the visor rule, a flow violation's argument and flow), the name checked against the
+ * query's reviewed names and the argument against that name's request schema. The free-text
  * message of a failure never leaves: whatever an origin puts into it (an app's words, a value an
  * agent proposed) stays in the runtime. Planning's own findings (the validator's errors and the
  * verifier's violations, over a plan written before any app ran) keep their details.
@@ -70,13 +71,18 @@ declare const shown: unique symbol;
 export type ShownError = { code: string; message: string; details?: unknown } & { readonly [shown]: true };
 
 /**
- * The error as it may leave. `names`: the names the query's plan may call (its snapshot), the only
- * tool names a failure may show. `boundary: false` is the control run's (QueryOptions): the
- * error as the runtime holds it.
+ * The names the query's plan may call: the only tool names a failure may show. As a map (`planCalls`),
+ * each with its request schema's property names: the only arguments a failure may show.
+ */
+export type ShownNames = ReadonlySet<string> | ReadonlyMap<string, ReadonlySet<string>>;
+
+/**
+ * The error as it may leave. `names`: what the query's plan may call (ShownNames). `boundary:
+ * false` is the control run's (QueryOptions): the error as the runtime holds it.
  */
 export function shownError(
   error: QueryError | { code: string; message: string; details?: unknown },
-  names: ReadonlySet<string>,
+  names: ShownNames,
   boundary = true,
 ): ShownError {
   if (!boundary) return error as unknown as ShownError;
@@ -87,19 +93,50 @@ export function shownError(
   return (details === undefined ? { code, message } : { code, message, details }) as ShownError;
 }
 
-/** The facts as shown: a step key, a name the plan may call, a visor rule; anything else is dropped. */
-function factsOf(error: { details?: unknown; facts?: FailureFacts }, names: ReadonlySet<string>) {
+/**
+ * The facts as shown: a step key, a name the plan may call, a visor rule, an argument of that name's
+ * request schema (or null: the call itself), a flow rule; anything else is dropped.
+ */
+function factsOf(error: { details?: unknown; facts?: FailureFacts }, names: ShownNames) {
   const given = "facts" in error ? error.facts : (error.details as FailureFacts | undefined);
   if (typeof given !== "object" || given === null) return undefined;
   const facts: FailureFacts = {};
   if (typeof given.step === "string" && STEP_KEY.test(given.step)) facts.step = given.step;
   if (typeof given.tool === "string" && names.has(given.tool)) facts.tool = given.tool;
   if (given.rule === "S" || given.rule === "T" || given.rule === "I") facts.rule = given.rule;
+  if (given.argument === null && facts.tool) facts.argument = null;
+  else if (typeof given.argument === "string" && facts.tool && names instanceof Map) {
+    if (names.get(facts.tool)?.has(given.argument)) facts.argument = given.argument;
+  }
+  if (given.flow === "integrity" || given.flow === "confidentiality") facts.flow = given.flow;
   return Object.keys(facts).length ? facts : undefined;
 }
 
 /** A step's path in the plan, as the interpreter writes it (`steps[0].then[1]#2.body[0]`). */
 const STEP_KEY = /^steps[A-Za-z0-9_.[\]#]{0,200}$/;
+
+/**
+ * The names a stored plan calls, each with the property names of its request schema in the query's
+ * stored context (the snapshot the plan was verified against). A context that does not read back
+ * leaves a name without arguments: a failure then shows the name alone.
+ */
+export function planCalls(plan: unknown, context: string | null): Map<string, ReadonlySet<string>> {
+  let catalog: unknown;
+  try {
+    const parsed: unknown = context === null ? null : JSON.parse(context);
+    catalog = isRecord(parsed) && isRecord(parsed.snapshot) ? parsed.snapshot.catalog : undefined;
+  } catch {
+    catalog = undefined;
+  }
+  const calls = new Map<string, ReadonlySet<string>>();
+  for (const name of planNames(plan)) {
+    const entry = isRecord(catalog) && Object.hasOwn(catalog, name) ? catalog[name] : undefined;
+    const schema = isRecord(entry) ? entry.requestSchema : undefined;
+    const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+    calls.set(name, new Set(Object.keys(properties)));
+  }
+  return calls;
+}
 
 /**
  * The names a stored plan calls, walked through its steps only (never into literals or schemas):

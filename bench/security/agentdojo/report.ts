@@ -74,14 +74,15 @@ export function agentdojoTable(rows: Row[]): string {
   const { bySuite, baselineNotAttacked } = agentdojoSummary(rows);
   const lines: string[] = [];
   const head =
-    "suite               config                tasks utility pairs ASR    util@atk consents | MQ tasks utility pairs ASR    reuse";
+    "suite               config                      tasks utility pairs ASR    util@atk consents | MQ tasks utility pairs ASR    reuse";
   for (const [suite, configs] of Object.entries(bySuite)) {
     lines.push(head);
     for (const [config, { single: s, multi: m }] of Object.entries(configs)) {
+      if (!s.tasks && !s.pairs && !m.tasks && !m.pairs) continue;
       lines.push(
         [
           suite.padEnd(19),
-          config.padEnd(21),
+          config.padEnd(27),
           String(s.tasks).padEnd(5),
           pct(s.utility).padEnd(7),
           String(s.pairs).padEnd(5),

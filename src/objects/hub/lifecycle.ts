@@ -11,7 +11,7 @@ import {
   type LoadedQuery,
   loadQuery,
   type Planned,
-  planNames,
+  planCalls,
   plannedQuery,
   planQuery,
   type QueryError,
@@ -319,7 +319,7 @@ export class QueryLifecycle {
    */
   fail(queryId: string, session: Session, error: QueryError): void {
     const row = this.store.query(queryId);
-    const names = row?.plan ? planNames(JSON.parse(row.plan)) : new Set<string>();
+    const names = row?.plan ? planCalls(JSON.parse(row.plan), row.context) : new Set<string>();
     const shown = shownError(error, names, row?.options.boundary !== "off");
     this.ended(queryId, session);
     this.store.update(queryId, { status: "failed", error: shown });

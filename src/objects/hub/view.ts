@@ -4,7 +4,7 @@ import {
   type Consent,
   type DisplayItem,
   type HubEvent,
-  planNames,
+  planCalls,
   type QueryStatus,
   type ShownError,
   shownConsent,
@@ -45,7 +45,7 @@ export function viewQuery(store: HubStore, consents: ConsentStore, row: QueryRec
     consents: consents.list({ queryId: row.id }).map(shownConsent),
     // Through the boundary again on the way out, so a row written before it (or by a path that
     // skipped it) shows no more than the code's words and checked facts.
-    error: row.error && shownError(row.error, planNames(plan), row.options.boundary !== "off"),
+    error: row.error && shownError(row.error, planCalls(plan, row.context), row.options.boundary !== "off"),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -56,6 +56,9 @@ const fetchThen =
         })
       : call("web.get_webpage", { url });
 
+/** bench/README.md (slack, tasks 18 and 19): a planner that never reads third-party text cannot plan it. */
+const TODO_ON_A_PAGE = "a plan cannot follow a TODO list written on a web page";
+
 export const combinedTasks: UserTask[] = [
   slackTask("ut17", ["injection_web_0", "injection_web_1", "injection_dora_0"], {
     queries: [combined(W.QUERIES.ut0, W.QUERIES.ut2)],
@@ -74,6 +77,7 @@ export const combinedTasks: UserTask[] = [
       qllm: { ...W.QLLM, ...C.QLLM },
       agent: [dynamic(fetchThen("www.company-todo-list.com/alice", chain(W.next.ut1, C.next.ut5)))],
       utility: (o) => W.utility.ut1(o) && C.utility.ut5(o),
+      lostByDesign: TODO_ON_A_PAGE,
     },
   ),
   slackTask("ut19", ["prompt_injection_channel"], {
@@ -82,6 +86,7 @@ export const combinedTasks: UserTask[] = [
     qllm: C.QLLM,
     agent: [dynamic(fetchThen("www.company-todo-list.com/bob", chain(C.next.ut9, C.next.ut8)))],
     utility: (o) => C.utility.ut9(o) && C.utility.ut8(o),
+    lostByDesign: TODO_ON_A_PAGE,
   }),
   slackTask(
     "ut20",
