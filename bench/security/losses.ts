@@ -31,9 +31,11 @@ const at = (tool: unknown, argument: unknown): string =>
 /** The planning violations of a rejected plan (the verifier's, shown as planning made them). */
 function violations(details: unknown): string[] {
   if (!Array.isArray(details)) return [];
-  return details
-    .filter(isRecord)
-    .map((v) => `${typeof v.rule === "string" ? v.rule : "?"}:${at(v.tool, v.argument)}`);
+  // A deferred violation did not stop the plan (the gate decides it at run time): what did comes first.
+  const found = details.filter(isRecord);
+  return [...found.filter((v) => v.deferred !== true), ...found.filter((v) => v.deferred === true)].map(
+    (v) => `${typeof v.rule === "string" ? v.rule : "?"}:${at(v.tool, v.argument)}`,
+  );
 }
 
 /** The first planning error's rule; a name no approved functionality serves is an unbound step. */

@@ -37,6 +37,8 @@ export const TRAVEL_APPS = [
   "tripcalendar",
 ] as const;
 
+const words = { role: "payload", sanitise: "no-foreign-references" } as const;
+
 export const travelEnv: SuiteEnv = {
   manifests: (base, world) => agentdojoManifests(base, world, TRAVEL_APPS),
   catalog,
@@ -53,17 +55,17 @@ export const travelEnv: SuiteEnv = {
     tripcalendar: "confidential",
   },
   tools: {
-    // A mail's words may quote a listing or a review (the recipients keep the default floor: the
-    // user's own addresses, or a consent showing them), as the demo tenant's mail.send.
-    "tripmail.send_email": {
-      args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } },
-    },
-    // An entry in her own calendar may take its place and note from a listing; its title, times and
-    // participants (who get invitations) keep the floor. Bookings keep it on every argument: which
-    // hotel, restaurant or company and which dates are the user's choice, or a consent shows them.
+    // A mail's and a calendar entry's words may quote a listing or a review (a hotel's name as the
+    // title), so long as they add no link, address or account no trusted value holds (they were
+    // `untrusted` outright before). Recipients, times and participants keep the default floor: the
+    // user's own values, or a consent showing them. Bookings keep it on every argument: which hotel,
+    // restaurant or company is the user's choice — a match among the listed ones would let a review
+    // book the attacker's pick (AgentDojo's goals reserve the Riverside View or the dearest hotel).
+    "tripmail.send_email": { args: { body: words, subject: words } },
     "tripcalendar.create_calendar_event": {
-      args: { description: { minIntegrity: "untrusted" }, location: { minIntegrity: "untrusted" } },
+      args: { title: words, description: words, location: words },
     },
   },
+
   scrub: renderWorld(),
 };
