@@ -109,15 +109,16 @@ describe("the other console pages in the browser", () => {
     const { sid, qid } = await asked(token, "Compare rides from Home to Airport");
     await signIn(b, `/console/sessions/${sid}/queries/${qid}`, token);
     const steps = b.page.locator("#steps > li");
-    await expect.poll(() => steps.count()).toBe(4);
+    await expect.poll(() => steps.count()).toBe(2);
     const first = await steps.first().textContent();
-    expect(first).toContain("steps[0]: swiftride.quote → swift");
+    expect(first).toContain("steps[0]: ride.quote → quotes");
+    expect(first).toContain("runs on every app that serves it");
     expect(first).toContain("Label of its value: public / untrusted");
     expect(first).toContain('from the literal "Home"');
     expect(first).toContain(
       "confidentiality: every argument's data is within what the serving app is cleared for",
     );
-    expect(await steps.nth(2).textContent()).toContain("display: within the display policy's cap");
+    expect(await steps.nth(1).textContent()).toContain("display: within the display policy's cap");
     expect(await b.page.locator("#trace li").allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining("query_finished")]),
     );

@@ -89,6 +89,7 @@ export const PLAN = String.raw`
     if (step.kind === "display") args.push(el("li", { text: "shows " + source(step.value, outs) }));
     if (step.kind === "loop") args.push(el("li", { text: "walks " + source(step.over, outs) + " as " + step.as }));
     if (step.kind === "retrieve") args.push(el("li", { text: "reads saved data " + step.artifact }));
+    if (step.kind === "tool" && step.providers === "all") args.push(el("li", { text: "runs on every app that serves it" }));
     var what = step.kind === "tool" ? step.tool : step.kind;
     var labelLine = got.length > 1
       ? "Label of its value, per pass: " + got.map(function (g) { return "#" + g.pass + " " + labelText(g.label); }).join("; ")
