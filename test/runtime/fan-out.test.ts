@@ -64,9 +64,9 @@ const quote = (providers: boolean): Json =>
     display(ref("q"), "Fares"),
   );
 
-function checked(p: Json) {
+function checked(p: Json, withPolicy: Policy = P) {
   const context = {
-    policy: P,
+    policy: withPolicy,
     query: QUERY,
     catalog: SNAPSHOT.catalog,
     artifacts: {},
@@ -237,5 +237,58 @@ describe('a tool step with providers: "all"', () => {
     const control = await run(fromPlaces, { consent: false });
     expect(control.outcome.state).toBe("done");
     expect(control.calls).toEqual(["steps[0]", "steps[1]@cheapcab", "steps[1]@swiftride"]);
+  });
+
+  it("lends each app's call the causes the verifier found for the step (under ask)", async () => {
+    const ask = policy({
+      planning: { mode: "catalog" },
+      onViolation: "ask",
+      tools: { "ride.quote": { args: { from: { minIntegrity: "user" } } } },
+    });
+    const p = plan(tool("home", "places.home", {}), {
+      ...tool("q", "ride.quote", { from: ref("home", "address"), to: lit("Airport") }),
+      providers: "all",
+    });
+    const { verdict } = checked(p, ask);
+    expect(verdict.violations.map((v) => `${v.path} ${v.argument}`)).toEqual(["steps[1] from"]);
+    const g = new Gate({
+      queryId: "q1",
+      picks: {},
+      policy: ask,
+      lattices: policyLattices(ask),
+      snapshot: SNAPSHOT,
+      violations: verdict.violations,
+      defences: {
+        ifc: true,
+        consent: true,
+        isolation: true,
+        visor: { S: true, T: true, I: true },
+        pins: true,
+        boundary: true,
+        namedArtifacts: true,
+      },
+      ports: {
+        standing: async () => null,
+        consent: () => null,
+        authorization: async () => ({ authorized: true as const }),
+        audit: () => {},
+      },
+    });
+    const untrusted = { confidentiality: "public", integrity: "untrusted" };
+    const args = {
+      from: { value: "1 Home Lane", label: untrusted, origins: ["places"], provenance: ["app" as const] },
+      to: {
+        value: "Airport",
+        label: { confidentiality: "public", integrity: "user" },
+        origins: [],
+        provenance: ["user" as const],
+      },
+    };
+    const pc = { label: { confidentiality: "public", integrity: "user" }, origins: [] };
+    expect(await g.check(TARGETS[1]!, "steps[1]@cheapcab", args, pc)).toBe("pause");
+    expect(g.asked).toMatchObject({ kind: "endorse", subject: "endorse:steps[1]@cheapcab" });
+    expect(g.asked!.request.assessment.reasons.join(" ")).toContain(
+      "derives from content returned by places.home",
+    );
   });
 });
