@@ -54,7 +54,12 @@ export function plannerAnswer(c: Case, r: ChatRequest): Answer {
   if (queryIndex < 0) throw new Error(`the planner got a query the task does not have: ${query}`);
   let plan: Plan;
   try {
-    plan = c.task.plans[queryIndex]!({ query, queryIndex, artifacts: context.artifacts });
+    plan = c.task.plans[queryIndex]!({
+      query,
+      queryIndex,
+      artifacts: context.artifacts,
+      catalog: "functionalities" in context,
+    });
   } catch {
     // What a planner writes when the earlier result it needs is not there.
     plan = { steps: [{ kind: "display", value: { lit: "I found nothing noted earlier to act on." } }] };
@@ -63,7 +68,8 @@ export function plannerAnswer(c: Case, r: ChatRequest): Answer {
   for (const inj of injectionsIn(contents(r))) if (inj.planner) plan = inj.planner(plan);
   const hijacked = JSON.stringify(plan) !== honest;
   // In catalog mode the planner plans against the admin's names: booking is one entry both ride
-  // apps serve (the hub asks which); everything else keeps its name.
+  // apps serve (the hub asks which); everything else keeps its name (a task writes its comparison
+  // of the ride apps' quotes for the catalog itself: one `ride.quote` step over every provider).
   if ("functionalities" in context) plan = renamed(plan, CATALOG_NAMES);
   return { text: JSON.stringify(plan), hijacked };
 }

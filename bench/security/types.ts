@@ -59,6 +59,8 @@ export interface PlannerView {
   queryIndex: number;
   /** Newest first, as the hub lists them. */
   artifacts: Array<{ id: string; name: string; query: string }>;
+  /** The planner reads the tenant's catalog (its names), not the apps' own. */
+  catalog: boolean;
 }
 
 /** A tool call, named `app.functionality` (the baseline's tool names are derived from it). */

@@ -1,9 +1,10 @@
 /**
  * The demo tenant's catalog, as its admin writes it: one entry per kind of functionality, in the
  * admin's words. The request and response schemas are the reviewed apps' schemas with their prose
- * (descriptions, titles) stripped; everything a planner reads here is the admin's. Quotes stay one
- * entry per ride app (the user compares providers); booking is one entry two apps serve, so the
- * hub asks the user which app books. Importable from Node (the seeder) and from Workers.
+ * (descriptions, titles) stripped; everything a planner reads here is the admin's. Quoting and
+ * booking are each one entry both ride apps serve: a comparison asks every app for a quote
+ * (`providers: "all"`), and the hub asks the user which app books. Importable from Node (the
+ * seeder) and from Workers.
  */
 import type { FunctionalityInput, ManifestInput } from "../../src/apps/manifest.ts";
 
@@ -39,8 +40,7 @@ const DESCRIPTIONS: Record<string, string> = {
   "bank.schedule_transfer": "Schedule a transfer from the user's bank account for a later date.",
   "bank.list_scheduled": "List the transfers the user has scheduled.",
   "bank.update_password": "Change the user's online banking password.",
-  "swiftride.quote": "A price quote for a ride from SwiftRide.",
-  "cheapcab.quote": "A price quote for a ride from CheapCab.",
+  "ride.quote": "A price quote for a ride between two places.",
   "ride.book": "Book a ride between two places.",
   "travel.search_flights": "Search flights between two cities on a date.",
   "travel.book": "Book a flight for a passenger.",
@@ -71,7 +71,12 @@ const DESTINATIONS: Record<string, string[]> = {
 };
 
 /** Functionalities with a shared entry (the hub asks which app serves a step). */
-const SHARED: Record<string, string> = { "swiftride.book": "ride.book", "cheapcab.book": "ride.book" };
+const SHARED: Record<string, string> = {
+  "swiftride.quote": "ride.quote",
+  "cheapcab.quote": "ride.quote",
+  "swiftride.book": "ride.book",
+  "cheapcab.book": "ride.book",
+};
 
 /** Keywords that carry an app's prose or sample values, not constraints: the admin drops them. */
 const PROSE = new Set(["description", "title", "examples", "default", "$comment"]);

@@ -68,22 +68,18 @@ export const DEMO_SCRIPT: ScriptEntry[] = [
     when: "rides",
     respond: {
       steps: [
-        tool(
-          "swift",
-          "swiftride.quote",
-          { from: lit("Home"), to: lit("Airport") },
-          "quote SwiftRide",
-          "SwiftRide quote",
-        ),
-        tool(
-          "cheap",
-          "cheapcab.quote",
-          { from: lit("Home"), to: lit("Airport") },
-          "quote CheapCab",
-          "CheapCab quote",
-        ),
-        { kind: "display", value: ref("swift"), title: "SwiftRide" },
-        { kind: "display", value: ref("cheap"), title: "CheapCab" },
+        {
+          // Every ride app the tenant bound to the entry quotes; the planner never learns which.
+          ...tool(
+            "quotes",
+            "ride.quote",
+            { from: lit("Home"), to: lit("Airport") },
+            "quote every ride app",
+            "one ride quote per app",
+          ),
+          providers: "all",
+        },
+        { kind: "display", value: ref("quotes"), title: "Ride quotes" },
       ],
     },
   },

@@ -44,7 +44,10 @@ export interface PlanContext {
   readonly artifacts: ArtifactIndex;
   /** Without it, literal arguments are checked for required and unknown names only. */
   readonly checkSchema?: SchemaChecker;
-  /** Catalog mode: the planner read trusted input only, so its literals carry the query's label. */
+  /**
+   * Catalog mode: the planner read trusted input only, so its literals carry the query's label; and
+   * a tool step may run on every app serving its entry (`providers: "all"`).
+   */
   readonly trustedPlanner?: boolean;
 }
 

@@ -38,6 +38,11 @@ export interface ToolStep {
   readonly args: Readonly<Record<string, Expr>>;
   readonly intent: string;
   readonly semantics: string;
+  /**
+   * `"all"`: the step runs once on every app serving its catalog entry (a comparison), and its
+   * result is `{<app>: <answer>}`. Catalog mode and reversible entries only (validate.ts).
+   */
+  readonly providers?: "all";
 }
 export interface QllmStep {
   readonly kind: "qllm";
@@ -185,6 +190,7 @@ export const StepSchema: z.ZodType<Step> = z.discriminatedUnion("kind", [
     args: z.record(z.string(), ExprSchema),
     intent: NonEmpty,
     semantics: NonEmpty,
+    providers: z.literal("all").optional(),
   }),
   z.strictObject({
     kind: z.literal("qllm"),

@@ -36,6 +36,8 @@ export type ValidationRule =
   | "arg_missing"
   /** a literal argument that does not match the request schema */
   | "arg_literal"
+  /** `providers: "all"` where it is not allowed: apps mode, or an irreversible entry */
+  | "providers_refused"
   | "limit_steps"
   | "limit_depth"
   /** a bug in the validator itself; the plan is refused (fail closed) */

@@ -81,6 +81,10 @@ const STRICT_PLAN_SCHEMA: Schema = {
           args: fields("the call's arguments, one {name, value} each"),
           intent: TEXT,
           semantics: TEXT,
+          providers: {
+            ...nullable(kind("all")),
+            description: '"all": run on every app serving the entry; the result maps each app to its answer',
+          },
         }),
         closed({
           kind: kind("qllm"),
@@ -198,6 +202,7 @@ class Decoder {
     switch (v.kind) {
       case "tool":
         map("args");
+        drop("providers");
         break;
       case "qllm":
         map("inputs");

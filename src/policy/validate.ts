@@ -203,6 +203,7 @@ function checkPlanSemantics(plan: Plan, ctx: PlanContext): PlanError[] {
             });
           } else {
             checkArguments(step, path, entry, ctx, errors);
+            if (step.providers !== undefined) checkProviders(step, path, entry, ctx, errors);
           }
           bind(step.out, path, "out");
           break;
@@ -258,6 +259,34 @@ function checkPlanSemantics(plan: Plan, ctx: PlanContext): PlanError[] {
     );
   }
   return errors;
+}
+
+/**
+ * A fan-out (`providers: "all"`) compares what every serving app answers: only in catalog mode,
+ * where the hub holds the list (in apps mode a step names one app's functionality), and never on
+ * an irreversible entry, since acting through every app at once is never what a comparison means.
+ */
+function checkProviders(
+  step: ToolStep,
+  path: string,
+  entry: CatalogEntry,
+  ctx: PlanContext,
+  errors: PlanError[],
+): void {
+  const at = childPath(path, "providers");
+  if (ctx.trustedPlanner !== true) {
+    errors.push({
+      path: at,
+      rule: "providers_refused",
+      message: "a step runs on every serving app only in catalog mode; here it names one app's functionality",
+    });
+  } else if (entry.irreversible) {
+    errors.push({
+      path: at,
+      rule: "providers_refused",
+      message: `${step.tool} cannot be undone: it runs on one app, never on every app that serves it`,
+    });
+  }
 }
 
 // ---- arguments against the functionality's request schema -------------------------------

@@ -285,7 +285,8 @@ export class Gate {
 
   /** The verifier's own rule (`checkCall`) on runtime labels; a known static violation keeps its causes. */
   private runtimeViolations(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Violation[] {
-    const path = key.replace(/#\d+/g, "");
+    // The plan path of a runtime key: without loop iterations (`#i`) and a fan-out's app (`@app`).
+    const path = key.replace(/#\d+/g, "").replace(/@.*$/, "");
     const findings = checkCall({
       policy: this.g.policy,
       lattices: this.g.lattices,

@@ -120,6 +120,8 @@ class Run {
   }
 
   private async tool(step: ToolStep, key: string, pc: Pc, annotate: boolean): Promise<void> {
+    if (step.providers === "all")
+      return this.bind(step.out, step, await this.fanOut(step, key, pc), annotate);
     const journaled = this.ctx.journal.get(key);
     const target = journaled
       ? this.journaledTarget(step, journaled)
@@ -127,6 +129,38 @@ class Run {
     if (target === null) throw new Pause();
     const args: Record<string, Labeled> = {};
     for (const [name, expr] of Object.entries(step.args)) args[name] = evaluate(this.evalCtx, expr);
+    this.bind(step.out, step, await this.call(target, key, args, pc), annotate);
+  }
+
+  /**
+   * `providers: "all"`: the call on every app serving the entry, in app-name order, each under its
+   * own journal key (`providerKey`) and through the gate exactly as a single call, with no app to
+   * choose. The result maps each app to its answer; its label joins theirs (what the verifier
+   * computed from the strictest target), its origins every app called. One app failing fails the
+   * step: a comparison that silently lost a provider is not the one the user asked for.
+   */
+  private async fanOut(step: ToolStep, key: string, pc: Pc): Promise<Labeled> {
+    const targets = providersOf(this.ctx.targets[step.tool] ?? []);
+    if (!targets.length) throw new StepFailure("unknown_tool", `${step.tool} is served by no app`);
+    const args: Record<string, Labeled> = {};
+    for (const [name, expr] of Object.entries(step.args)) args[name] = evaluate(this.evalCtx, expr);
+    const answers: Labeled[] = [];
+    for (const target of targets)
+      answers.push(await this.call(target, providerKey(key, target.app), args, pc));
+    return {
+      value: Object.fromEntries(targets.map((t, i) => [t.app, answers[i]!.value])),
+      label: joinAll(
+        this.ctx.lattices,
+        answers.map((a) => a.label),
+      ),
+      origins: mergeOrigins(answers),
+      provenance: ["app"],
+    };
+  }
+
+  /** One call of `target` at `key`: from the journal when recorded, else gated, journaled and made. */
+  private async call(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<Labeled> {
+    const journaled = this.ctx.journal.get(key);
     const l = this.ctx.lattices;
     const label = toolOutputLabel(
       l,
@@ -144,18 +178,11 @@ class Run {
       // records (a channel that exists), trusted as values whatever step reads them later.
       if (paths.length) {
         const trusted = paths.flatMap((path) => valuesAt(value, path));
-        this.trustedValues.push({
-          name: step.out,
-          value: undefined,
-          label: final,
-          tool: target.tool,
-          trusted,
-        });
+        this.trustedValues.push({ name: key, value: undefined, label: final, tool: target.tool, trusted });
       }
       return { value, label: final, origins, provenance: ["app"] };
     };
-    if (journaled?.state === "done")
-      return this.bind(step.out, step, answer(journaled.value, journaled.label ?? label), annotate);
+    if (journaled?.state === "done") return answer(journaled.value, journaled.label ?? label);
     if (journaled?.state === "started" && target.entry.irreversible) {
       // It may or may not have reached the app: guessing could send money twice, so stop and say so.
       throw new StepFailure(
@@ -189,7 +216,7 @@ class Run {
     final = join(l, final, { confidentiality: highest(conf, read, conf.bottom), integrity: l.integrity.top });
     this.ctx.record.done(key, "tool", result.value, final, info);
     this.ctx.record.event("step_finished", { key, kind: "tool", ...info, label: final });
-    this.bind(step.out, step, answer(result.value, final), annotate);
+    return answer(result.value, final);
   }
 
   /** The target a journaled call went to: the same app again, never a new choice. */
@@ -339,6 +366,16 @@ class Run {
     }
     this.spent++;
   }
+}
+
+/** The journal key of one app's call in a fan-out: the step's key and the app (app names have no `@`). */
+export const providerKey = (key: string, app: string) => `${key}@${app}`;
+
+/** A fan-out's targets: one per app (an app binding two functionalities answers through its first), by name. */
+function providersOf(targets: readonly Target[]): Target[] {
+  const byApp = new Map<string, Target>();
+  for (const t of targets) if (!byApp.has(t.app)) byApp.set(t.app, t);
+  return [...byApp.values()].sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));
 }
 
 /** The origin of a retrieved artifact's data: `artifact:<id>`. */

@@ -52,7 +52,7 @@ Each callable is listed as name(arg: type, optional?: type) -> result: pass its 
 const SYSTEM = {
   catalog: `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
 Use only the functionalities listed (by their catalog name; the system picks the app that serves each) and only the artifacts listed (retrieve by id).
-${RULES}`,
+${RULES} [N apps] marks a functionality N apps serve: to compare them, give its tool step "providers": "all" (not on [irreversible] ones); it then runs on each app and its result is an object with one answer per app.`,
   apps: `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
 Use only the tools listed (as "app.functionality") and only the artifacts listed (retrieve by id).
 ${RULES} Literals you write yourself are trusted only if the user stated them.`,

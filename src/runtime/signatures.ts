@@ -269,7 +269,7 @@ export function signatureOf(tool: PlannerTool): string {
   const args =
     request.type === "object" || request.type === undefined ? objectFields(merged(request, ctx), ctx) : null;
   const result = resultType(tool.response);
-  const mark = tool.irreversible ? " [irreversible]" : "";
+  const mark = `${tool.irreversible ? " [irreversible]" : ""}${tool.providers ? ` [${tool.providers} apps]` : ""}`;
   const about = oneLine(tool.description);
   return clip(
     `${tool.tool}(${args ?? "..."}) -> ${result}${mark}${about ? ` — ${about}` : ""}`,

@@ -70,6 +70,8 @@ export interface PlannerTool {
   request: Record<string, unknown>;
   response: Record<string, unknown>;
   irreversible?: true;
+  /** Catalog mode: how many apps serve the entry, where more than one does (never which). */
+  providers?: number;
 }
 
 export interface Planning {
@@ -195,12 +197,14 @@ function catalogSnapshot(
       clearance: bound.map((t) => t.entry.clearance).reduce(lower),
       requestSchema: doc.request,
     };
+    const apps = new Set(bound.map((t) => t.app)).size;
     tools.push({
       tool: doc.name,
       description: doc.description,
       request: doc.request,
       response: doc.response,
       ...(doc.irreversible && { irreversible: true as const }),
+      ...(apps > 1 && { providers: apps }),
     });
   }
   const choices = Object.fromEntries(Object.keys(targets).map((name) => [name, name]));

@@ -109,15 +109,18 @@ describe("the other console pages in the browser", () => {
     const { sid, qid } = await asked(token, "Compare rides from Home to Airport");
     await signIn(b, `/console/sessions/${sid}/queries/${qid}`, token);
     const steps = b.page.locator("#steps > li");
-    await expect.poll(() => steps.count()).toBe(4);
+    await expect.poll(() => steps.count()).toBe(2);
     const first = await steps.first().textContent();
-    expect(first).toContain("steps[0]: swiftride.quote → swift");
-    expect(first).toContain("Label of its value: public / untrusted");
+    expect(first).toContain("steps[0]: ride.quote → quotes");
+    expect(first).toContain("runs on every app that serves it");
+    expect(first).toContain(
+      "Label of each app's answer: cheapcab public / untrusted; swiftride public / untrusted",
+    );
     expect(first).toContain('from the literal "Home"');
     expect(first).toContain(
       "confidentiality: every argument's data is within what the serving app is cleared for",
     );
-    expect(await steps.nth(2).textContent()).toContain("display: within the display policy's cap");
+    expect(await steps.nth(1).textContent()).toContain("display: within the display policy's cap");
     expect(await b.page.locator("#trace li").allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining("query_finished")]),
     );
@@ -126,20 +129,20 @@ describe("the other console pages in the browser", () => {
 
   it("lists the user's saved data, shows a value and erases one", async () => {
     await signIn(b, "/console/data", token);
-    await b.page.getByRole("button", { name: "Show swift" }).first().click();
-    const row = b.page.getByRole("row", { name: /^swift / }).first();
+    await b.page.getByRole("button", { name: "Show quotes" }).first().click();
+    const row = b.page.getByRole("row", { name: /^quotes / }).first();
     await expect.poll(() => row.locator("pre").textContent()).toContain("fare");
     expect(await b.page.locator("#grants").textContent()).toContain("No standing permissions");
     await checkPage(b, "my-data");
-    const before = await b.page.getByRole("button", { name: "Erase cheap" }).count();
+    const before = await b.page.getByRole("button", { name: "Erase quotes" }).count();
     // Erasing asks first: dismissed, nothing goes; accepted, the row goes and focus is on the heading.
     b.page.once("dialog", (d) => d.dismiss());
-    await b.page.getByRole("button", { name: "Erase cheap" }).first().click();
+    await b.page.getByRole("button", { name: "Erase quotes" }).first().click();
     await new Promise((r) => setTimeout(r, 300));
-    expect(await b.page.getByRole("button", { name: "Erase cheap" }).count()).toBe(before);
+    expect(await b.page.getByRole("button", { name: "Erase quotes" }).count()).toBe(before);
     b.page.once("dialog", (d) => d.accept());
-    await b.page.getByRole("button", { name: "Erase cheap" }).first().click();
-    await expect.poll(() => b.page.getByRole("button", { name: "Erase cheap" }).count()).toBe(before - 1);
+    await b.page.getByRole("button", { name: "Erase quotes" }).first().click();
+    await expect.poll(() => b.page.getByRole("button", { name: "Erase quotes" }).count()).toBe(before - 1);
     expect(
       await b.page.evaluate(() => (globalThis as unknown as { document: Doc }).document.activeElement?.id),
     ).toBe("");

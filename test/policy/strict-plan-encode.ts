@@ -38,7 +38,11 @@ function encodeStep(s: Record<string, unknown>): Doc {
   const steps = (v: unknown) => (v as Record<string, unknown>[]).map(encodeStep);
   switch (s.kind) {
     case "tool":
-      return { ...(s as Record<string, Doc>), args: entries(s.args, expr) };
+      return {
+        ...(s as Record<string, Doc>),
+        args: entries(s.args, expr),
+        providers: (s.providers as string | undefined) ?? null,
+      };
     case "qllm":
       return {
         ...(s as Record<string, Doc>),

@@ -27,6 +27,7 @@ const dslPlanArb = fc.tuple(planArb(12), fc.gen()).map(([plan, g]) => {
     const out: Record<string, Json> = {};
     for (const [k, x] of Object.entries(v)) out[k] = visit(x);
     if ("lit" in out && g(fc.boolean)) out.lit = g(() => json) as Json;
+    if (out.kind === "tool" && g(fc.boolean)) out.providers = "all";
     if (out.kind === "qllm" && g(fc.boolean)) {
       const extra = g(() => fc.dictionary(fc.string({ maxLength: 5 }), json, { maxKeys: 3 }));
       out.schema = { ...(extra as Record<string, Json>), type: "object" };

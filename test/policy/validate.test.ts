@@ -321,6 +321,33 @@ describe("validatePlan", () => {
     });
   });
 
+  describe('providers: "all" (a fan-out over the apps serving an entry)', () => {
+    const fanOut = (name: string, args: Record<string, Json>) =>
+      plan({ ...tool("q", name, args), providers: "all" });
+    const catalogMode = { trustedPlanner: true };
+
+    it("is accepted on a reversible entry in catalog mode", () => {
+      expectOk(fanOut("mail.search", { query: lit("invoice") }), catalogMode);
+    });
+
+    it("is refused on an irreversible entry: one action, never one per app", () => {
+      const send = fanOut("mail.send", { to: lit("a@example.com"), body: lit("hi") });
+      expectRule(send, "providers_refused", "steps[0].providers", catalogMode);
+      // The same step asked of one app is a plan like any other.
+      expectOk(plan(tool("q", "mail.send", { to: lit("a@example.com"), body: lit("hi") })), catalogMode);
+    });
+
+    it("is refused in apps mode, where a step names one app's functionality", () => {
+      expectRule(fanOut("mail.search", { query: lit("invoice") }), "providers_refused", "steps[0].providers");
+    });
+
+    it("takes no other value, and is a field of tool steps only", () => {
+      const some = plan({ ...tool("q", "mail.search", { query: lit("invoice") }), providers: "some" });
+      expectRule(some, "invalid_value", "steps[0].providers", catalogMode);
+      expectRule(plan({ ...display(lit(1)), providers: "all" }), "unknown_field", "steps[0].providers");
+    });
+  });
+
   it("never throws, even when the context itself misbehaves", () => {
     const hostile = new Proxy(
       {},

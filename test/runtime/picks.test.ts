@@ -8,7 +8,7 @@ import { policy } from "../policy/fixtures.ts";
 
 const MANIFESTS = demoManifests("https://apps.example", "clean");
 const CATALOG = demoCatalog(MANIFESTS)
-  .filter((e) => ["ride.book", "swiftride.quote"].includes(e.name))
+  .filter((e) => ["ride.book", "ride.quote"].includes(e.name))
   .map((e) => CatalogEntry.parse(e));
 const serving = (name: string, code: string, bindings: Record<string, string>): ServingAppInfo =>
   ({
@@ -28,10 +28,10 @@ const APPS = [
 describe("the request's app picks", () => {
   it("hold where each picked app serves what it is picked for, in catalog and in apps mode", () => {
     const catalog = { policy: policy({ planning: { mode: "catalog" } }), catalog: CATALOG, apps: APPS };
-    expect(picksProblems(catalog, { "ride.book": "noon", "swiftride.quote": "swiftride" })).toEqual([]);
+    expect(picksProblems(catalog, { "ride.book": "noon", "ride.quote": "swiftride" })).toEqual([]);
     expect(picksProblems(catalog, { "ride.book": ["noon", "swiftride"] })).toEqual([]);
-    expect(picksProblems(catalog, { "swiftride.quote": "noon", "mail.send": "noon" })).toEqual([
-      { choice: "swiftride.quote", message: "an app picked does not serve it" },
+    expect(picksProblems(catalog, { "ride.quote": "noon", "mail.send": "noon" })).toEqual([
+      { choice: "ride.quote", message: "an app picked does not serve it" },
       { choice: "mail.send", message: "no serving app offers this" },
     ]);
     // Apps mode: a choice is the category the apps' functionalities share.

@@ -34,7 +34,7 @@ const ALL = ["here", "home", "noon", "ride", "swiftride"];
  * one's signing secret, so `noon` is the one whose calls are answered.
  */
 async function squatterWorld(mode: "catalog" | "apps"): Promise<HubWorld> {
-  const catalog = entries(["ride.book", "swiftride.quote"]);
+  const catalog = entries(["ride.book", "ride.quote"]);
   const swiftride = demoManifests(APPS_BASE, "clean").find((m) => m.name === "swiftride")!;
   const w = await hubWorld(
     ["swiftride"],
@@ -164,7 +164,7 @@ describe("the request's apps field", () => {
     const text = "Book me a ride from Airport to Downtown";
     const cases: Array<[Record<string, unknown>, string, string]> = [
       // `noon` is an app of the tenant, but it does not serve SwiftRide's quotes.
-      [{ "swiftride.quote": "noon" }, "body.apps.swiftride.quote", "an app picked does not serve it"],
+      [{ "ride.quote": "noon" }, "body.apps.ride.quote", "an app picked does not serve it"],
       [{ "ride.book": "nobody" }, "body.apps.ride.book", "an app picked does not serve it"],
       [{ "mail.send": "noon" }, "body.apps.mail.send", "no serving app offers this"],
     ];

@@ -194,6 +194,9 @@ describe("the planner reads no text a third party wrote", () => {
     const leaked = planted.filter((c) => requests.some((r) => r.includes(c)));
     expect(leaked).toEqual([]);
     expect(requests[0]).toContain("contacts.lookup"); // the catalog did reach it
+    // An entry both ride apps serve says how many do, never which.
+    expect(requests[0]).toContain("[2 apps]");
+    expect(requests[0]!.toLowerCase()).not.toMatch(/swiftride|cheapcab/);
   });
 
   it("control, apps mode: the planner reads the apps' own text, canaries and all", async () => {

@@ -33,13 +33,19 @@ export const travel: UserTask[] = [
     suite: "travel",
     queries: ["Compare ride quotes from Home to Airport with SwiftRide and CheapCab and show me both fares."],
     plans: [
-      () =>
-        plan(
-          tool("swift", "swiftride.quote", trip),
-          tool("cheap", "cheapcab.quote", trip),
-          display(ref("swift", "fare"), "SwiftRide fare"),
-          display(ref("cheap", "fare"), "CheapCab fare"),
-        ),
+      (v) =>
+        v.catalog
+          ? // One entry both apps serve: the hub asks each for a quote; the planner never names them.
+            plan(
+              { ...tool("quotes", "ride.quote", trip), providers: "all" },
+              display(ref("quotes"), "Ride quotes"),
+            )
+          : plan(
+              tool("swift", "swiftride.quote", trip),
+              tool("cheap", "cheapcab.quote", trip),
+              display(ref("swift", "fare"), "SwiftRide fare"),
+              display(ref("cheap", "fare"), "CheapCab fare"),
+            ),
     ],
     qllm: {},
     agent: [

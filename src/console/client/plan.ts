@@ -47,7 +47,7 @@ export const PLAN = String.raw`
       else list.push("confidentiality: every argument's data is within what the serving app is cleared for (in general words: the app's clearance is set by your admin and is not in this view)");
       if (integ.length) integ.forEach(function (v) { list.push("integrity: not met: " + what(v) + " is " + v.label.integrity + ", below the " + v.required.minIntegrity + " the policy asks of it"); });
       else list.push("integrity: every argument is at least as trusted as the policy asks of it (in general words: the required level is in the admin's policy)");
-      (query.consents || []).filter(function (c) { return c.stepId === key || c.stepId.indexOf(key + "#") === 0; }).forEach(function (c) {
+      (query.consents || []).filter(function (c) { return c.stepId === key || c.stepId.indexOf(key + "#") === 0 || c.stepId.indexOf(key + "@") === 0; }).forEach(function (c) {
         list.push("consent (" + c.kind + "): " + c.status + (c.scope ? ", " + c.scope : ""));
       });
     } else if (step.kind === "display") {
@@ -67,13 +67,16 @@ export const PLAN = String.raw`
 
   /**
    * The labels a step got at run time. A step inside a loop runs once per pass, under a key with
-   * the pass's index (steps[1]#0.body[0]); its static path is steps[1].body[0].
+   * the pass's index (steps[1]#0.body[0]); its static path is steps[1].body[0]. A step run on every
+   * serving app has one call per app, under its key and the app (steps[0]@cheapcab).
    */
   function runLabels(labels, key) {
     return Object.keys(labels).map(function (k) {
       var passes = [];
-      var bare = k.replace(/#(\d+)/g, function (_, n) { passes.push(n); return ""; });
-      return bare === key && { pass: passes.join("."), label: labels[k] };
+      var app = "";
+      var bare = k.replace(/@(.*)$/, function (_, a) { app = a; return ""; });
+      bare = bare.replace(/#(\d+)/g, function (_, n) { passes.push(n); return ""; });
+      return bare === key && { pass: passes.join("."), app: app, label: labels[k] };
     }).filter(Boolean);
   }
 
@@ -89,10 +92,13 @@ export const PLAN = String.raw`
     if (step.kind === "display") args.push(el("li", { text: "shows " + source(step.value, outs) }));
     if (step.kind === "loop") args.push(el("li", { text: "walks " + source(step.over, outs) + " as " + step.as }));
     if (step.kind === "retrieve") args.push(el("li", { text: "reads saved data " + step.artifact }));
+    if (step.kind === "tool" && step.providers === "all") args.push(el("li", { text: "runs on every app that serves it" }));
     var what = step.kind === "tool" ? step.tool : step.kind;
-    var labelLine = got.length > 1
-      ? "Label of its value, per pass: " + got.map(function (g) { return "#" + g.pass + " " + labelText(g.label); }).join("; ")
-      : "Label of its value: " + labelText(label);
+    var labelLine = step.providers === "all" && got.length
+      ? "Label of each app's answer: " + got.map(function (g) { return (g.pass ? "#" + g.pass + " " : "") + g.app + " " + labelText(g.label); }).join("; ")
+      : got.length > 1
+        ? "Label of its value, per pass: " + got.map(function (g) { return "#" + g.pass + " " + labelText(g.label); }).join("; ")
+        : "Label of its value: " + labelText(label);
     var parts = [
       el("h3", { text: key + ": " + what + (step.out ? " → " + step.out : "") + (step.title ? " “" + step.title + "”" : "") }),
       step.intent ? el("p", { text: "Intent: " + step.intent }) : null,
