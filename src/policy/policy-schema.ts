@@ -37,6 +37,8 @@ export const ToolPolicySchema = z.strictObject({
   args: z.record(ArgName, ArgumentPolicySchema).optional(),
   /** Overrides the app-declared output label; a missing part keeps the default of that part. */
   output: z.strictObject({ confidentiality: Level.optional(), integrity: Level.optional() }).optional(),
+  /** `false`: no user's standing rule answers for this entry; each call asks as it would. */
+  standingRules: z.boolean().optional(),
 });
 
 /**
