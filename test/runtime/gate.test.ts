@@ -51,9 +51,11 @@ function gate(
       pins: true,
       boundary: true,
       namedArtifacts: true,
+      ruleScope: true,
     },
     ports: {
       standing: async (subject) => (subject in standing ? { choice: standing[subject]! } : null),
+      standingRules: async () => [],
       consent: (s) => consents[s] ?? null,
       authorization: async (appId) =>
         authorized(appId)
@@ -213,9 +215,11 @@ describe("a re-routed step", () => {
           pins: true,
           boundary: true,
           namedArtifacts: true,
+          ruleScope: true,
         },
         ports: {
           standing: async () => null,
+          standingRules: async () => [],
           consent: () => null,
           authorization: async () => ({ authorized: true as const }),
           audit: () => {},
