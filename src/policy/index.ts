@@ -119,6 +119,7 @@ export type {
   RuleCall,
   RuleCondition,
   StandingRule,
+  StandingRuleDraft,
   StandingRuleInput,
 } from "./standing-rules.ts";
 export {

@@ -43,6 +43,8 @@ export const StandingRuleInputSchema = z.strictObject({
   expiresAt: z.iso.datetime({ offset: true }).optional(),
 });
 
+/** A rule as sent over the API, before defaults (`when` may be left out). */
+export type StandingRuleDraft = z.input<typeof StandingRuleInputSchema>;
 export type RuleCondition = z.output<typeof RuleConditionSchema>;
 export type StandingRuleInput = z.output<typeof StandingRuleInputSchema>;
 
