@@ -122,6 +122,23 @@ describe("the gate takes a standing rule for the user's yes", () => {
     );
   });
 
+  it("answers a data_share the same way: the contact's address reaches a reversible entry unasked", async () => {
+    const invite: Target = {
+      ...target,
+      tool: "calendar.invite",
+      app: "calendar",
+      entry: entry({ clearance: "confidential" }),
+    };
+    const fromContacts = { ...labeled("sam@example.test", "user"), origins: ["contacts"] };
+    const rules = () => [rule({ who: { from: "trusted" } }, { tool: "calendar.invite" })];
+    const on = gate(rules);
+    expect(await on.g.check(invite, "steps[1]", { who: fromContacts }, userPc)).toBe("go");
+    expect(on.audits[0]?.detail).toMatchObject({ consent: "data_share", tool: "calendar.invite" });
+    const none = gate(() => []);
+    expect(await none.g.check(invite, "steps[1]", { who: fromContacts }, userPc)).toBe("pause");
+    expect(none.g.asked?.kind).toBe("data_share");
+  });
+
   it("never answers an endorsement, whatever the rules say (even with their scope off)", async () => {
     const strict = { planning: { mode: "catalog" as const } };
     const { g } = gate(() => [rule({})], { policy: { ...strict, onViolation: "ask" }, scope: false });
