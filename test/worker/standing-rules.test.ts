@@ -229,6 +229,12 @@ describe("the standing-rules resource", () => {
     await refused({ tool: "mail.send", when: { recipient: { from: "trusted" } } }, "body.when.recipient");
     await refused({ tool: "mail.send", expiresAt: "2020-01-01T00:00:00Z" }, "body.expiresAt");
     await refused({ tool: "mail.send", scope: "everything" }, "body");
+    // A condition zod would drop silently, leaving a broader rule than the one written.
+    const proto = await api("POST", "/v1/users/alice/standing-rules", {
+      key: w.frontend,
+      rawBody: '{"tool":"mail.send","when":{"__proto__":{"from":"trusted"}}}',
+    });
+    expect(proto.status).toBe(400);
 
     const bobToken = (
       (await api("POST", "/v1/users/bob/tokens", { key: w.frontend, body: {} })).body as { token: string }

@@ -91,8 +91,9 @@ export const standingRuleRoutes = base
   .openapi(create, async (c) => {
     const { userId } = c.req.valid("param");
     const artifacts = artifactsOf(c, userId);
-    // The schema above shaped the body; the core's parse also refuses what zod alone lets by (`__proto__`).
-    const parsed = parseStandingRule(c.req.valid("json"));
+    // The body as sent, not zod's output: a record drops a `__proto__` key without a word, which
+    // would leave a rule broader than the one written. The core's parse refuses it.
+    const parsed = parseStandingRule(await c.req.json());
     if (!parsed.ok) {
       throw invalid(
         "standing rule refused",
