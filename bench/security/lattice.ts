@@ -23,6 +23,7 @@ import {
   clearanceOf,
   mcpCatalog,
   rugPulled,
+  standingRulesOf,
 } from "./scenario.ts";
 import type { Stack } from "./stack.ts";
 import type { Case, ConsentView, Outcome } from "./types.ts";
@@ -164,6 +165,9 @@ export async function runLattice(
   const session = (await http(api, tenant.frontend, "POST", "/v1/sessions", { userId: `u-${runKey}` })) as {
     id: string;
   };
+  // The user's standing rules, set once as a frontend would (they reach only this run's user).
+  for (const rule of standingRulesOf(c))
+    await http(api, tenant.frontend, "POST", `/v1/users/u-${runKey}/standing-rules`, rule);
   const base = `/v1/sessions/${session.id}`;
   const events = await followEvents(api, tenant.frontend, session.id);
   const outcome: Outcome = {

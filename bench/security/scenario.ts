@@ -6,8 +6,9 @@ import { demoManifests, demoMcpManifests } from "../../examples/apps/src/manifes
 import type { DemoMcpAppName } from "../../examples/apps/src/mcp/names.ts";
 import { type CatalogEntryInput, entryOf } from "../../examples/tenant/catalog.ts";
 import type { FunctionalityInput, HttpManifestInput, ManifestInput } from "../../src/apps/manifest.ts";
+import type { StandingRuleDraft } from "../../src/policy/index.ts";
 import { planted } from "./injections.ts";
-import type { Case, WorldEdit } from "./types.ts";
+import type { Case, Suite, WorldEdit } from "./types.ts";
 import { scrub } from "./world.ts";
 
 /** The plain metadata of the apps whose seeded metadata attacks: description, then per functionality. */
@@ -124,6 +125,14 @@ export const CLEARANCE: Record<string, string> = {
 /** The clearance the admin gives an app at approval, in this case's suite. */
 export const clearanceOf = (c: Case, app: string): string =>
   (c.task.env ? c.task.env.clearance[app] : CLEARANCE[app]) ?? "internal";
+
+/** The standing rules of the suites over the demo apps (those with an env of their own carry theirs). */
+const DEMO_STANDING_RULES: Partial<Record<Suite, StandingRuleDraft[]>> = {};
+
+/** The rules the case's simulated user set once, before any of its queries. */
+export function standingRulesOf(c: Case): StandingRuleDraft[] {
+  return c.task.env ? (c.task.env.standingRules ?? []) : (DEMO_STANDING_RULES[c.task.suite] ?? []);
+}
 
 /**
  * The own suites' per-tool policy (documented in bench/README.md): the demo tenant's relaxations (a

@@ -8,6 +8,7 @@ import type { ShadyState } from "../../examples/apps/src/mcp/shadynotes.ts";
 import type { WorldState } from "../../examples/apps/src/protocol.ts";
 import type { CatalogEntryInput } from "../../examples/tenant/catalog.ts";
 import type { HttpManifestInput } from "../../src/apps/manifest.ts";
+import type { StandingRuleDraft } from "../../src/policy/index.ts";
 
 export type Suite =
   | "banking"
@@ -138,6 +139,8 @@ export interface SuiteEnv {
   /** The tenant policy's `tools` section. */
   tools: Record<string, unknown>;
   scrub: WorldEdit;
+  /** Rules the suite's simulated user sets once, over the API, before its queries run. */
+  standingRules?: StandingRuleDraft[];
 }
 
 export interface UserTask {

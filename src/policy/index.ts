@@ -116,6 +116,21 @@ export {
   sinkLabel,
   toolOutputLabel,
 } from "./runtime-labels.ts";
+export type {
+  IsTrusted,
+  RuleCall,
+  RuleCondition,
+  StandingRule,
+  StandingRuleDraft,
+  StandingRuleInput,
+} from "./standing-rules.ts";
+export {
+  describeRule,
+  parseStandingRule,
+  ruleCovers,
+  StandingRuleInputSchema,
+  standingRulesAllowed,
+} from "./standing-rules.ts";
 export type { StrictDecode } from "./strict-plan.ts";
 export { decodeStrictPlan, strictPlanJsonSchema } from "./strict-plan.ts";
 export type { ValidationResult, ValidPlan } from "./validate.ts";

@@ -77,6 +77,8 @@ export const ToolPolicySchema = z.strictObject({
    * one of them. The answer's text stays as untrusted as its label says.
    */
   trustedValues: z.array(OutputPath).max(32).optional(),
+  /** `false`: no user's standing rule answers for this entry; each call asks as it would. */
+  standingRules: z.boolean().optional(),
 });
 
 /**

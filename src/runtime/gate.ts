@@ -3,6 +3,7 @@ import {
   assess,
   type CallFacts,
   type ConsentKind,
+  type ConsentNeed,
   checkCall,
   consentFor,
   displayRequirement,
@@ -10,6 +11,10 @@ import {
   type Lattices,
   type Policy,
   type PoolSource,
+  type RuleCall,
+  ruleCovers,
+  type StandingRule,
+  standingRulesAllowed,
   type ToolStep,
   TrustedPool,
   type Violation,
@@ -27,6 +32,8 @@ import type { Labeled } from "./values.ts";
 export interface GatePorts {
   /** A standing grant: this session's, then the user's permanent ones (read each time: revocation is immediate). */
   standing(subject: string): Promise<{ choice: string | null } | null>;
+  /** The user's standing rules (read each time: revocation is immediate). */
+  standingRules(): Promise<readonly StandingRule[]>;
   /** This query's latest consent on `subject`: the gate's memory across replays. */
   consent(subject: string): Consent | null;
   /**
@@ -177,6 +184,7 @@ export class Gate {
     const decided = this.decision(subject, need.kind);
     if (decided === "pending") return "pause";
     if (decided) return "go";
+    if (await this.standingRule(target, key, args, pc, need, violations.length)) return "go";
     // The consent shows the concrete values, except those the display policy keeps from the frontend.
     const l = this.g.lattices;
     const shown = displayRequirement(this.g.policy, l);
@@ -202,6 +210,48 @@ export class Gate {
       },
     };
     return "pause";
+  }
+
+  /**
+   * Whether one of the user's standing rules answers this consent instead of the user. Only an
+   * `irreversible` or `data_share` one: an endorsement, an app choice or an agent's request is always
+   * asked. Trusted, until the per-query pool of trusted values is wired here: the argument's runtime
+   * label has the top integrity (the user's own words or a source of the user's integrity).
+   */
+  private async standingRule(
+    target: Target,
+    key: string,
+    args: Record<string, Labeled>,
+    pc: Pc,
+    need: ConsentNeed,
+    violations: number,
+  ): Promise<boolean> {
+    if (need.kind !== "irreversible" && need.kind !== "data_share") return false;
+    if (!standingRulesAllowed(this.g.policy, target.tool)) return false;
+    const rules = await this.g.ports.standingRules();
+    if (!rules.length) return false;
+    const top = this.g.lattices.integrity.top;
+    const call: RuleCall = {
+      tool: target.tool,
+      args: Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value])),
+      violations,
+      verdict: need.assessment.verdict,
+      steered: pc.label.integrity !== top,
+    };
+    const isTrusted = (name: string) => Object.hasOwn(args, name) && args[name]!.label.integrity === top;
+    const rule = this.g.defences.ruleScope
+      ? rules.find((r) => ruleCovers(r, call, isTrusted, Date.now()))
+      : rules[0];
+    if (!rule) return false;
+    // Names, never values: the audit log is read by the tenant's admin.
+    this.g.ports.audit("standing_rule_used", {
+      queryId: this.g.queryId,
+      rule: rule.id,
+      tool: target.tool,
+      step: key,
+      consent: need.kind,
+    });
+    return true;
   }
 
   /**

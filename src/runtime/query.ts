@@ -42,6 +42,8 @@ const StoredContext = z
       boundary: Check.default(true),
       // Queries stored before grants named their artifacts keep the broad origin they were asked under.
       namedArtifacts: Check.default(false),
+      // Queries stored before standing rules existed had none to scope.
+      ruleScope: Check.default(true),
     }),
   })
   .strict();

@@ -65,6 +65,8 @@ export interface Defences {
   boundary: boolean;
   /** A retrieved artifact's data is named by its id, so a standing data_share grant covers that artifact only. */
   namedArtifacts: boolean;
+  /** A user's standing rule answers only for the calls its conditions admit (else: any rule, any call it is asked about). */
+  ruleScope: boolean;
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -84,6 +86,8 @@ export const QueryOptionsSchema = z
     boundary: z.enum(["on", "off"]).optional(),
     /** "broad": every artifact counts as one origin, so a grant over one covers all (the grant control). */
     artifactGrants: z.enum(["named", "broad"]).optional(),
+    /** "off": any standing rule of the user answers every consent a rule may answer: the control for rule tests. */
+    ruleScope: z.enum(["on", "off"]).optional(),
     /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
     stepping: z.enum(["auto", "manual"]).optional(),
   })
@@ -99,5 +103,6 @@ export function defencesOf(options: QueryOptions): Defences {
     pins: options.pins !== "off",
     boundary: options.boundary !== "off",
     namedArtifacts: options.artifactGrants !== "broad",
+    ruleScope: options.ruleScope !== "off",
   };
 }

@@ -23,6 +23,7 @@ import { oauthRoutes } from "./routes/oauth.ts";
 import { openaiRoutes } from "./routes/openai.ts";
 import { policyRoutes } from "./routes/policy.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
+import { standingRuleRoutes } from "./routes/standing-rules.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { registerChatPaths } from "./schemas/chat.ts";
@@ -60,6 +61,7 @@ const routes = app
   .route("/v1/users", tokenRoutes)
   .route("/v1/users", artifactRoutes)
   .route("/v1/users", grantRoutes)
+  .route("/v1/users", standingRuleRoutes)
   .route("/v1/oauth", oauthRoutes)
   .route("/v1/openai", openaiRoutes)
   .route("/v1/ai-sdk", aiSdkRoutes);

@@ -101,6 +101,7 @@ async function run(
       picks: {},
       policy: P,
       lattices: L,
+      queryText: "",
       snapshot: SNAPSHOT,
       violations: [],
       defences: {
@@ -111,12 +112,14 @@ async function run(
         pins: true,
         boundary: true,
         namedArtifacts: true,
+        ruleScope: true,
       },
       ports: {
         standing: async () => null,
         consent: (s) => options.consents?.[s] ?? null,
         authorization: async () => ({ authorized: true as const }),
         audit: () => {},
+        standingRules: async () => [],
       },
     });
     gate = g;
@@ -256,6 +259,7 @@ describe('a tool step with providers: "all"', () => {
       picks: {},
       policy: ask,
       lattices: policyLattices(ask),
+      queryText: "",
       snapshot: SNAPSHOT,
       violations: verdict.violations,
       defences: {
@@ -266,12 +270,14 @@ describe('a tool step with providers: "all"', () => {
         pins: true,
         boundary: true,
         namedArtifacts: true,
+        ruleScope: true,
       },
       ports: {
         standing: async () => null,
         consent: () => null,
         authorization: async () => ({ authorized: true as const }),
         audit: () => {},
+        standingRules: async () => [],
       },
     });
     const untrusted = { confidentiality: "public", integrity: "untrusted" };

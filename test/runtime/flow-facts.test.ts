@@ -43,6 +43,7 @@ const DEFENCES = {
   pins: true,
   boundary: true,
   namedArtifacts: true,
+  ruleScope: true,
 };
 const gate = new Gate({
   queryId: "q1",
@@ -58,6 +59,7 @@ const gate = new Gate({
     consent: () => null,
     authorization: async () => ({ authorized: true as const }),
     audit: () => {},
+    standingRules: async () => [],
   },
 });
 const labeled = (integrity: string) => ({

@@ -52,9 +52,11 @@ function gate(
       pins: true,
       boundary: true,
       namedArtifacts: true,
+      ruleScope: true,
     },
     ports: {
       standing: async (subject) => (subject in standing ? { choice: standing[subject]! } : null),
+      standingRules: async () => [],
       consent: (s) => consents[s] ?? null,
       authorization: async (appId) =>
         authorized(appId)
@@ -215,9 +217,11 @@ describe("a re-routed step", () => {
           pins: true,
           boundary: true,
           namedArtifacts: true,
+          ruleScope: true,
         },
         ports: {
           standing: async () => null,
+          standingRules: async () => [],
           consent: () => null,
           authorization: async () => ({ authorized: true as const }),
           audit: () => {},
@@ -317,12 +321,14 @@ describe("deferred findings at the gate", () => {
         pins: true,
         boundary: true,
         namedArtifacts: true,
+        ruleScope: true,
       },
       ports: {
         standing: async () => null,
         consent: () => null,
         authorization: async () => ({ authorized: true as const }),
         audit: (type, detail) => audits.push([type, detail]),
+        standingRules: async () => [],
       },
     });
     const args = {

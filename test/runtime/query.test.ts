@@ -169,6 +169,7 @@ function ports(
     sent,
     audit: () => {},
     standing: async () => null,
+    standingRules: async () => [],
     consent: (subject) => consents.get(subject) ?? null,
     authorization: async () => ({ authorized: true as const }),
     record: journal,

@@ -91,6 +91,7 @@ async function run(notes: unknown, qllmAnswer: unknown, failLookups = false): Pr
   const ports: QueryPorts = {
     audit: () => {},
     standing: async () => null,
+    standingRules: async () => [],
     authorization: async () => ({ authorized: true as const }),
     consent: () => null,
     record: journal,

@@ -284,6 +284,7 @@ export async function startWith(
     visorOff?: "S" | "T" | "I";
     pins?: "on" | "off";
     artifactGrants?: "named" | "broad";
+    ruleScope?: "on" | "off";
   },
   apps: Record<string, string | string[]> = {},
 ): Promise<string> {

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import type { ArtifactMetadata, Grant, NewArtifact } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
+import { type StandingRule, type StandingRuleInput, StandingRuleInputSchema } from "../../policy/index.ts";
 import { randomId } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 
@@ -21,7 +22,15 @@ const MIGRATIONS = {
        id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT NOT NULL UNIQUE, choice TEXT,
        description TEXT NOT NULL, created_at TEXT NOT NULL)`,
   ],
+  standingRules: [
+    `CREATE TABLE standing_rules (
+       id TEXT PRIMARY KEY, tool TEXT NOT NULL, conditions TEXT NOT NULL, expires_at TEXT,
+       created_at TEXT NOT NULL)`,
+  ],
 };
+
+/** Rules one user may keep: each is read at every call that would ask. */
+export const MAX_STANDING_RULES = 100;
 /** The order the lists were spliced in before migrations were keyed. */
 const LEGACY_LAYOUT = [
   ["artifacts", 2],
@@ -127,6 +136,28 @@ export class ArtifactsDO extends DurableObject<Env> {
     return existed;
   }
 
+  // --- standing rules: read at every call that would ask, so a revocation applies at once ---
+
+  standingRules(): StandingRule[] {
+    return this.sql<RuleRow>`SELECT * FROM standing_rules ORDER BY created_at, id`.map(toRule);
+  }
+
+  /** Null when the user already keeps `MAX_STANDING_RULES`. */
+  addStandingRule(rule: StandingRuleInput): StandingRule | null {
+    const { n } = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM standing_rules`[0]!;
+    if (n >= MAX_STANDING_RULES) return null;
+    const id = randomId("sr");
+    this.sql`INSERT INTO standing_rules VALUES (${id}, ${rule.tool}, ${JSON.stringify(rule.when)},
+             ${rule.expiresAt ?? null}, ${new Date().toISOString()})`;
+    return toRule(this.sql<RuleRow>`SELECT * FROM standing_rules WHERE id = ${id}`[0]!);
+  }
+
+  revokeStandingRule(id: string): boolean {
+    const existed = this.sql<{ id: string }>`SELECT id FROM standing_rules WHERE id = ${id}`.length > 0;
+    this.sql`DELETE FROM standing_rules WHERE id = ${id}`;
+    return existed;
+  }
+
   delete(id: string): boolean {
     const existed = this.sql<{ id: string }>`SELECT id FROM artifacts WHERE id = ${id}`.length > 0;
     this.sql`DELETE FROM artifacts WHERE id = ${id}`;
@@ -146,6 +177,24 @@ type GrantRow = {
 function toGrant(row: GrantRow): Grant {
   const { created_at, ...rest } = row;
   return { ...rest, createdAt: created_at };
+}
+
+type RuleRow = {
+  id: string;
+  tool: string;
+  conditions: string;
+  expires_at: string | null;
+  created_at: string;
+};
+
+function toRule(row: RuleRow): StandingRule {
+  return {
+    id: row.id,
+    tool: row.tool,
+    when: decode(StandingRuleInputSchema.shape.when, row.conditions, `standing rule ${row.id}`),
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+  };
 }
 
 type MetadataRow = Omit<Row, "value">;

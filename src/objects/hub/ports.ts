@@ -27,6 +27,7 @@ export function queryPorts(input: {
   return {
     audit: input.audit,
     standing: async (subject) => input.consents.sessionGrant(subject) ?? (await artifacts.findGrant(subject)),
+    standingRules: () => artifacts.standingRules(),
     consent: (subject) => input.consents.forSubject(queryId, subject),
     authorization: (appId, subject) =>
       spoke(appId).authorization({

@@ -72,7 +72,10 @@ export const workspaceEnv: SuiteEnv = {
     "workcalendar.reschedule_calendar_event": { args: { event_id: event } },
     "workcalendar.add_calendar_event_participants": { args: { event_id: event, participants: person } },
     "workdrive.share_file": {
-      args: { file_id: { role: "control", match: "trusted", from: ["workdrive.create_file"] }, email: person },
+      args: {
+        file_id: { role: "control", match: "trusted", from: ["workdrive.create_file"] },
+        email: person,
+      },
     },
   },
   scrub: renderWorld(),
