@@ -75,6 +75,8 @@ export class Gate {
   asked: ConsentAsk | null = null;
   /** The current call's trusted values: built when a deferred finding first needs them. */
   private pool: TrustedPool | undefined;
+  /** The current call's arguments met by a match: trusted values, as far as a standing rule is concerned. */
+  private readonly matched = new Set<string>();
 
   constructor(context: GateContext) {
     this.g = context;
@@ -141,6 +143,7 @@ export class Gate {
     bound: () => Iterable<PoolSource> = () => [],
   ): Promise<"go" | "pause"> {
     this.pool = undefined;
+    this.matched.clear();
     const found = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
     const violations = found.filter((v) => !(v.deferred && this.vouched(target, key, v, args, pc, bound)));
     const stopped = violations.find((v) => !v.endorsable);
@@ -238,7 +241,9 @@ export class Gate {
       verdict: need.assessment.verdict,
       steered: pc.label.integrity !== top,
     };
-    const isTrusted = (name: string) => Object.hasOwn(args, name) && args[name]!.label.integrity === top;
+    // The user's words or a trusted source, or a value this call's gate matched to a trusted value.
+    const isTrusted = (name: string) =>
+      Object.hasOwn(args, name) && (args[name]!.label.integrity === top || this.matched.has(name));
     const rule = this.g.defences.ruleScope
       ? rules.find((r) => ruleCovers(r, call, isTrusted, Date.now()))
       : rules[0];
@@ -322,6 +327,7 @@ export class Gate {
       required: v.required,
       pool: () => pool,
     });
+    if (how?.by === "match") this.matched.add(v.argument);
     if (how)
       this.g.ports.audit("flow_vouched", {
         queryId: this.g.queryId,

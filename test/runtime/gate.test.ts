@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCall, policyLattices } from "../../src/policy/index.ts";
+import { checkCall, policyLattices, type StandingRule } from "../../src/policy/index.ts";
 import { Gate } from "../../src/runtime/gate.ts";
 import type { AppPicks, Consent, PlanningSnapshot, Target } from "../../src/runtime/index.ts";
 import type { Labeled } from "../../src/runtime/values.ts";
@@ -302,7 +302,20 @@ describe("deferred findings at the gate", () => {
     origins: [],
     provenance: [],
   };
-  const run = async (onViolation: "reject" | "ask", to: string, body: string, remedies = true) => {
+  const mailRule: StandingRule = {
+    id: "sr_contacts",
+    tool: "mail.send",
+    when: { to: { from: "trusted" } },
+    expiresAt: null,
+    createdAt: "2026-11-01T00:00:00.000Z",
+  };
+  const run = async (
+    onViolation: "reject" | "ask",
+    to: string,
+    body: string,
+    remedies = true,
+    rules: StandingRule[] = [],
+  ) => {
     const p = policy({ planning: { mode: "catalog" }, onViolation, tools: remedies ? tools : {} });
     const audits: Array<[string, Record<string, unknown>]> = [];
     const g = new Gate({
@@ -328,7 +341,7 @@ describe("deferred findings at the gate", () => {
         consent: () => null,
         authorization: async () => ({ authorized: true as const }),
         audit: (type, detail) => audits.push([type, detail]),
-        standingRules: async () => [],
+        standingRules: async () => rules,
       },
     });
     const args = {
@@ -356,6 +369,14 @@ describe("deferred findings at the gate", () => {
     expect((await run("reject", "mark@evil.test", "fine")).outcome).toBe("flow_violation");
     expect((await run("reject", "dana@corp.example", "pay at www.evil.test")).outcome).toBe("flow_violation");
     expect((await run("ask", "mark@evil.test", "fine")).asked).toBe("endorse");
+  });
+
+  it("a standing rule for trusted recipients answers the irreversible consent of a matched contact", async () => {
+    const r = await run("reject", "dana@corp.example", "Two invoices.", true, [mailRule]);
+    expect(r.outcome).toBe("go");
+    expect(r.audits.map(([type]) => type)).toEqual(["flow_vouched", "flow_vouched", "standing_rule_used"]);
+    // The attacker's address is never matched, so no rule stands in for anything: asked under ask.
+    expect((await run("ask", "mark@evil.test", "fine", true, [mailRule])).asked).toBe("endorse");
   });
 
   it("control: without the remedies even the honest call is refused under reject", async () => {
