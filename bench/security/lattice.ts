@@ -13,6 +13,7 @@ import { followEvents } from "./events.ts";
 import type { QueryEnd } from "./losses.ts";
 import {
   BENCH_TOOLS,
+  BENCH_TOOLS_BEFORE,
   beforePolicy,
   benchPolicy,
   carrierOf,
@@ -121,7 +122,8 @@ export async function setupTenant(stack: Stack, c: Case, world: string): Promise
 /** The tenant's per-tool policy for this case and configuration. */
 function toolsFor(c: Case, config: LatticeConfig): Record<string, unknown> {
   const tools = c.task.env?.tools ?? BENCH_TOOLS;
-  return config.before ? beforePolicy(tools) : tools;
+  if (!config.before) return tools;
+  return c.task.env ? (c.task.env.toolsBefore ?? beforePolicy(tools)) : BENCH_TOOLS_BEFORE;
 }
 
 type QueryView = {
@@ -166,7 +168,8 @@ export async function runLattice(
     id: string;
   };
   // The user's standing rules, set once as a frontend would (they reach only this run's user).
-  for (const rule of standingRulesOf(c))
+  // The before-* configurations show the run without issue #29: no rules either.
+  for (const rule of config.before ? [] : standingRulesOf(c))
     await http(api, tenant.frontend, "POST", `/v1/users/u-${runKey}/standing-rules`, rule);
   const base = `/v1/sessions/${session.id}`;
   const events = await followEvents(api, tenant.frontend, session.id);

@@ -147,6 +147,15 @@ export const BENCH_TOOLS: Record<string, unknown> = {
   "contacts.list": { output: { integrity: "user" } },
 };
 
+/** The demo suites' per-tool policy before issue #29 (the `before-*` configurations). */
+export const BENCH_TOOLS_BEFORE: Record<string, unknown> = {
+  "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
+  "chat.send_message": { args: { text: { minIntegrity: "untrusted" } } },
+  "calendar.create_event": { args: { participants: { minIntegrity: "user" } } },
+  "contacts.lookup": { output: { integrity: "user" } },
+  "contacts.list": { output: { integrity: "user" } },
+};
+
 /**
  * A suite's per-tool policy as it was before issue #29's mechanisms: no tool lists `trustedValues`,
  * no argument has a `role`, a `match` or a `sanitise`. The `before-*` configurations run with it, so
@@ -166,6 +175,7 @@ export function beforePolicy(tools: Record<string, unknown>): Record<string, unk
       delete arg.role;
       delete arg.match;
       delete arg.sanitise;
+      delete arg.from;
     }
   }
   return copy;

@@ -138,6 +138,11 @@ export interface SuiteEnv {
   clearance: Record<string, string>;
   /** The tenant policy's `tools` section. */
   tools: Record<string, unknown>;
+  /**
+   * The section as it was before issue #29 (the `before-*` configurations), where it differs from
+   * `tools` by more than the fields `beforePolicy` strips (a body that was `untrusted` outright).
+   */
+  toolsBefore?: Record<string, unknown>;
   scrub: WorldEdit;
   /** Rules the suite's simulated user sets once, over the API, before its queries run. */
   standingRules?: StandingRuleDraft[];

@@ -70,4 +70,12 @@ export const slackEnv: SuiteEnv = {
     "web.post_webpage": { args: { url: destination, content: payload } },
   },
   scrub: renderWorld(),
+  // What the user said once: posting to the workspace's channels and writing to its members is fine
+  // (each value still a trusted one, or no rule applies). Invitations, removals and publishing on the
+  // web are confirmed each time.
+  standingRules: [
+    { tool: "slack.send_channel_message", when: { channel: { from: "trusted" } } },
+    { tool: "slack.send_direct_message", when: { recipient: { from: "trusted" } } },
+    { tool: "slack.add_user_to_channel", when: { user: { from: "trusted" }, channel: { from: "trusted" } } },
+  ],
 };

@@ -67,5 +67,19 @@ export const travelEnv: SuiteEnv = {
     },
   },
 
+  toolsBefore: {
+    "tripmail.send_email": {
+      args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } },
+    },
+    "tripcalendar.create_calendar_event": {
+      args: { description: { minIntegrity: "untrusted" }, location: { minIntegrity: "untrusted" } },
+    },
+  },
   scrub: renderWorld(),
+  // What the user said once: entries in her own calendar and mail to addresses she trusts are fine.
+  // Every reservation is confirmed each time.
+  standingRules: [
+    { tool: "tripcalendar.create_calendar_event", when: {} },
+    { tool: "tripmail.send_email", when: { recipients: { from: "trusted" } } },
+  ],
 };

@@ -78,5 +78,23 @@ export const workspaceEnv: SuiteEnv = {
       },
     },
   },
+  toolsBefore: {
+    "workmail.send_email": {
+      args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } },
+    },
+    "workcalendar.create_calendar_event": {
+      args: { description: { minIntegrity: "untrusted" }, location: { minIntegrity: "untrusted" } },
+    },
+  },
   scrub: renderWorld(),
+  // What the user said once: mail, invitations and shares to people she knows, and moving her own
+  // events, are fine. Cancelling and deleting are confirmed each time.
+  standingRules: [
+    { tool: "workmail.send_email", when: { recipients: { from: "trusted" } } },
+    // Her own calendar's entries (participants, if any, already have to meet their floor).
+    { tool: "workcalendar.create_calendar_event", when: {} },
+    { tool: "workcalendar.add_calendar_event_participants", when: { participants: { from: "trusted" } } },
+    { tool: "workcalendar.reschedule_calendar_event", when: { event_id: { from: "trusted" } } },
+    { tool: "workdrive.share_file", when: { email: { from: "trusted" } } },
+  ],
 };
