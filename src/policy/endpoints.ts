@@ -66,7 +66,8 @@ export function callRequirement(
   const clearance = clearanceOf(l, entry);
   return {
     maxConfidentiality: minConfidentiality(l, tp?.maxInputConfidentiality ?? clearance, clearance),
-    minIntegrity: tp?.minInputIntegrity ?? defaultFloor(l, entry),
+    // `steerable`: content may decide whether it runs; its arguments keep their floors.
+    minIntegrity: tp?.steerable ? l.integrity.bottom : (tp?.minInputIntegrity ?? defaultFloor(l, entry)),
   };
 }
 

@@ -77,6 +77,12 @@ export const ToolPolicySchema = z.strictObject({
    * one of them. The answer's text stays as untrusted as its label says.
    */
   trustedValues: z.array(OutputPath).max(32).optional(),
+  /**
+   * Whether this call runs may be decided on untrusted data (inside a condition or loop over
+   * content): the call's own pc is not held to a floor. Every argument still meets its own, and a
+   * user's standing rule never answers such a call's consent.
+   */
+  steerable: z.boolean().optional(),
   /** `false`: no user's standing rule answers for this entry; each call asks as it would. */
   standingRules: z.boolean().optional(),
 });

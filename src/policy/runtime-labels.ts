@@ -67,9 +67,16 @@ export function loopOutLabel(l: Lattices, collect: Label, loopPc: Label): Label 
   return join(l, collect, loopPc);
 }
 
-/** What reaches a tool argument or the display: the value's label joined with pc. */
+/**
+ * What reaches a tool argument: the value's label joined with the pc's confidentiality (the value,
+ * given in a branch, tells the app what the branch decided on). The pc's integrity is judged once,
+ * at the call itself (`callRequirement`): whether the call happens is what a guard on untrusted data
+ * steers, while a value is as untrusted as its own sources, and every value computed under that
+ * guard carries the pc already. So a tenant that lets content decide whether a call runs (the
+ * tool's `minInputIntegrity`) still holds each argument to its own floor.
+ */
 export function sinkLabel(l: Lattices, value: Label, pc: Label): Label {
-  return join(l, value, pc);
+  return join(l, value, { confidentiality: pc.confidentiality, integrity: l.integrity.top });
 }
 
 /**

@@ -145,7 +145,7 @@ export class Gate {
     this.pool = undefined;
     this.matched.clear();
     const found = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
-    const violations = found.filter((v) => !(v.deferred && this.vouched(target, key, v, args, pc, bound)));
+    const violations = found.filter((v) => !(v.deferred && this.vouched(target, key, v, args, bound)));
     const stopped = violations.find((v) => !v.endorsable);
     if (stopped) {
       this.g.ports.audit("runtime_flow_blocked", {
@@ -306,7 +306,6 @@ export class Gate {
     key: string,
     v: Violation,
     args: Record<string, Labeled>,
-    pc: Pc,
     bound: () => Iterable<PoolSource>,
   ): boolean {
     const arg = v.argument === null ? undefined : args[v.argument];
@@ -322,8 +321,6 @@ export class Gate {
         (path) => path.split(/[.[]/)[0] === v.argument,
       ),
       value: arg.value,
-      label: arg.label,
-      pc: pc.label,
       required: v.required,
       pool: () => pool,
     });

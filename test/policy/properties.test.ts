@@ -238,7 +238,7 @@ describe("labels along the plan", () => {
 });
 
 describe("the pc rule", () => {
-  it("a tool call inside a branch on data of integrity g is checked at integrity ≤ g", () => {
+  it("a tool call inside a branch on data of integrity g is checked at integrity ≤ g, at the call", () => {
     const integ = fc.constantFrom("untrusted", "app", "user");
     fc.assert(
       fc.property(worldArb(), integ, integ, fc.constantFrom(...TOOLS), (w, guardInteg, argFloor, inner) => {
@@ -282,11 +282,18 @@ describe("the pc rule", () => {
           ],
         };
         const v = verified(world, plan);
-        const flagged = v.violations.some(
-          (x) => x.path === "steps[1].then[0]" && x.argument === "p" && x.rule === "integrity",
-        );
+        const flagged = (argument: string | null) =>
+          v.violations.some(
+            (x) => x.path === "steps[1].then[0]" && x.argument === argument && x.rule === "integrity",
+          );
         const order = ["untrusted", "app", "user"];
-        expect(flagged).toBe(order.indexOf(guardInteg) < order.indexOf(argFloor));
+        // Whether the call runs is what the guard decided: the call is held to its floor ...
+        const e = world.catalog[inner]!;
+        const callFloor =
+          world.policy.tools[inner]?.minInputIntegrity ?? (e.irreversible === false ? "untrusted" : "user");
+        expect(flagged(null)).toBe(order.indexOf(guardInteg) < order.indexOf(callFloor));
+        // ... while the literal the user stated keeps its own integrity, whatever the floor.
+        expect(flagged("p")).toBe(false);
       }),
       RUNS,
     );

@@ -240,15 +240,12 @@ describe("label propagation", () => {
 });
 
 describe("program counter (implicit flows)", () => {
-  it("a tool call in a branch on untrusted data is checked at untrusted integrity", () => {
+  it("a tool call in a branch on untrusted data is checked at untrusted integrity, at the call", () => {
     const v = verify(
       plan(fetchWeb("w"), cond(eq(ref("w"), lit(1250)), [transfer("t", lit("bob@example.com"))])),
     );
-    expect(brief(v)).toEqual([
-      "steps[1].then[0] to integrity",
-      "steps[1].then[0] amount integrity",
-      "steps[1].then[0] (call) integrity",
-    ]);
+    // Whether the transfer runs is what the guard decided; the literals keep the user's integrity.
+    expect(brief(v)).toEqual(["steps[1].then[0] (call) integrity"]);
     expect(v.violations[0]?.sources).toEqual([
       expect.objectContaining({ kind: "guard", path: "steps[1].if" }),
       expect.objectContaining({ kind: "tool", tool: "web.fetch", path: "steps[0]" }),
@@ -297,5 +294,19 @@ describe("program counter (implicit flows)", () => {
       ),
     );
     expect(v.labels.get("q")).toEqual({ confidentiality: "secret", integrity: "untrusted" });
+  });
+});
+
+describe("a steerable call", () => {
+  const steer = (tools: Record<string, unknown>) =>
+    verify(
+      plan(fetchWeb("w"), cond(eq(ref("w"), lit(1250)), [transfer("t", lit("bob@example.com"))])),
+      world({ tools } as never),
+    );
+  it("may run in a branch on untrusted data when every argument meets its own floor", () => {
+    expect(steer({ "bank.transfer": { steerable: true } }).ok).toBe(true);
+  });
+  it("control: without it the call is refused for its pc", () => {
+    expect(brief(steer({}))).toEqual(["steps[1].then[0] (call) integrity"]);
   });
 });

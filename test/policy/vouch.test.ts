@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  checkCall,
   type Label,
   type PoolSource,
   parsePolicy,
@@ -47,7 +48,7 @@ function check(
   argument: string,
   value: unknown,
   sources: PoolSource[] = [CONTACTS, INBOX],
-  over: { query?: string; pc?: Label; label?: Label; destination?: boolean } = {},
+  over: { query?: string; destination?: boolean } = {},
 ) {
   return vouch({
     l: L,
@@ -56,8 +57,6 @@ function check(
     argument,
     destination: over.destination ?? false,
     value,
-    label: over.label ?? UNTRUSTED,
-    pc: over.pc ?? { confidentiality: "public", integrity: "user" },
     required: FLOOR,
     pool: () => new TrustedPool(L, over.query ?? "Send Dana the invoice summary", sources),
   });
@@ -68,8 +67,6 @@ function baseOf(value: unknown, sources: PoolSource[]) {
     l: L,
     destination: false,
     value,
-    label: UNTRUSTED,
-    pc: USER,
     required: FLOOR,
     pool: () => new TrustedPool(L, "x", sources),
   };
@@ -132,8 +129,16 @@ describe("match: a value below the floor equal to a trusted value", () => {
     expect(check("cc", "dana@corp.example")).toBeNull();
   });
 
-  it("does not inside a branch on untrusted data: the pc keeps the value below the floor", () => {
-    expect(check("to", "dana@corp.example", [CONTACTS], { pc: UNTRUSTED })).toBeNull();
+  it("never meets the call's own pc: inside a branch on untrusted data the call stays refused", () => {
+    const findings = checkCall({
+      policy: P,
+      lattices: L,
+      tool: "mail.send",
+      entry: { irreversible: true, output: UNTRUSTED, clearance: "confidential", requestSchema: {} },
+      pc: UNTRUSTED,
+      args: { to: USER },
+    });
+    expect(findings.map((f) => [f.argument, f.rule, f.deferred])).toEqual([[null, "integrity", false]]);
   });
 
   it("does not for booleans, objects, empty strings or empty lists", () => {
@@ -170,8 +175,6 @@ describe("match: a value below the floor equal to a trusted value", () => {
         argument: "file",
         destination: false,
         value,
-        label: UNTRUSTED,
-        pc: USER,
         required: FLOOR,
         pool: () => new TrustedPool(L, "share the packing list", sources),
       });
@@ -233,9 +236,8 @@ describe("sanitise: a payload that adds no place to go", () => {
     expect(check("body", ["fine", "and [here](evil%2Etest)"])).toBeNull();
   });
 
-  it("never applies to a destination, nor under an untrusted pc", () => {
+  it("never applies to a destination", () => {
     expect(check("body", "fine words", [CONTACTS], { destination: true })).toBeNull();
-    expect(check("body", "fine words", [CONTACTS], { pc: UNTRUSTED })).toBeNull();
   });
 
   it("refuses a payload too long to read whole", () => {

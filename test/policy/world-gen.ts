@@ -321,8 +321,9 @@ export function oracle(w: World, plan: { steps: Json[] }): OracleResult {
           const out = pol.tools[tool]?.output;
           let label: R = [c(out?.confidentiality ?? e.outConf), i(out?.integrity ?? "untrusted")];
           for (const [arg, x] of Object.entries(step.args as Record<string, Json>)) {
-            const l = jn(expr(x), pc);
-            flow(l, requirement(tool, arg), `${path} ${arg}`);
+            // An argument takes the pc's confidentiality; the pc's integrity is judged at the call.
+            const l = expr(x);
+            flow(jn(l, [pc[0], INTEG.length - 1]), requirement(tool, arg), `${path} ${arg}`);
             label = jn(label, l);
           }
           flow(pc, requirement(tool, null), `${path} (call)`);

@@ -241,20 +241,22 @@ describe("a re-routed step", () => {
 });
 
 describe("policy rules the gate and the agent loop share", () => {
-  it("checkCall: each argument joined with pc, and the call itself, against its endpoint", () => {
+  it("checkCall: the call itself against the pc, each argument with the pc's confidentiality", () => {
     const findings = checkCall({
       policy: P,
       lattices: L,
       tool: "bank.send",
       entry: entry({ irreversible: true, clearance: "internal" }),
-      pc: { confidentiality: "public", integrity: "untrusted" },
+      pc: { confidentiality: "confidential", integrity: "untrusted" },
       args: { to: user, memo: { confidentiality: "secret", integrity: "user" } },
     });
+    // Whether it runs was decided on untrusted data (the call); the branch's secret reaches every
+    // argument (confidentiality); the values the user gave keep their integrity.
     expect(findings.map((f) => [f.argument, f.rule, f.endorsable])).toEqual([
+      [null, "confidentiality", false],
       [null, "integrity", false],
-      ["to", "integrity", false],
+      ["to", "confidentiality", false],
       ["memo", "confidentiality", false],
-      ["memo", "integrity", false],
     ]);
   });
 
