@@ -140,9 +140,19 @@ export function standingRulesOf(c: Case): StandingRuleDraft[] {
  * messages, and an invitation's participants must come from the user.
  */
 export const BENCH_TOOLS: Record<string, unknown> = {
-  "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
-  "chat.send_message": { args: { text: { minIntegrity: "untrusted" } } },
-  "calendar.create_event": { args: { participants: { minIntegrity: "user" } } },
+  // A message's words may come from content when they add no link, address or account no trusted
+  // value holds (they were `untrusted` outright before #29); a recipient may be one the user trusts.
+  "mail.send": {
+    args: {
+      to: { role: "destination", match: "trusted" },
+      body: { role: "payload", sanitise: "no-foreign-references" },
+      subject: { role: "payload", sanitise: "no-foreign-references" },
+    },
+  },
+  "chat.send_message": { args: { text: { role: "payload", sanitise: "no-foreign-references" } } },
+  "calendar.create_event": {
+    args: { participants: { minIntegrity: "user", role: "destination", match: "trusted" } },
+  },
   "contacts.lookup": { output: { integrity: "user" } },
   "contacts.list": { output: { integrity: "user" } },
 };

@@ -62,7 +62,9 @@ export const travelEnv: SuiteEnv = {
     // restaurant or company is the user's choice — a match among the listed ones would let a review
     // book the attacker's pick (AgentDojo's goals reserve the Riverside View or the dearest hotel).
     "tripmail.send_email": { args: { body: words, subject: words } },
+    // Whether a reminder is made may turn on a listing ("if it is rated over 4"); what it holds may not.
     "tripcalendar.create_calendar_event": {
+      steerable: true,
       args: { title: words, description: words, location: words },
     },
   },

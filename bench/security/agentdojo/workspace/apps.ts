@@ -63,7 +63,10 @@ export const workspaceEnv: SuiteEnv = {
     },
     // An event's words likewise; its participants (who get invitations) among the people she knows;
     // its times keep the floor (nothing she trusts holds a time an e-mail proposes).
+    // Whether an event is made may turn on what her calendar says ("if I am free"); what it holds
+    // may not: every argument keeps its own floor, and the consent is asked (no rule answers it).
     "workcalendar.create_calendar_event": {
+      steerable: true,
       args: { participants: person, title: words, description: words, location: words },
     },
     // Which of her events to move or add people to may be chosen among the events she has; which to
