@@ -16,7 +16,9 @@ import { validationHook } from "../validation.ts";
 import { artifactsOf } from "./artifacts.ts";
 
 // The rule's own schema lives in src/policy (the trusted core); the document shows it as written there.
-const RuleInput = StandingRuleInputSchema.openapi("StandingRuleInput", {
+// A clone: zod gives a schema `.openapi` only when made after the extension, and src/policy may
+// have been loaded first (its schema is then one without it).
+const RuleInput = StandingRuleInputSchema.clone().openapi("StandingRuleInput", {
   description:
     'A rule the user sets once: one catalog entry and conditions on its arguments, e.g. {"tool": "mail.send", "when": {"to": {"from": "trusted"}}}',
 });
