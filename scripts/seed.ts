@@ -34,12 +34,19 @@ const CLEARANCE: Record<string, string> = {
 
 /**
  * The demo tenant's policy: catalog planning (the planner reads only the catalog below), the
- * DSL.md example's relaxations, and the offline scripted model.
+ * DSL.md example's relaxations (a mail's words as a sanitised payload), and the offline scripted model.
  */
 export const DEMO_POLICY = {
   planning: { mode: "catalog" },
   tools: {
-    "mail.send": { args: { body: { minIntegrity: "untrusted" }, subject: { minIntegrity: "untrusted" } } },
+    // A mail's words may come from what the user read, so long as they add no link, address or
+    // account no trusted value holds (DESIGN.md, "Asking less").
+    "mail.send": {
+      args: {
+        body: { role: "payload", sanitise: "no-foreign-references" },
+        subject: { role: "payload", sanitise: "no-foreign-references" },
+      },
+    },
     "contacts.lookup": { output: { integrity: "user" } },
     "contacts.list": { output: { integrity: "user" } },
   },
