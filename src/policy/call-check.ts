@@ -4,7 +4,7 @@
  * to a spoke's request. Written once here so the three cannot drift apart.
  */
 import type { CatalogEntry } from "./context.ts";
-import { argumentRequirement, callRequirement, clearanceOf } from "./endpoints.ts";
+import { argumentRequirement, callRequirement, clearanceOf, pcRequirement } from "./endpoints.ts";
 import {
   exceedsConfidentiality,
   type FlowRule,
@@ -58,8 +58,8 @@ export function sinkFindings(
 }
 
 /**
- * A call with runtime labels: the pc against the functionality's call policy, then each argument
- * (joined with the pc) against its own.
+ * A call with runtime labels: the pc against the call's requirement (`pcRequirement`), then each
+ * argument (with the pc's confidentiality) against its own.
  */
 export function checkCall(input: {
   readonly policy: Policy;
@@ -75,9 +75,16 @@ export function checkCall(input: {
     for (const f of sinkFindings(l, policy, entry, label, required, remedyOf(policy, tool, argument)))
       found.push({ ...f, argument, label, required });
   };
-  add(null, pc, callRequirement(policy, l, tool, entry));
+  const required = Object.fromEntries(
+    Object.keys(input.args).map((name) => [name, argumentRequirement(policy, l, tool, entry, name)]),
+  );
+  add(
+    null,
+    pc,
+    pcRequirement(policy, l, tool, callRequirement(policy, l, tool, entry), Object.values(required)),
+  );
   for (const [name, label] of Object.entries(input.args)) {
-    add(name, sinkLabel(l, label, pc), argumentRequirement(policy, l, tool, entry, name));
+    add(name, sinkLabel(l, label, pc), required[name]!);
   }
   return found;
 }

@@ -72,6 +72,30 @@ export function callRequirement(
 }
 
 /**
+ * What the pc must meet at a call that passes `args`. An argument takes only the pc's
+ * confidentiality (`sinkLabel`), so unless the tenant made the call `steerable` its pc is held
+ * here to the strictest floor among them as well: a branch or loop on content must not decide
+ * whether, or how often, values the tenant guards reach the app (a transfer paid once per item a
+ * page lists). A steerable call's pc meets only the call's own floor.
+ */
+export function pcRequirement(
+  policy: Policy,
+  l: Lattices,
+  tool: string,
+  call: Requirement,
+  args: Iterable<Requirement>,
+): Requirement {
+  if (toolPolicy(policy, tool)?.steerable) return call;
+  const rank = (level: string) => {
+    const r = l.integrity.rank(level);
+    return r < 0 ? l.integrity.levels.length - 1 : r;
+  };
+  let floor = rank(call.minIntegrity);
+  for (const a of args) floor = Math.max(floor, rank(a.minIntegrity));
+  return { maxConfidentiality: call.maxConfidentiality, minIntegrity: l.integrity.levels[floor] as string };
+}
+
+/**
  * The label a tool's output starts from, before its inputs and pc are joined in: the tenant's
  * `output` override, else the confidentiality the app declares and the bottom integrity (an app
  * cannot vouch for what it returns).

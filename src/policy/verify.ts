@@ -10,7 +10,13 @@ import { sinkFindings } from "./call-check.ts";
 import type { ArtifactIndex, PlanContext } from "./context.ts";
 import { buildCorrection, type Correction } from "./correction.ts";
 import type { DisplayStep, Expr, JsonValue, Pred, Step, ToolStep } from "./dsl.ts";
-import { argumentRequirement, callRequirement, displayRequirement, outputBaseline } from "./endpoints.ts";
+import {
+  argumentRequirement,
+  callRequirement,
+  displayRequirement,
+  outputBaseline,
+  pcRequirement,
+} from "./endpoints.ts";
 import { causes, type Flow, leaf, type Source, type Violation } from "./flow.ts";
 import { ownGet } from "./json.ts";
 import {
@@ -227,13 +233,16 @@ function toolStep(st: State, step: ToolStep, path: string, pc: Flow): void {
   const base = leaf(info.baseline, { kind: "tool", path, label: info.baseline, tool: step.tool });
   const parents: Flow[] = [base];
   let label = info.baseline;
+  const floors: Requirement[] = [];
   for (const name of Object.keys(step.args)) {
     const arg = exprFlow(st, step.args[name] as Expr, argsPath, name);
     parents.push(arg);
     label = join(st.l, label, arg.label);
-    check(st, step, path, name, arg, pc, argRequirement(st, step.tool, info, name));
+    const required = argRequirement(st, step.tool, info, name);
+    floors.push(required);
+    check(st, step, path, name, arg, pc, required);
   }
-  check(st, step, path, null, pc, pc, info.call);
+  check(st, step, path, null, pc, pc, pcRequirement(st.ctx.policy, st.l, step.tool, info.call, floors));
   parents.push(pc);
   // = toolOutputLabel(baseline, args, pc), accumulated above to avoid a second pass over the args.
   bind(st, step.out, { label: join(st.l, label, pc.label), parents });

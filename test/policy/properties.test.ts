@@ -291,7 +291,9 @@ describe("the pc rule", () => {
         const e = world.catalog[inner]!;
         const callFloor =
           world.policy.tools[inner]?.minInputIntegrity ?? (e.irreversible === false ? "untrusted" : "user");
-        expect(flagged(null)).toBe(order.indexOf(guardInteg) < order.indexOf(callFloor));
+        // (raised to its arguments' floors: a guard must not decide whether guarded values go) ...
+        const floor = Math.max(order.indexOf(callFloor), order.indexOf(argFloor));
+        expect(flagged(null)).toBe(order.indexOf(guardInteg) < floor);
         // ... while the literal the user stated keeps its own integrity, whatever the floor.
         expect(flagged("p")).toBe(false);
       }),

@@ -309,4 +309,21 @@ describe("a steerable call", () => {
   it("control: without it the call is refused for its pc", () => {
     expect(brief(steer({}))).toEqual(["steps[1].then[0] (call) integrity"]);
   });
+
+  it("a lowered call floor does not let content decide whether guarded values go", () => {
+    // The tenant lowered the transfer's own floor but kept its arguments at `user`: a branch or a
+    // loop on the page must still not decide whether (or how often) they are paid.
+    const guarded = {
+      minInputIntegrity: "untrusted",
+      args: { to: { minIntegrity: "user" }, amount: { minIntegrity: "user" } },
+    };
+    expect(brief(steer({ "bank.transfer": guarded }))).toEqual(["steps[1].then[0] (call) integrity"]);
+    const looped = verify(
+      plan(fetchWeb("w"), loop(ref("w"), "x", [transfer("t", lit("bob@example.com"))])),
+      world({ tools: { "bank.transfer": guarded } } as never),
+    );
+    expect(brief(looped)).toEqual(["steps[1].body[0] (call) integrity"]);
+    // Control: made steerable, the same calls run (each argument still meets its own floor).
+    expect(steer({ "bank.transfer": { ...guarded, steerable: true } }).ok).toBe(true);
+  });
 });

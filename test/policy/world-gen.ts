@@ -326,7 +326,11 @@ export function oracle(w: World, plan: { steps: Json[] }): OracleResult {
             flow(jn(l, [pc[0], INTEG.length - 1]), requirement(tool, arg), `${path} ${arg}`);
             label = jn(label, l);
           }
-          flow(pc, requirement(tool, null), `${path} (call)`);
+          // The call's pc: its own floor raised to every argument's (an argument takes only the
+          // pc's confidentiality, so "whether" is judged here).
+          const call = requirement(tool, null);
+          const floors = Object.keys(step.args as Record<string, Json>).map((a) => requirement(tool, a)[1]);
+          flow(pc, [call[0], Math.max(call[1], ...floors)], `${path} (call)`);
           env.set(step.out as string, jn(label, pc));
           break;
         }
