@@ -12,8 +12,12 @@
  * domain) — a false refusal costs a question, a missed link costs the user.
  */
 
-/** Kinds are kept apart so a host never matches an e-mail address that merely contains it. */
-export type Reference = `host:${string}` | `email:${string}` | `iban:${string}`;
+/**
+ * Kinds are kept apart so a host never matches an e-mail address that merely contains it. `uri` is
+ * a link without an authority (`mailto:`, `tel:`, `data:`, `javascript:`, a wallet): the scheme and
+ * what follows up to a space.
+ */
+export type Reference = `host:${string}` | `email:${string}` | `iban:${string}` | `uri:${string}`;
 
 /** Text beyond this is cut, not skipped: a longer payload is checked on its first part and refused whole (see vouch.ts). */
 export const MAX_SCANNED = 200_000;
@@ -25,15 +29,64 @@ const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s+(?=[\p{L}\p{N}])/gu;
 const DEFANGED_AT = /\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\})\s*/giu;
 const DOTS = /[\u3002\uff0e\uff61\u2024\u2e2e\ufe52]/gu;
 const PERCENT = /%([0-9A-Fa-f]{2})/g;
-const ENTITY = /&#(x[0-9A-Fa-f]{1,6}|[0-9]{1,7});?/g;
+/** Numeric entities with any number of leading zeros (browsers read them all). */
+const ENTITY = /&#(x0*[0-9A-Fa-f]{1,6}|0*[0-9]{1,7});?/gi;
+/** The named entities for the characters a reference is made of. */
+const NAMED: Readonly<Record<string, string>> = {
+  period: ".",
+  commat: "@",
+  colon: ":",
+  sol: "/",
+  bsol: "\\",
+  percnt: "%",
+  num: "#",
+  quest: "?",
+  equals: "=",
+  amp: "&",
+  plus: "+",
+  lowbar: "_",
+  dash: "-",
+  hyphen: "-",
+  lpar: "(",
+  rpar: ")",
+  lsqb: "[",
+  rsqb: "]",
+  lbrack: "[",
+  rbrack: "]",
+  lcub: "{",
+  rcub: "}",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  tilde: "~",
+  excl: "!",
+  semi: ";",
+  comma: ",",
+}; // prettier-ignore
+const NAMED_ENTITY = /&([A-Za-z]{2,8});?/g;
 
-/** A host: labels of letters, digits and hyphens (any script), ending in a top-level label of two or more letters. */
-const HOST = /(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}[\p{L}\p{N}])?\.)+\p{L}{2,63}(?![\p{L}\p{N}-])/gu;
+/**
+ * A host: labels of letters, digits and hyphens (any script), ending in a top-level label of two or
+ * more letters, or a punycode one (`xn--p1ai`).
+ */
+const HOST =
+  /(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[\p{L}\p{N}-]{1,59})(?![\p{L}\p{N}-])/gu;
 const EMAIL =
-  /[\p{L}\p{N}._%+-]{1,64}@((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}[\p{L}\p{N}])?\.)+\p{L}{2,63})(?![\p{L}\p{N}-])/gu;
-/** Compact, or printed in groups of four (`GB29 NWBK 6016 …`): never running on into the next words. */
+  /[\p{L}\p{N}._%+-]{1,64}@((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,62}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[\p{L}\p{N}-]{1,59}))(?![\p{L}\p{N}-])/gu;
+/** Any `scheme://authority`: the authority is the reference, an IP literal or a one-label host included. */
+const AUTHORITY =
+  /\b[a-z][a-z0-9+.-]{1,30}:\/\/(?:[^\s/?#@<>"'`)\]]*@)?(\[[^\]\s]{1,60}\]|[^\s/?#:<>"'`)\]]{1,255})/giu;
+/** Links that go somewhere without an authority: mail, calls, messages, inline documents, code, wallets. */
+const OPAQUE =
+  /\b(?:mailto|tel|sms|callto|data|javascript|vbscript|file|bitcoin|ethereum|litecoin|monero|lightning|magnet|intent|market|skype|whatsapp|tg|facetime|geo):[^\s<>"'`)\]]{1,2000}/giu;
+/**
+ * Compact, or printed in groups of four (`GB29 NWBK 6016 …`, `GB29-NWBK-…`, `GB29.NWBK.…`): never
+ * running on into the next words.
+ */
 const IBAN =
-  /(?<![\p{L}\p{N}])[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{10,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?)(?![\p{L}\p{N}])/gu;
+  /(?<![\p{L}\p{N}])[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{10,30}|(?:[ .-][A-Z0-9]{4}){2,7}(?:[ .-][A-Z0-9]{1,4})?)(?![\p{L}\p{N}])/gu;
 
 /**
  * File names are the one common thing shaped like a host; these extensions are no top-level domain,
@@ -68,10 +121,13 @@ function decodePercent(text: string): string {
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(ENTITY, (whole, num: string) => {
-    const code = num.startsWith("x") ? Number.parseInt(num.slice(1), 16) : Number.parseInt(num, 10);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
+  return text
+    .replace(ENTITY, (whole, num: string) => {
+      const hex = num[0] === "x" || num[0] === "X";
+      const code = hex ? Number.parseInt(num.slice(1), 16) : Number.parseInt(num, 10);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    })
+    .replace(NAMED_ENTITY, (whole, name: string) => NAMED[name.toLowerCase()] ?? whole);
 }
 
 /** The readings of a text a person or a client might see: folded, and decoded up to three times. */
@@ -116,7 +172,9 @@ export function references(text: string): Set<Reference> {
       if (bare && FILE_EXTENSIONS.has(tld)) continue;
       found.add(`host:${host}`);
     }
-    for (const m of reading.toUpperCase().matchAll(IBAN)) found.add(`iban:${m[0].replaceAll(" ", "")}`);
+    for (const m of reading.toUpperCase().matchAll(IBAN)) found.add(`iban:${m[0].replace(/[ .-]/g, "")}`);
+    for (const m of reading.matchAll(AUTHORITY)) found.add(`host:${lowerAscii(m[1]!)}`);
+    for (const m of reading.matchAll(OPAQUE)) found.add(`uri:${lowerAscii(m[0])}`);
   }
   return found;
 }

@@ -73,6 +73,29 @@ describe("references: what a payload writes", () => {
     expect(hosts("sign in at xn--scure-bank-tnb.com")).toEqual(["xn--scure-bank-tnb.com"]);
   });
 
+  describe("places without a domain name are references too (second reader's findings)", () => {
+    const cases: Array<[string, string, string]> = [
+      ["a decimal IP link", "log in at http://3232235777/login", "host:3232235777"],
+      ["a dotted IP link", "see http://192.168.1.1/", "host:192.168.1.1"],
+      ["a hex IP link", "see http://0xC0A80101/", "host:0xc0a80101"],
+      ["an IPv6 link", "see http://[2001:db8::1]/", "host:[2001:db8::1]"],
+      ["a one-label host", "see http://evil/", "host:evil"],
+      ["a punycode top-level domain", "https://paypal-secure.xn--p1ai/login", "host:paypal-secure.xn--p1ai"],
+      ["named entities", '<a href="https://evil&period;com">', "host:evil.com"],
+      ["a mailto with named entities", "mailto:evil&commat;evil&period;com", "email:evil@evil.com"],
+      ["a zero-padded entity", "evil&#x00000002e;com", "host:evil.com"],
+      ["a hyphenated IBAN", "pay GB29-NWBK-6016-1331-9268-19", "iban:GB29NWBK60161331926819"],
+      ["a tel: link", "call tel:+4930555", "uri:tel:+4930555"],
+      ["a data: link", "open data:text/html;base64,PHNjcmlwdD4=", "uri:data:text/html;base64,phnjcmlwdd4="],
+      ["a javascript: link", "[x](javascript:alert(1))", "uri:javascript:alert(1"],
+    ];
+    for (const [name, text, ref] of cases) {
+      it(name, () => {
+        expect([...references(text)]).toContain(ref);
+      });
+    }
+  });
+
   it("finds an e-mail address written as 'name [at] host'", () => {
     expect(references("write to mark [at] evil.test")).toContain("email:mark@evil.test");
   });
