@@ -24,17 +24,27 @@ export function pathResolves(schema: unknown, path: string): boolean {
   return true;
 }
 
-/** The scalar values (strings and numbers) at a path, every list item included; a missing path has none. */
-export function valuesAt(value: unknown, path: string): Array<string | number> {
-  let at: unknown[] = [value];
+/** What is at a path, every list item included; a missing path has nothing. */
+function at(value: unknown, path: string): unknown[] {
+  let found: unknown[] = [value];
   for (const part of path.split(".")) {
     const list = part.endsWith("[]");
     const name = list ? part.slice(0, -2) : part;
     // `[]` alone (a leading one) takes the items of a list answer itself.
-    if (name !== "") at = at.flatMap((v) => (isRecord(v) && Object.hasOwn(v, name) ? [v[name]] : []));
-    if (list) at = at.flatMap((v) => (Array.isArray(v) ? v : []));
+    if (name !== "") found = found.flatMap((v) => (isRecord(v) && Object.hasOwn(v, name) ? [v[name]] : []));
+    if (list) found = found.flatMap((v) => (Array.isArray(v) ? v : []));
   }
-  return at.flatMap(scalars);
+  return found;
+}
+
+/** The scalar values (strings and numbers) at a path or anywhere below it: the fail-closed reading for a destination. */
+export function valuesAt(value: unknown, path: string): Array<string | number> {
+  return at(value, path).flatMap(scalars);
+}
+
+/** Only the strings and numbers exactly at a path: what `trustedValues` vouches for, never text inside an object. */
+export function leavesAt(value: unknown, path: string): Array<string | number> {
+  return at(value, path).filter((v): v is string | number => typeof v === "string" || typeof v === "number");
 }
 
 /** Every string and number inside a value, at any depth: the fail-closed reading of "undeclared". */

@@ -82,14 +82,15 @@ export class TrustedPool {
     for (const s of sources) {
       const integrity = Math.max(l.integrity.rank(s.label.integrity), 0);
       for (const leaf of scalars(s.value)) this.add(leaf, { integrity, source: s.name, origin: null });
+      // Trusted as values to match, never as text: a name or id vouches for no link written in it.
       const vouched = { integrity: top, source: s.name, origin: s.tool ?? null };
-      for (const leaf of s.trusted ?? []) this.add(leaf, vouched);
+      for (const leaf of s.trusted ?? []) this.add(leaf, vouched, false);
     }
   }
 
-  private add(value: string | number, entry: Held): void {
+  private add(value: string | number, entry: Held, text = true): void {
     if (this.values.size >= MAX_POOL_VALUES || value === "") return;
-    if (typeof value === "string") this.texts.push([value, entry]);
+    if (text && typeof value === "string") this.texts.push([value, entry]);
     if (typeof value === "string" && value.length > MAX_MATCHED_LENGTH) return;
     const key = keyOf(value);
     const holders = this.values.get(key) ?? [];

@@ -10,6 +10,7 @@ import {
   joinAll,
   type Label,
   type LoopStep,
+  leavesAt,
   loopOutLabel,
   loopVarLabel,
   outputBaseline,
@@ -20,7 +21,6 @@ import {
   type Step,
   type ToolStep,
   toolOutputLabel,
-  valuesAt,
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
 import type { JournalEntry } from "./records.ts";
@@ -146,7 +146,7 @@ class Run {
     for (const [name, expr] of Object.entries(step.args)) args[name] = evaluate(this.evalCtx, expr);
     const answers: Labeled[] = [];
     for (const target of targets)
-      answers.push(await this.call(target, providerKey(key, target.app), args, pc));
+      answers.push(await this.call(target, providerKey(key, target.app), args, pc, true));
     return {
       value: Object.fromEntries(targets.map((t, i) => [t.app, answers[i]!.value])),
       label: joinAll(
@@ -159,7 +159,13 @@ class Run {
   }
 
   /** One call of `target` at `key`: from the journal when recorded, else gated, journaled and made. */
-  private async call(target: Target, key: string, args: Record<string, Labeled>, pc: Pc): Promise<Labeled> {
+  private async call(
+    target: Target,
+    key: string,
+    args: Record<string, Labeled>,
+    pc: Pc,
+    comparison = false,
+  ): Promise<Labeled> {
     const journaled = this.ctx.journal.get(key);
     const l = this.ctx.lattices;
     const label = toolOutputLabel(
@@ -172,12 +178,14 @@ class Run {
     // crossed from A through B to C still needs A's consent to reach C.
     const origins = mergeOrigins(Object.values(args), [target.app]);
     const tools = this.ctx.policy.tools;
-    const paths = (Object.hasOwn(tools, target.tool) && tools[target.tool]?.trustedValues) || [];
+    // A comparison's answers are read, never trusted as lists: any bound provider may have written them.
+    const paths =
+      (!comparison && Object.hasOwn(tools, target.tool) && tools[target.tool]?.trustedValues) || [];
     const answer = (value: unknown, final: Label): Labeled => {
       // Kept for the whole query, loops and projections notwithstanding: they are the app's own
       // records (a channel that exists), trusted as values whatever step reads them later.
       if (paths.length) {
-        const trusted = paths.flatMap((path) => valuesAt(value, path));
+        const trusted = paths.flatMap((path) => leavesAt(value, path));
         this.trustedValues.push({ name: key, value: undefined, label: final, tool: target.tool, trusted });
       }
       return { value, label: final, origins, provenance: ["app"] };

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   checkCall,
   type Label,
+  leavesAt,
   type PoolSource,
   parsePolicy,
   policyLattices,
@@ -192,6 +193,24 @@ describe("match: a value below the floor equal to a trusted value", () => {
     // Without `from`, any trusted value: the listed id matches a plain `match`.
     expect(vouch({ ...baseOf("13", [listed]), policy: P, tool: "mail.send", argument: "to" })).not.toBeNull();
     expect(parsePolicy({ tools: { "a.b": { args: { x: { from: ["query"] } } } } }).ok).toBe(false);
+  });
+
+  it("trusts only scalars exactly at a trustedValues path, and never as text for a payload", () => {
+    const listing: PoolSource = {
+      name: "users",
+      value: undefined,
+      label: UNTRUSTED,
+      tool: "chat.users",
+      trusted: leavesAt(
+        { users: [{ name: "ann", status: "see https://login.evil.test" }, "bob"] },
+        "users[]",
+      ),
+    };
+    expect(listing.trusted).toEqual(["bob"]);
+    const named: PoolSource = { ...listing, trusted: ["ann@evil.test"] };
+    // A trusted address may be matched as a recipient, but writes no trusted link into a body.
+    expect(check("to", "ann@evil.test", [named], { query: "x" })).not.toBeNull();
+    expect(check("body", "write to ann@evil.test", [named], { query: "x" })).toBeNull();
   });
 
   describe("equality is exact: look-alikes of a trusted value do not match", () => {

@@ -48,12 +48,13 @@ export const workspaceEnv: SuiteEnv = {
     workdrive: "confidential",
   },
   tools: {
-    // Her address book's addresses, her calendar's event ids and participants, and the id of a file
-    // this plan itself created are the apps' own records: trusted as values, never as text.
+    // Her address book's addresses, her calendar's event ids and the id of a file this plan itself
+    // created are the apps' own records: trusted as values, never as text.
     "workcontacts.search_contacts_by_name": { trustedValues: ["contacts[].email"] },
     "workcontacts.search_contacts_by_email": { trustedValues: ["contacts[].email"] },
-    "workcalendar.search_calendar_events": { trustedValues: ["events[].id", "events[].participants[]"] },
-    "workcalendar.get_day_calendar_events": { trustedValues: ["events[].id", "events[].participants[]"] },
+    // Not its participants: anyone who invites her writes those.
+    "workcalendar.search_calendar_events": { trustedValues: ["events[].id"] },
+    "workcalendar.get_day_calendar_events": { trustedValues: ["events[].id"] },
     "workdrive.create_file": { trustedValues: ["id"] },
     // A mail's words may come from what she read (a summary), so long as they add no link, address
     // or account no trusted value holds; who receives it may be chosen among her contacts and the
