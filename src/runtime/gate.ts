@@ -75,8 +75,8 @@ export class Gate {
   asked: ConsentAsk | null = null;
   /** The current call's trusted values: built when a deferred finding first needs them. */
   private pool: TrustedPool | undefined;
-  /** The current call's arguments met by a match: trusted values, as far as a standing rule is concerned. */
-  private readonly matched = new Set<string>();
+  /** How each of the current call's arguments was vouched for (vouch.ts), if it was. */
+  private readonly vouchedBy = new Map<string, "match" | "sanitise">();
 
   constructor(context: GateContext) {
     this.g = context;
@@ -143,7 +143,7 @@ export class Gate {
     bound: () => Iterable<PoolSource> = () => [],
   ): Promise<"go" | "pause"> {
     this.pool = undefined;
-    this.matched.clear();
+    this.vouchedBy.clear();
     const found = this.g.defences.ifc ? this.runtimeViolations(target, key, args, pc) : [];
     const violations = found.filter((v) => !(v.deferred && this.vouched(target, key, v, args, bound)));
     const stopped = violations.find((v) => !v.endorsable);
@@ -241,9 +241,14 @@ export class Gate {
       verdict: need.assessment.verdict,
       steered: pc.label.integrity !== top,
     };
+    // Content may choose where among trusted values, or write the words, but not both with nobody
+    // asked: a matched recipient with a sanitised body would make the app a megaphone for an injection.
+    const how = [...this.vouchedBy.values()];
+    if (how.includes("match") && how.includes("sanitise")) return false;
     // The user's words or a trusted source, or a value this call's gate matched to a trusted value.
     const isTrusted = (name: string) =>
-      Object.hasOwn(args, name) && (args[name]!.label.integrity === top || this.matched.has(name));
+      Object.hasOwn(args, name) &&
+      (args[name]!.label.integrity === top || this.vouchedBy.get(name) === "match");
     const rule = this.g.defences.ruleScope
       ? rules.find((r) => ruleCovers(r, call, isTrusted, Date.now()))
       : rules[0];
@@ -324,7 +329,7 @@ export class Gate {
       required: v.required,
       pool: () => pool,
     });
-    if (how?.by === "match") this.matched.add(v.argument);
+    if (how) this.vouchedBy.set(v.argument, how.by);
     if (how)
       this.g.ports.audit("flow_vouched", {
         queryId: this.g.queryId,

@@ -317,6 +317,7 @@ describe("deferred findings at the gate", () => {
     body: string,
     remedies = true,
     rules: StandingRule[] = [],
+    bodyLabel = untrusted,
   ) => {
     const p = policy({ planning: { mode: "catalog" }, onViolation, tools: remedies ? tools : {} });
     const audits: Array<[string, Record<string, unknown>]> = [];
@@ -348,7 +349,7 @@ describe("deferred findings at the gate", () => {
     });
     const args = {
       to: { value: to, label: untrusted, origins: [], provenance: ["app" as const] },
-      body: { value: body, label: untrusted, origins: [], provenance: ["app" as const] },
+      body: { value: body, label: bodyLabel, origins: [], provenance: ["app" as const] },
     };
     const outcome = await g
       .check(mail, "steps[2]", args, { label: user, origins: [] }, () => [contacts])
@@ -373,10 +374,13 @@ describe("deferred findings at the gate", () => {
     expect((await run("ask", "mark@evil.test", "fine")).asked).toBe("endorse");
   });
 
-  it("a standing rule for trusted recipients answers the irreversible consent of a matched contact", async () => {
-    const r = await run("reject", "dana@corp.example", "Two invoices.", true, [mailRule]);
+  it("a standing rule for trusted recipients answers for a matched contact given the user's words", async () => {
+    const r = await run("reject", "dana@corp.example", "See you Sunday.", true, [mailRule], user);
     expect(r.outcome).toBe("go");
-    expect(r.audits.map(([type]) => type)).toEqual(["flow_vouched", "flow_vouched", "standing_rule_used"]);
+    expect(r.audits.map(([type]) => type)).toEqual(["flow_vouched", "standing_rule_used"]);
+    // Content chose the recipient and wrote the words: the rule does not answer; the user is asked.
+    const both = await run("reject", "dana@corp.example", "Two invoices.", true, [mailRule]);
+    expect([both.outcome, both.asked]).toEqual(["pause", "irreversible"]);
     // The attacker's address is never matched, so no rule stands in for anything: asked under ask.
     expect((await run("ask", "mark@evil.test", "fine", true, [mailRule])).asked).toBe("endorse");
   });
