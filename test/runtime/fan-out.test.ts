@@ -16,6 +16,7 @@ import { type Consent, type PlanningSnapshot, StepFailure, type Target } from ".
 import { type Effects, runPlan } from "../../src/runtime/interpreter.ts";
 import { display, type Json, lit, plan, ref, tool } from "../policy/builders.ts";
 import { entry, policy } from "../policy/fixtures.ts";
+import { ALL_DEFENCES, quietPorts } from "./gate-kit.ts";
 import { MemoryJournal } from "./kit.ts";
 
 const P: Policy = policy({ planning: { mode: "catalog" } });
@@ -262,23 +263,8 @@ describe('a tool step with providers: "all"', () => {
       queryText: "",
       snapshot: SNAPSHOT,
       violations: verdict.violations,
-      defences: {
-        ifc: true,
-        consent: true,
-        isolation: true,
-        visor: { S: true, T: true, I: true },
-        pins: true,
-        boundary: true,
-        namedArtifacts: true,
-        ruleScope: true,
-      },
-      ports: {
-        standing: async () => null,
-        consent: () => null,
-        authorization: async () => ({ authorized: true as const }),
-        audit: () => {},
-        standingRules: async () => [],
-      },
+      defences: ALL_DEFENCES,
+      ports: quietPorts(),
     });
     const untrusted = { confidentiality: "public", integrity: "untrusted" };
     const args = {

@@ -10,6 +10,7 @@ import { Gate } from "../../src/runtime/gate.ts";
 import { type PlanningSnapshot, planCalls, shownError, type Target } from "../../src/runtime/index.ts";
 import { storedContext } from "../../src/runtime/query.ts";
 import { entry, policy } from "../policy/fixtures.ts";
+import { ALL_DEFENCES, quietPorts } from "./gate-kit.ts";
 
 const P = policy({ planning: { mode: "catalog" }, tools: { "mail.send": { args: { to: {} } } } });
 const L = policyLattices(P);
@@ -35,16 +36,6 @@ const SNAPSHOT: PlanningSnapshot = {
   choices: { "mail.send": "mail.send" },
   artifacts: {},
 };
-const DEFENCES = {
-  ifc: true,
-  consent: true,
-  isolation: true,
-  visor: { S: true, T: true, I: true },
-  pins: true,
-  boundary: true,
-  namedArtifacts: true,
-  ruleScope: true,
-};
 const gate = new Gate({
   queryId: "q1",
   picks: {},
@@ -53,14 +44,8 @@ const gate = new Gate({
   lattices: L,
   snapshot: SNAPSHOT,
   violations: [],
-  defences: DEFENCES,
-  ports: {
-    standing: async () => null,
-    consent: () => null,
-    authorization: async () => ({ authorized: true as const }),
-    audit: () => {},
-    standingRules: async () => [],
-  },
+  defences: ALL_DEFENCES,
+  ports: quietPorts(),
 });
 const labeled = (integrity: string) => ({
   value: "x",
@@ -70,7 +55,7 @@ const labeled = (integrity: string) => ({
 });
 const plan = { steps: [{ kind: "tool", out: "s", tool: "mail.send", args: {} }] };
 // The context as the hub stores it with the query (what the boundary reads the schemas from).
-const context = storedContext({ policy: P, snapshot: SNAPSHOT, defences: DEFENCES });
+const context = storedContext({ policy: P, snapshot: SNAPSHOT, defences: ALL_DEFENCES });
 
 async function failure(args: Record<string, ReturnType<typeof labeled>>, pc = "user"): Promise<StepFailure> {
   const thrown = await gate

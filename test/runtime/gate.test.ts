@@ -4,6 +4,7 @@ import { Gate } from "../../src/runtime/gate.ts";
 import type { AppPicks, Consent, PlanningSnapshot, Target } from "../../src/runtime/index.ts";
 import type { Labeled } from "../../src/runtime/values.ts";
 import { entry, policy } from "../policy/fixtures.ts";
+import { ALL_DEFENCES, quietPorts } from "./gate-kit.ts";
 
 const P = policy({ planning: { mode: "catalog" } });
 const L = policyLattices(P);
@@ -44,16 +45,7 @@ function gate(
     queryText: "",
     snapshot,
     violations: [],
-    defences: {
-      ifc: true,
-      consent: true,
-      isolation: true,
-      visor: { S: true, T: true, I: true },
-      pins: true,
-      boundary: true,
-      namedArtifacts: true,
-      ruleScope: true,
-    },
+    defences: ALL_DEFENCES,
     ports: {
       standing: async (subject) => (subject in standing ? { choice: standing[subject]! } : null),
       standingRules: async () => [],
@@ -219,13 +211,7 @@ describe("a re-routed step", () => {
           namedArtifacts: true,
           ruleScope: true,
         },
-        ports: {
-          standing: async () => null,
-          standingRules: async () => [],
-          consent: () => null,
-          authorization: async () => ({ authorized: true as const }),
-          audit: () => {},
-        },
+        ports: quietPorts(),
       });
     const args = {
       note: { value: "diagnosis", label: confidential, origins: [], provenance: ["user" as const] },
@@ -329,16 +315,7 @@ describe("deferred findings at the gate", () => {
       queryText: "Mail Dana the summary of my inbox",
       snapshot: { ...SNAPSHOT, targets: { "mail.send": [mail] }, destinations: { "mail.send": ["to"] } },
       violations: [],
-      defences: {
-        ifc: true,
-        consent: true,
-        isolation: true,
-        visor: { S: true, T: true, I: true },
-        pins: true,
-        boundary: true,
-        namedArtifacts: true,
-        ruleScope: true,
-      },
+      defences: ALL_DEFENCES,
       ports: {
         standing: async () => null,
         consent: () => null,
