@@ -3,7 +3,7 @@
  * replaced by plain text unless the case plants its injection there) and the edits to the world.
  */
 import { demoManifests, demoMcpManifests } from "../../examples/apps/src/manifests.ts";
-import type { DemoMcpAppName } from "../../examples/apps/src/mcp/names.ts";
+import { DEMO_MCP_APP_NAMES, type DemoMcpAppName } from "../../examples/apps/src/mcp/names.ts";
 import { type CatalogEntryInput, entryOf } from "../../examples/tenant/catalog.ts";
 import type { FunctionalityInput, HttpManifestInput, ManifestInput } from "../../src/apps/manifest.ts";
 import type { StandingRuleDraft } from "../../src/policy/index.ts";
@@ -149,7 +149,13 @@ const DEMO_STANDING_RULES: Partial<Record<Suite, StandingRuleDraft[]>> = {
 
 /** The rules the case's simulated user set once, before any of its queries. */
 export function standingRulesOf(c: Case): StandingRuleDraft[] {
-  return c.task.env ? (c.task.env.standingRules ?? []) : (DEMO_STANDING_RULES[c.task.suite] ?? []);
+  if (c.task.env) return c.task.env.standingRules ?? [];
+  // An MCP app is installed only in the cases that name it: a rule for one that is not has no entry.
+  const mcp: readonly string[] = caseMcpApps(c);
+  return (DEMO_STANDING_RULES[c.task.suite] ?? []).filter((r) => {
+    const app = r.tool.split(".")[0]!;
+    return !(DEMO_MCP_APP_NAMES as readonly string[]).includes(app) || mcp.includes(app);
+  });
 }
 
 /**
