@@ -315,8 +315,6 @@ export class Gate {
   ): boolean {
     const arg = v.argument === null ? undefined : args[v.argument];
     if (!arg || v.argument === null) return false;
-    this.pool ??= new TrustedPool(this.g.lattices, this.g.queryText, bound());
-    const pool = this.pool;
     const how = vouch({
       l: this.g.lattices,
       policy: this.g.policy,
@@ -327,7 +325,8 @@ export class Gate {
       ),
       value: arg.value,
       required: v.required,
-      pool: () => pool,
+      // Built on first need: a payload that writes no reference never reads it.
+      pool: () => (this.pool ??= new TrustedPool(this.g.lattices, this.g.queryText, bound())),
     });
     if (how) this.vouchedBy.set(v.argument, how.by);
     if (how)
