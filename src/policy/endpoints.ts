@@ -6,7 +6,7 @@
 import { type CatalogEntry, defaultClearance } from "./context.ts";
 import { ownGet } from "./json.ts";
 import { type Label, minConfidentiality, normalizeLabel, type Requirement } from "./labels.ts";
-import type { Lattices } from "./lattice.ts";
+import { highest, type Lattices } from "./lattice.ts";
 import type { Policy, ToolPolicy } from "./policy-schema.ts";
 
 function toolPolicy(policy: Policy, tool: string): ToolPolicy | undefined {
@@ -86,13 +86,11 @@ export function pcRequirement(
   args: Iterable<Requirement>,
 ): Requirement {
   if (toolPolicy(policy, tool)?.steerable) return call;
-  const rank = (level: string) => {
-    const r = l.integrity.rank(level);
-    return r < 0 ? l.integrity.levels.length - 1 : r;
+  const floors = [call.minIntegrity, ...[...args].map((a) => a.minIntegrity)];
+  return {
+    maxConfidentiality: call.maxConfidentiality,
+    minIntegrity: highest(l.integrity, floors, call.minIntegrity),
   };
-  let floor = rank(call.minIntegrity);
-  for (const a of args) floor = Math.max(floor, rank(a.minIntegrity));
-  return { maxConfidentiality: call.maxConfidentiality, minIntegrity: l.integrity.levels[floor] as string };
 }
 
 /**
