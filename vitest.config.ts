@@ -1,4 +1,4 @@
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { buildSync } from "esbuild";
 import { defineConfig } from "vitest/config";
 
@@ -62,6 +62,8 @@ export default defineConfig({
             "test/llm/**/*.test.ts",
             "test/contract/**/*.test.ts",
             "test/bench/**/*.test.ts",
+            // Each AgentDojo suite keeps its Node tests in its own folder, beside its apps and tasks.
+            "bench/security/agentdojo/**/*.test.ts",
           ],
           environment: "node",
         },

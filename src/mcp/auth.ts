@@ -88,13 +88,16 @@ export async function appAuthHeaders(
   const hit = cached.get(key);
   if (hit && hit.until > Date.now()) return { ok: true, headers: { Authorization: `Bearer ${hit.token}` } };
   try {
+    const metadata = metadataOf(auth);
     const provider = new ClientCredentialsProvider({
       clientId: auth.clientId,
       clientSecret: secret,
+      // The credentials belong to the manifest's authorization server, the one metadataOf names.
+      expectedIssuer: metadata.issuer,
       ...(auth.scope !== undefined && { scope: auth.scope }),
     });
     const tokens = await fetchToken(provider, new URL(auth.tokenUrl).origin, {
-      metadata: metadataOf(auth),
+      metadata,
       fetchFn: authFetch,
       ...(auth.scope !== undefined && { scope: auth.scope }),
     });

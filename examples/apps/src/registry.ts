@@ -1,4 +1,4 @@
-import { AGENTDOJO_APP_NAMES, AGENTDOJO_APPS } from "./agentdojo/index.ts";
+import { AGENTDOJO_APP_NAMES, AGENTDOJO_APPS } from "../../../bench/security/agentdojo/apps.ts";
 import { bank } from "./apps/bank.ts";
 import { calendar } from "./apps/calendar.ts";
 import { chat } from "./apps/chat.ts";

@@ -2,10 +2,10 @@
  * The slack suite's tenant: the slack and web apps, the admin's catalog for them, clearances and the
  * per-tool policy a careful admin writes (bench/README.md, "AgentDojo suites", says why).
  */
-import { agentdojoManifests } from "../../../../examples/apps/src/agentdojo/index.ts";
 import { type CatalogEntryInput, entryOf } from "../../../../examples/tenant/catalog.ts";
 import type { HttpManifestInput } from "../../../../src/apps/manifest.ts";
 import type { SuiteEnv } from "../../types.ts";
+import { agentdojoManifests } from "../apps.ts";
 import { renderWorld } from "./environment.ts";
 
 /** The admin's words, and where each entry sends data, messages or access. */

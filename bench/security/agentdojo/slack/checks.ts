@@ -1,7 +1,7 @@
 /** Reading the slack suite's final state, as AgentDojo's utility and security checks do. */
-import type { SlackMessage, SlackState } from "../../../../examples/apps/src/agentdojo/slack.ts";
-import type { WebState } from "../../../../examples/apps/src/agentdojo/web.ts";
 import type { Outcome } from "../../types.ts";
+import type { SlackMessage, SlackState } from "./apps-slack.ts";
+import type { WebState } from "./apps-web.ts";
 
 export const slackOf = (o: Outcome): SlackState => o.state.apps.slack as SlackState;
 export const webOf = (o: Outcome): WebState => o.state.apps.web as WebState;

@@ -2,9 +2,9 @@
  * AgentDojo v1's slack environment (data/suites/slack/environment.yaml) as the slack and web apps'
  * state, with its injection placeholders (injection_vectors.yaml, defaults as there) filled per case.
  */
-import type { SlackMessage, SlackState } from "../../../../examples/apps/src/agentdojo/slack.ts";
-import type { WebState } from "../../../../examples/apps/src/agentdojo/web.ts";
 import type { WorldEdit } from "../../types.ts";
+import type { SlackMessage, SlackState } from "./apps-slack.ts";
+import type { WebState } from "./apps-web.ts";
 
 export const VECTORS = [
   "injection_web_0",

@@ -3,10 +3,10 @@
  * user's own profile, e-mail and calendar, the admin's catalog for them, clearances and the per-tool
  * policy a careful admin writes (bench/README.md, "AgentDojo suites", says why).
  */
-import { agentdojoManifests } from "../../../../examples/apps/src/agentdojo/index.ts";
 import { type CatalogEntryInput, entryOf } from "../../../../examples/tenant/catalog.ts";
 import type { HttpManifestInput } from "../../../../src/apps/manifest.ts";
 import type { SuiteEnv } from "../../types.ts";
+import { agentdojoManifests } from "../apps.ts";
 import { renderWorld } from "./environment.ts";
 
 /** Entries by the admin: the functionality's own description, and where a call sends data. */

@@ -1,5 +1,5 @@
 /** The travel environment's car rental companies (environment.yaml), reviews holding placeholders. */
-import type { CarCompany } from "../../../../examples/apps/src/agentdojo/travel.ts";
+import type { CarCompany } from "./apps-travel.ts";
 import type { V } from "./vectors.ts";
 
 const car = (

@@ -3,19 +3,9 @@
  * with its injection placeholders (injection_vectors.yaml, defaults as there) filled per case. The
  * placeholders are all reviews: of hotels, restaurants and car rental companies.
  */
-import type {
-  CarsState,
-  FlightsState,
-  Hotel,
-  HotelsState,
-  RestaurantsState,
-} from "../../../../examples/apps/src/agentdojo/travel.ts";
-import type {
-  ProfileState,
-  TripCalendarState,
-  TripMailState,
-} from "../../../../examples/apps/src/agentdojo/travel-personal.ts";
 import type { WorldEdit } from "../../types.ts";
+import type { ProfileState, TripCalendarState, TripMailState } from "./apps-personal.ts";
+import type { CarsState, FlightsState, Hotel, HotelsState, RestaurantsState } from "./apps-travel.ts";
 import { companies } from "./cars.ts";
 import { restaurants } from "./restaurants.ts";
 import { DEFAULTS, type V } from "./vectors.ts";

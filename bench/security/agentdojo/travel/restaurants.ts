@@ -1,5 +1,5 @@
 /** The travel environment's restaurants (environment.yaml), reviews holding the injection placeholders. */
-import type { Restaurant } from "../../../../examples/apps/src/agentdojo/travel.ts";
+import type { Restaurant } from "./apps-travel.ts";
 import type { V } from "./vectors.ts";
 
 const EVERY = "Mondays, Tuesdays, Thursdays, Fridays, Saturdays, and Sundays";

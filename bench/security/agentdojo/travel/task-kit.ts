@@ -1,9 +1,9 @@
 /** Building the travel suite's user tasks: ids, the vectors slot, scripts, and reading the outcome. */
-import type { Reservation } from "../../../../examples/apps/src/agentdojo/travel.ts";
-import type { TripEmail, TripEvent } from "../../../../examples/apps/src/agentdojo/travel-personal.ts";
 import { tool } from "../../plan-kit.ts";
 import type { AgentAction, AgentView, Obj, Outcome, UserTask } from "../../types.ts";
 import { vectorsSlot } from "../kit.ts";
+import type { TripEmail, TripEvent } from "./apps-personal.ts";
+import type { Reservation } from "./apps-travel.ts";
 
 export { fixed, inOrder, res } from "../kit.ts";
 

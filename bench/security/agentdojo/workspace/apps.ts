@@ -2,10 +2,10 @@
  * The workspace suite's tenant: the user's mail, contacts, calendar and cloud drive, the admin's
  * catalog for them, clearances and the per-tool policy a careful admin writes (README.md says why).
  */
-import { agentdojoManifests } from "../../../../examples/apps/src/agentdojo/index.ts";
 import { type CatalogEntryInput, entryOf } from "../../../../examples/tenant/catalog.ts";
 import type { HttpManifestInput } from "../../../../src/apps/manifest.ts";
 import type { SuiteEnv } from "../../types.ts";
+import { agentdojoManifests } from "../apps.ts";
 import { renderWorld } from "./environment.ts";
 
 /** Where each entry sends data, invitations or access (the functionality's own description stays). */

@@ -3,7 +3,7 @@
  * events in the file's order, with the seven calendar injection placeholders filled from `v`.
  * Today is 2024-05-15.
  */
-import type { WorkEvent } from "../../../../examples/apps/src/agentdojo/workspace-calendar.ts";
+import type { WorkEvent } from "./apps-calendar.ts";
 import { ME } from "./inbox.ts";
 import type { V } from "./vectors.ts";
 

@@ -2,7 +2,7 @@
  * AgentDojo v1's workspace cloud drive (data/suites/workspace/include/cloud_drive.yaml), files 0–10,
  * with the feedback placeholder filled from `v`. Contents are the yaml's block text, byte for byte.
  */
-import type { Permission, WorkFile } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
+import type { Permission, WorkFile } from "./apps-drive.ts";
 import { ME } from "./inbox.ts";
 import type { V } from "./vectors.ts";
 

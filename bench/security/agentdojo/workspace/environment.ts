@@ -4,13 +4,10 @@
  * (injection_vectors.yaml, defaults as there) filled per case. The contact list is AgentDojo's:
  * derived from the initial e-mails.
  */
-import type { WorkCalendarState } from "../../../../examples/apps/src/agentdojo/workspace-calendar.ts";
-import type { WorkDriveState } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
-import type {
-  WorkContactsState,
-  WorkMailState,
-} from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
 import type { WorldEdit } from "../../types.ts";
+import type { WorkCalendarState } from "./apps-calendar.ts";
+import type { WorkDriveState } from "./apps-drive.ts";
+import type { WorkContactsState, WorkMailState } from "./apps-mail.ts";
 import { events, TODAY } from "./calendar.ts";
 import { fileOf, filesA } from "./drive-a.ts";
 import { filesB } from "./drive-b.ts";

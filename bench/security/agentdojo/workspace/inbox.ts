@@ -2,7 +2,7 @@
  * AgentDojo v1's workspace inbox (data/suites/workspace/include/inbox.yaml): Emma Johnson's e-mail,
  * in the file's order, with the five e-mail injection placeholders filled from `v`.
  */
-import type { WorkContact, WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
+import type { WorkContact, WorkEmail } from "./apps-mail.ts";
 import type { V } from "./vectors.ts";
 
 export const ME = "emma.johnson@bluesparrowtech.com";

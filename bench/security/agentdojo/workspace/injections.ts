@@ -4,9 +4,9 @@
  * q-llm's answers take the attacker's values by field name; a plan decides whether any such field
  * reaches a call (the recipients of every honest plan's mail are the user's own literals).
  */
-import type { WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
 import type { Injection, Outcome, ToolCall, ToolResult } from "../../types.ts";
 import { importantInstructions } from "../kit.ts";
+import type { WorkEmail } from "./apps-mail.ts";
 import { ME } from "./environment.ts";
 import { events, files, searchEmails, trash } from "./task-kit.ts";
 

@@ -4,10 +4,10 @@
  * environment file), so an injected world changes what they read. Injected blocks are not part of
  * what a text says (`clean`).
  */
-import type { WorkEvent } from "../../../../examples/apps/src/agentdojo/workspace-calendar.ts";
-import type { WorkFile } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
-import type { WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
 import { clean } from "../kit.ts";
+import type { WorkEvent } from "./apps-calendar.ts";
+import type { WorkFile } from "./apps-drive.ts";
+import type { WorkEmail } from "./apps-mail.ts";
 
 export const evs = (x: unknown): WorkEvent[] => ((x as { events?: WorkEvent[] }).events ?? []) as WorkEvent[];
 export const mailsIn = (x: unknown): WorkEmail[] =>

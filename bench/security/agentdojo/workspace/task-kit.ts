@@ -2,11 +2,11 @@
  * Building the workspace suite's user tasks: ids, the vectors slot, honest scripts, and reading the
  * final world the way AgentDojo's checks read the environment (its diffs become `changes`).
  */
-import type { WorkEvent } from "../../../../examples/apps/src/agentdojo/workspace-calendar.ts";
-import type { WorkFile } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
-import type { WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
 import type { AgentAction, AgentView, Obj, Outcome, UserTask } from "../../types.ts";
 import { vectorsSlot } from "../kit.ts";
+import type { WorkEvent } from "./apps-calendar.ts";
+import type { WorkFile } from "./apps-drive.ts";
+import type { WorkEmail } from "./apps-mail.ts";
 
 export { fixed, inOrder, res } from "../kit.ts";
 

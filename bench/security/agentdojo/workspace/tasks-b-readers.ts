@@ -3,11 +3,10 @@
  * agent's honest choices both come from these, computed from what they were given (never from the
  * environment file), so an injected world changes what they read.
  */
-
-import type { WorkEvent } from "../../../../examples/apps/src/agentdojo/workspace-calendar.ts";
-import type { WorkFile } from "../../../../examples/apps/src/agentdojo/workspace-drive.ts";
-import type { WorkContact, WorkEmail } from "../../../../examples/apps/src/agentdojo/workspace-mail.ts";
 import { clean } from "../kit.ts";
+import type { WorkEvent } from "./apps-calendar.ts";
+import type { WorkFile } from "./apps-drive.ts";
+import type { WorkContact, WorkEmail } from "./apps-mail.ts";
 import { MONTHS } from "./readers.ts";
 
 export const eventsIn = (x: unknown): WorkEvent[] => (x as { events?: WorkEvent[] })?.events ?? [];

@@ -4,13 +4,13 @@
  * holds in a world where nothing was done (a check that cannot fail proves nothing).
  */
 import { describe, expect, it } from "vitest";
-import { environment } from "../../bench/security/agentdojo/travel/environment.ts";
-import { travelAttacks, travelTasks } from "../../bench/security/agentdojo/travel/index.ts";
-import { TRAVEL_GOALS, travelGoals } from "../../bench/security/agentdojo/travel/injections.ts";
-import { cost17, cost19, trip } from "../../bench/security/agentdojo/travel/readers.ts";
-import { hotels, restaurants } from "../../examples/apps/src/agentdojo/travel.ts";
-import { tripcalendar } from "../../examples/apps/src/agentdojo/travel-personal.ts";
-import { outcomeOver, run } from "./agentdojo-kit.ts";
+import { outcomeOver, run } from "../test-kit.ts";
+import { tripcalendar } from "./apps-personal.ts";
+import { hotels, restaurants } from "./apps-travel.ts";
+import { environment } from "./environment.ts";
+import { travelAttacks, travelTasks } from "./index.ts";
+import { TRAVEL_GOALS, travelGoals } from "./injections.ts";
+import { cost17, cost19, trip } from "./readers.ts";
 
 const untouched = () => outcomeOver(environment());
 

@@ -3,7 +3,7 @@
  * page tells its server the URL), posting replaces a page. Seeded empty; the benchmark writes
  * AgentDojo's pages into each world.
  */
-import { type DemoApp, obj, op, str } from "../kit.ts";
+import { type DemoApp, obj, op, str } from "../../../../examples/apps/src/kit.ts";
 
 export interface WebState {
   content: Record<string, string>;

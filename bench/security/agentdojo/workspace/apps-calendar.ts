@@ -7,8 +7,8 @@
  * here the calendar app cannot write the mail app's state, so those notices are not filed (the
  * suite's README says so). A search that finds nothing answers an empty list (AgentDojo raises).
  */
-import { AppError, arr, bool, type DemoApp, obj, op, str } from "../kit.ts";
-import { nextIdOf } from "./workspace-mail.ts";
+import { AppError, arr, bool, type DemoApp, obj, op, str } from "../../../../examples/apps/src/kit.ts";
+import { nextIdOf } from "./apps-mail.ts";
 
 export interface WorkEvent {
   id: string;

@@ -7,8 +7,8 @@
  * id is an error. `shared_with` is a list of {email, permission} (AgentDojo's is a map), and a
  * content search that finds nothing answers an empty list (AgentDojo raises).
  */
-import { AppError, arr, type DemoApp, int, obj, op, str } from "../kit.ts";
-import { nextIdOf } from "./workspace-mail.ts";
+import { AppError, arr, type DemoApp, int, obj, op, str } from "../../../../examples/apps/src/kit.ts";
+import { nextIdOf } from "./apps-mail.ts";
 
 export type Permission = "r" | "w" | "rw";
 export interface WorkFile {

@@ -4,14 +4,14 @@
  * call and refuses it changed, and no utility check holds in a world where nothing was done.
  */
 import { describe, expect, it } from "vitest";
-import { environment } from "../../bench/security/agentdojo/workspace/environment.ts";
-import { tasksB } from "../../bench/security/agentdojo/workspace/tasks-b-all.ts";
-import { P, QLLM } from "../../bench/security/agentdojo/workspace/tasks-b-qllm.ts";
-import { episodes } from "../../bench/security/agentdojo/workspace/tasks-episodes.ts";
-import { workcalendar } from "../../examples/apps/src/agentdojo/workspace-calendar.ts";
-import { workdrive } from "../../examples/apps/src/agentdojo/workspace-drive.ts";
-import { workmail } from "../../examples/apps/src/agentdojo/workspace-mail.ts";
-import { outcomeOver, run } from "./agentdojo-kit.ts";
+import { outcomeOver, run } from "../test-kit.ts";
+import { workcalendar } from "./apps-calendar.ts";
+import { workdrive } from "./apps-drive.ts";
+import { workmail } from "./apps-mail.ts";
+import { environment } from "./environment.ts";
+import { tasksB } from "./tasks-b-all.ts";
+import { P, QLLM } from "./tasks-b-qllm.ts";
+import { episodes } from "./tasks-episodes.ts";
 
 const untouched = () => outcomeOver(environment());
 const task = (id: string) => [...tasksB, ...episodes].find((t) => t.id === `agentdojo-workspace/${id}`)!;

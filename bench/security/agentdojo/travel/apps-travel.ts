@@ -9,7 +9,16 @@
  * A reservation is by name and not checked against the listings, as AgentDojo's reserve_* tools
  * (the booking desk takes any name; a name it does not list is still a booking made in the user's).
  */
-import { AppError, arr, type DemoApp, num, obj, op, type Schema, str } from "../kit.ts";
+import {
+  AppError,
+  arr,
+  type DemoApp,
+  num,
+  obj,
+  op,
+  type Schema,
+  str,
+} from "../../../../examples/apps/src/kit.ts";
 
 export interface Hotel {
   name: string;

@@ -6,15 +6,15 @@
  * and one more mail in a list of mails).
  */
 import { describe, expect, it } from "vitest";
-import { qllmAnswer } from "../../bench/obedient/behaviour.ts";
-import { environment } from "../../bench/security/agentdojo/workspace/environment.ts";
-import { workspaceTasks } from "../../bench/security/agentdojo/workspace/index.ts";
-import { WORKSPACE_GOALS } from "../../bench/security/agentdojo/workspace/injections.ts";
-import type { Case, ToolResult } from "../../bench/security/types.ts";
-import { workcalendar } from "../../examples/apps/src/agentdojo/workspace-calendar.ts";
-import { workdrive } from "../../examples/apps/src/agentdojo/workspace-drive.ts";
-import { workcontacts, workmail } from "../../examples/apps/src/agentdojo/workspace-mail.ts";
-import { outcomeOver } from "./agentdojo-kit.ts";
+import { qllmAnswer } from "../../../obedient/behaviour.ts";
+import type { Case, ToolResult } from "../../types.ts";
+import { outcomeOver } from "../test-kit.ts";
+import { workcalendar } from "./apps-calendar.ts";
+import { workdrive } from "./apps-drive.ts";
+import { workcontacts, workmail } from "./apps-mail.ts";
+import { environment } from "./environment.ts";
+import { workspaceTasks } from "./index.ts";
+import { WORKSPACE_GOALS } from "./injections.ts";
 
 const MARK = "mark.black-2134@gmail.com";
 type Op = { run: (s: unknown, i: Record<string, unknown>, c: unknown) => unknown };

@@ -1,4 +1,4 @@
-import type { Outcome } from "../../bench/security/types.ts";
+import type { Outcome } from "../types.ts";
 
 /** What the AgentDojo ports' tests share: an app's operation run without a stack, and an outcome over app states. */
 

@@ -8,7 +8,7 @@
  * the trash. Unlike AgentDojo, a search that finds nothing answers an empty list (AgentDojo raises),
  * so a plan's later steps see "none" instead of the query failing.
  */
-import { AppError, arr, bool, type DemoApp, obj, op, str } from "../kit.ts";
+import { AppError, arr, bool, type DemoApp, obj, op, str } from "../../../../examples/apps/src/kit.ts";
 
 export interface WorkEmail {
   id: string;

@@ -5,7 +5,7 @@
  * changes in order, so a check can see a user invited, added and removed again (AgentDojo reads its
  * traces for that).
  */
-import { AppError, arr, type DemoApp, obj, op, str } from "../kit.ts";
+import { AppError, arr, type DemoApp, obj, op, str } from "../../../../examples/apps/src/kit.ts";
 
 export interface SlackMessage {
   sender: string;

@@ -4,20 +4,14 @@
  * a world where nothing was done (a check that cannot fail proves nothing).
  */
 import { describe, expect, it } from "vitest";
-import { environment } from "../../bench/security/agentdojo/slack/environment.ts";
-import { slackTasks } from "../../bench/security/agentdojo/slack/index.ts";
-import { slackGoals } from "../../bench/security/agentdojo/slack/injections.ts";
-import {
-  emailIn,
-  fewestMessages,
-  mostMembers,
-  type Read,
-  ranking,
-} from "../../bench/security/agentdojo/slack/readers.ts";
-import type { Outcome } from "../../bench/security/types.ts";
-import { type SlackState, slack } from "../../examples/apps/src/agentdojo/slack.ts";
-import { type WebState, web } from "../../examples/apps/src/agentdojo/web.ts";
-import { outcomeOver, run } from "./agentdojo-kit.ts";
+import type { Outcome } from "../../types.ts";
+import { outcomeOver, run } from "../test-kit.ts";
+import { type SlackState, slack } from "./apps-slack.ts";
+import { type WebState, web } from "./apps-web.ts";
+import { environment } from "./environment.ts";
+import { slackTasks } from "./index.ts";
+import { slackGoals } from "./injections.ts";
+import { emailIn, fewestMessages, mostMembers, type Read, ranking } from "./readers.ts";
 
 function untouched(): Outcome {
   const env = environment();

@@ -3,15 +3,15 @@
  * kept out of `DEMO_APP_NAMES` so the demo tenant (npm start) and the other benchmark suites never
  * install them. Each benchmark suite installs only its own.
  */
-import type { HttpManifestInput } from "../../../../src/apps/manifest.ts";
-import { manifestOf } from "../kit.ts";
-import { slack } from "./slack.ts";
-import { cars, flights, hotels, restaurants } from "./travel.ts";
-import { profile, tripcalendar, tripmail } from "./travel-personal.ts";
-import { web } from "./web.ts";
-import { workcalendar } from "./workspace-calendar.ts";
-import { workdrive } from "./workspace-drive.ts";
-import { workcontacts, workmail } from "./workspace-mail.ts";
+import { manifestOf } from "../../../examples/apps/src/kit.ts";
+import type { HttpManifestInput } from "../../../src/apps/manifest.ts";
+import { slack } from "./slack/apps-slack.ts";
+import { web } from "./slack/apps-web.ts";
+import { profile, tripcalendar, tripmail } from "./travel/apps-personal.ts";
+import { cars, flights, hotels, restaurants } from "./travel/apps-travel.ts";
+import { workcalendar } from "./workspace/apps-calendar.ts";
+import { workdrive } from "./workspace/apps-drive.ts";
+import { workcontacts, workmail } from "./workspace/apps-mail.ts";
 
 export const AGENTDOJO_APPS = {
   slack,

@@ -4,7 +4,7 @@
  * e-mail and her calendar. Named apart from the demo tenant's mail and calendar apps (their state
  * lives in the same world). Seeded empty; the benchmark writes AgentDojo's environment in.
  */
-import { AppError, arr, bool, type DemoApp, obj, op, str } from "../kit.ts";
+import { AppError, arr, bool, type DemoApp, obj, op, str } from "../../../../examples/apps/src/kit.ts";
 
 export interface TravelUser {
   first_name: string;
