@@ -5,6 +5,9 @@ import {
   AppPicksSchema,
   type DisplayItem,
   type HubEvent,
+  type HubEventData,
+  type HubEventType,
+  HubEventTypeSchema,
   type JournalEntry,
   LabelSchema,
   ProvenanceSchema,
@@ -327,7 +330,7 @@ export class HubStore {
     }));
   }
 
-  emit(queryId: string, type: string, data: Record<string, unknown>): void {
+  emit<T extends HubEventType>(queryId: string, type: T, data: HubEventData<T>): void {
     const text = JSON.stringify(data);
     const row = this.sql<{ seq: number; at: string }>`INSERT INTO events (query_id, type, data, at)
       VALUES (${queryId}, ${type}, ${text}, ${now()}) RETURNING seq, at`[0]!;
@@ -343,7 +346,7 @@ export class HubStore {
     return rows.map((r) => ({
       seq: r.seq,
       queryId: r.query_id,
-      type: r.type,
+      type: HubEventTypeSchema.parse(r.type),
       data: decode(Info, r.data, "an event"),
       at: r.at,
     }));
