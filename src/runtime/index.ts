@@ -39,6 +39,17 @@ export { type AppPicks, AppPicksSchema, MAX_PICKS, pickedFor, picksProblems, sam
 export type { PlannerMessage, PlannerModel } from "./planner.ts";
 export { allowedNames, type Planned, type PlanningInput, planQuery } from "./planning.ts";
 export { type LoadedQuery, loadQuery, plannedQuery, type QueryContext, storedContext } from "./query.ts";
+export {
+  type Answerer,
+  type AuditRow,
+  type MachineQuery,
+  next,
+  type QueryEffect,
+  type QueryEvent,
+  type QueryFields,
+  type Transition,
+  unchanged,
+} from "./query-machine.ts";
 export type { Defences, DisplayItem, JournalEntry, QueryOptions, QueryStatus } from "./records.ts";
 export {
   defencesOf,
