@@ -46,8 +46,6 @@ export class HubDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly store: HubStore;
   private readonly consentStore: ConsentStore;
-  /** Identifies this in-memory instance: a new one after every eviction or restart. */
-  private readonly instance = randomId("inst", 6);
   /** Open event streams, each pushed the events it matches as the store writes them. */
   private readonly streams = new EventStreams((after, queryId, limit) =>
     this.store.events(after, queryId, limit),
@@ -289,16 +287,14 @@ export class HubDO extends DurableObject<Env> {
     return run;
   }
 
-  /** One step of one query, on demand: how tests drive a query started with `stepping: "manual"`. */
-  async advance(queryId: string): Promise<QueryView | null> {
+  /**
+   * One step of the query now, whatever its stepping; false when there is no such query. How a
+   * query started with `stepping: "manual"` advances (the tests' HubDO, test/worker/entry.ts).
+   */
+  protected async stepQuery(queryId: string): Promise<boolean> {
     const row = this.opened ? this.store.query(queryId) : null;
-    if (!row) return null;
-    await this.step(row);
-    return this.query(queryId);
-  }
-
-  instanceId(): string {
-    return this.instance;
+    if (row) await this.step(row);
+    return row !== null;
   }
 
   private async step(query: QueryRecord): Promise<void> {
