@@ -94,6 +94,8 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
+            // The production Worker, with a hub that carries the tests' hooks (advance, instanceId).
+            main: "./test/worker/entry.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {

@@ -22,6 +22,15 @@ export type {
   Settlement,
 } from "./consents.ts";
 export { answerRules, ConsentRequestSchema, expiryStopsQuery, shownConsent } from "./consents.ts";
+export {
+  EVENT_DATA,
+  HUB_EVENT_TYPES,
+  type HubEvent,
+  type HubEventData,
+  type HubEventType,
+  HubEventTypeSchema,
+  type NewEvent,
+} from "./events.ts";
 export type { FailureFacts, QueryError, RuntimeErrorCode } from "./failure.ts";
 export { queryError, StepFailure } from "./failure.ts";
 export type { GatePorts } from "./gate.ts";
@@ -30,7 +39,18 @@ export { type AppPicks, AppPicksSchema, MAX_PICKS, pickedFor, picksProblems, sam
 export type { PlannerMessage, PlannerModel } from "./planner.ts";
 export { allowedNames, type Planned, type PlanningInput, planQuery } from "./planning.ts";
 export { type LoadedQuery, loadQuery, plannedQuery, type QueryContext, storedContext } from "./query.ts";
-export type { Defences, DisplayItem, HubEvent, JournalEntry, QueryOptions, QueryStatus } from "./records.ts";
+export {
+  type Answerer,
+  type AuditRow,
+  type MachineQuery,
+  next,
+  type QueryEffect,
+  type QueryEvent,
+  type QueryFields,
+  type Transition,
+  unchanged,
+} from "./query-machine.ts";
+export type { Defences, DisplayItem, JournalEntry, QueryOptions, QueryStatus } from "./records.ts";
 export {
   defencesOf,
   LabelSchema,

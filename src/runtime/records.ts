@@ -45,14 +45,6 @@ export interface DisplayItem {
   provenance: { from: Provenance[]; apps: string[] };
 }
 
-export interface HubEvent {
-  seq: number;
-  queryId: string;
-  type: string;
-  data: Record<string, unknown>;
-  at: string;
-}
-
 /** Which defences run. Always all from HTTP; tests switch one off over RPC to show the attack it stops. */
 export interface Defences {
   ifc: boolean;

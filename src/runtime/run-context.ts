@@ -14,6 +14,7 @@ import type {
   ToolStep,
   ValidPlan,
 } from "../policy/index.ts";
+import type { HubEventData, HubEventType } from "./events.ts";
 import type { StepFailure } from "./failure.ts";
 import type { DisplayItem, JournalEntry } from "./records.ts";
 import type { Target } from "./snapshot.ts";
@@ -68,7 +69,7 @@ export interface Recorder {
   started(key: string, kind: string, info: Record<string, unknown>): void;
   done(key: string, kind: string, value: unknown, label: Label, info: Record<string, unknown>): void;
   display(item: DisplayItem): void;
-  event(type: string, data: Record<string, unknown>): void;
+  event<T extends HubEventType>(type: T, data: HubEventData<T>): void;
 }
 
 export interface RunContext {

@@ -1,13 +1,13 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { HubDO } from "../../src/objects/hub/index.ts";
 import type { QueryRecord } from "../../src/objects/hub/store.ts";
 import { hubObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import { policyLattices } from "../../src/policy/index.ts";
 import { type LoadedQuery, loadQuery } from "../../src/runtime/index.ts";
 import { worldState } from "./demo.ts";
+import type { HubDO } from "./entry.ts";
 import { api } from "./helpers.ts";
 import {
   ask,

@@ -3,13 +3,13 @@ import type { CollaborationReply, CollaborationRequest, Discovery } from "../../
 import { type Failure, failure, type Ok } from "../../result.ts";
 import {
   type AnswerCheck,
+  type Answerer,
   type AppPicks,
   AppPicksSchema,
   answerRules,
   type Consent,
   type ConsentAnswer,
   type ConsentStatus,
-  expiryStopsQuery,
   type HubEvent,
   type QueryOptions,
   QueryOptionsSchema,
@@ -28,12 +28,7 @@ import { type Caller, HubStore, mayUse, type QueryRecord, type Session } from ".
 import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
-/** Who answered a consent, for its audit row: the API key's id (never the key), and a user token's user. */
-export interface Answerer {
-  keyId: string;
-  viaUserToken: boolean;
-  userId?: string;
-}
+export type { Answerer } from "../../runtime/index.ts";
 
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
 export type StartResult =
@@ -51,8 +46,6 @@ export class HubDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly store: HubStore;
   private readonly consentStore: ConsentStore;
-  /** Identifies this in-memory instance: a new one after every eviction or restart. */
-  private readonly instance = randomId("inst", 6);
   /** Open event streams, each pushed the events it matches as the store writes them. */
   private readonly streams = new EventStreams((after, queryId, limit) =>
     this.store.events(after, queryId, limit),
@@ -70,8 +63,12 @@ export class HubDO extends DurableObject<Env> {
     this.sql = sqlTag(ctx.storage);
     this.opened = hasSchema(ctx.storage);
     if (this.opened) migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
-    this.store = new HubStore(this.sql, (event) => this.streams.push(event));
     this.consentStore = new ConsentStore(this.sql);
+    this.store = new HubStore(this.sql, {
+      written: (event) => this.streams.push(event),
+      consents: this.consentStore,
+      transaction: (work) => ctx.storage.transactionSync(work),
+    });
     this.lifecycle = new QueryLifecycle({
       env,
       store: this.store,
@@ -220,22 +217,17 @@ export class HubDO extends DurableObject<Env> {
       answer,
     );
     if (!check.ok) {
-      if (check.code === "already_answered" && check.late) this.expire(consent);
+      if (check.code === "already_answered" && check.late) await this.expire(consent);
       return check;
     }
     const permanent = this.consentStore.record(consent, check.settle);
     if (permanent && session)
       await artifactsStub(this.env, session.tenantId, session.userId).addGrant(permanent);
-    const pending = this.consentStore.list({ status: "pending", queryId: consent.queryId });
-    if (query?.status === "awaiting_consent" && !pending.length)
-      this.store.update(query.id, { status: "running" });
-    this.store.emit(consent.queryId, "consent_answered", {
-      consentId,
-      decision: answer.decision,
-      scope: answer.scope,
-    });
-    const { queryId, kind } = consent;
-    this.audit("consent_answered", { queryId, consentId, kind, ...answer, ...(by && { answeredBy: by }) });
+    const pending = this.consentStore.list({ status: "pending", queryId: consent.queryId }).length;
+    if (query && session) {
+      const event = { type: "answered" as const, consent, answer, pending, ...(by && { by }) };
+      await this.lifecycle.transition(query, session, event);
+    }
     if (await this.schedule()) this.soon();
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
@@ -265,7 +257,7 @@ export class HubDO extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     if (!this.opened) return;
     await this.serially(async () => {
-      for (const consent of this.consentStore.overdue(Date.now())) this.expire(consent);
+      for (const consent of this.consentStore.overdue(Date.now())) await this.expire(consent);
       const next = this.autoQueries().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0];
       if (next) await this.step(next);
       await this.schedule();
@@ -295,16 +287,14 @@ export class HubDO extends DurableObject<Env> {
     return run;
   }
 
-  /** One step of one query, on demand: how tests drive a query started with `stepping: "manual"`. */
-  async advance(queryId: string): Promise<QueryView | null> {
+  /**
+   * One step of the query now, whatever its stepping; false when there is no such query. How a
+   * query started with `stepping: "manual"` advances (the tests' HubDO, test/worker/entry.ts).
+   */
+  protected async stepQuery(queryId: string): Promise<boolean> {
     const row = this.opened ? this.store.query(queryId) : null;
-    if (!row) return null;
-    await this.step(row);
-    return this.query(queryId);
-  }
-
-  instanceId(): string {
-    return this.instance;
+    if (row) await this.step(row);
+    return row !== null;
   }
 
   private async step(query: QueryRecord): Promise<void> {
@@ -312,13 +302,12 @@ export class HubDO extends DurableObject<Env> {
     if (session) await this.lifecycle.step(query, session);
   }
 
-  private expire(consent: Consent): void {
+  /** A consent's time is up: settled as expired, and the query machine decides what that does to its query. */
+  private async expire(consent: Consent): Promise<void> {
     this.consentStore.settle(consent.id, "expired", null, null);
-    this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
-    if (!expiryStopsQuery(consent, this.store.query(consent.queryId)?.status ?? null)) return;
+    const query = this.store.query(consent.queryId);
     const session = this.store.session();
-    const error = { code: "consent_expired" as const, message: "", details: { step: consent.stepId } };
-    if (session) this.lifecycle.fail(consent.queryId, session, error);
+    if (query && session) await this.lifecycle.transition(query, session, { type: "expired", consent });
   }
 
   /** Sets the alarm; says whether a query has work to do now (then the alarm is due at once). */

@@ -3,22 +3,18 @@ import { StoredStateError } from "../../decode.ts";
 import { complete, DEFAULT_MODEL_LIMITS, ModelError } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import {
-  type Advance,
   type ArtifactDraft,
   advanceQuery,
-  type ConsentAsk,
   defencesOf,
   type LoadedQuery,
   loadQuery,
+  next,
   type Planned,
-  planCalls,
-  plannedQuery,
   planQuery,
   type QueryError,
+  type QueryEvent,
   queryError,
   StepFailure,
-  shownError,
-  storedContext,
 } from "../../runtime/index.ts";
 import { bySize } from "../batch.ts";
 import { sha256Hex } from "../crypto.ts";
@@ -36,8 +32,9 @@ const ADMITTED_FOR_MS = 1_000;
 
 /**
  * A query's life in the hub: it plans with the runtime's `planQuery`, advances with `advanceQuery`,
- * and writes what they decide (a plan, a consent to ask, artifacts, the end). The HubDO schedules;
- * this holds no state but the cache of loaded (re-verified) queries.
+ * and carries out what the query machine (`next`) makes of their outcomes: the transition written in
+ * one store call, its audit rows and its effects (artifacts kept, a consent asked). The HubDO
+ * schedules; this holds no state but the cache of loaded (re-verified) queries.
  */
 /** How long one invocation runs a query's steps back to back before yielding to other queries. */
 export const RUN_BUDGET_MS = 250;
@@ -68,19 +65,49 @@ export class QueryLifecycle {
     // the writes before it commit, so asked after the touch below, it would wait on that commit.
     const context = query.status === "planning" ? this.planningContext(query.id, session) : null;
     context?.catch(() => {}); // a failure is met where it is awaited
-    this.store.update(query.id, {}); // touched: the next alarm serves the query that waited longest
-    if (context) this.store.emit(query.id, "planning", {});
+    // Touched: the next alarm serves the query that waited longest.
+    const touched = await this.transition(query, session, { type: "advancing" });
     try {
       if (context) {
-        this.recordPlan(query, await this.plan(query, session, await context));
+        const planned = await this.plan(touched, session, await context);
+        const row = await this.transition(touched, session, { type: "planned", planned });
         // A verified plan starts at once, in this invocation: no alarm hop between planning and step 1.
-        const planned = this.store.query(query.id);
-        if (planned?.status === "running" && query.options.stepping !== "manual")
-          await this.execute(planned, session);
-      } else if (query.status === "running") await this.execute(query, session);
+        if (row.status === "running" && row.options.stepping !== "manual") await this.execute(row, session);
+      } else if (touched.status === "running") await this.execute(touched, session);
     } catch (error) {
-      this.fail(query.id, session, unexpected(error));
+      const row = this.store.query(query.id);
+      if (row) await this.transition(row, session, { type: "failed", error: unexpected(error) });
     }
+  }
+
+  /**
+   * Brings an event to the query machine (runtime/query-machine.ts) and carries out what it decides:
+   * the transition written in one store call, then its audit rows, the loaded copy dropped, and its
+   * effects performed (`policy`: the query's, for effects that read it). Returns the row as written.
+   */
+  async transition(
+    query: QueryRecord,
+    session: Session,
+    event: QueryEvent,
+    policy: Policy | null = null,
+  ): Promise<QueryRecord> {
+    const t = next({ ...query, privateSession: session.private }, event);
+    const row = this.store.apply(query, t);
+    for (const { type, detail } of t.audit) this.audit(type, detail);
+    if (t.uncache) this.loaded.delete(query.id);
+    let after = t.after;
+    for (const effect of t.effects) {
+      if (effect.kind === "hold") {
+        // What its first advance runs: the plan as verified now, not read back and verified again.
+        this.loaded.set(query.id, { from: `${row.plan}\u0000${row.context}`, query: effect.query });
+      } else if (effect.kind === "keep") await this.keep(row, session, policyOf(policy), effect.artifacts);
+      else {
+        const { tool: _tool, ...request } = effect.ask;
+        const consent = this.consents.ask(query.id, request, policyOf(policy).consent.timeoutSeconds);
+        after = { type: "asked", consentId: consent.id, ask: effect.ask };
+      }
+    }
+    return after ? this.transition(row, session, after, policy) : row;
   }
 
   /**
@@ -158,46 +185,6 @@ export class QueryLifecycle {
     });
   }
 
-  private recordPlan(query: QueryRecord, planned: Planned): void {
-    if (planned.state === "invalid") {
-      this.store.update(query.id, { status: "failed", error: shownError(planned.error, new Set()) });
-      const errors = Array.isArray(planned.error.details) ? planned.error.details.slice(0, 20) : [];
-      this.audit("plan_invalid", { queryId: query.id, errors });
-      this.store.emit(query.id, "query_finished", { status: "failed" });
-      return;
-    }
-    const { violations, redactions } = planned.verdict;
-    const stored = {
-      plan: JSON.stringify(planned.plan),
-      context: storedContext(planned.context),
-      verdict: JSON.stringify({ violations, redactions }),
-    };
-    if (planned.state === "rejected") {
-      this.store.update(query.id, {
-        status: "rejected",
-        ...stored,
-        ...(planned.error && { error: shownError(planned.error, new Set()) }),
-      });
-      this.audit("plan_rejected", { queryId: query.id, violations, attempts: planned.attempts });
-      this.store.emit(query.id, "query_finished", { status: "rejected" });
-      return;
-    }
-    if (redactions.length)
-      this.audit("display_redacted", { queryId: query.id, items: redactions.map((r) => r.path) });
-    this.store.update(query.id, { status: "running", ...stored });
-    // What its first advance runs: the plan as verified now, not read back and verified again.
-    this.loaded.set(query.id, {
-      from: `${stored.plan}\u0000${stored.context}`,
-      query: plannedQuery(query, planned.context, planned.plan, planned.verdict),
-    });
-    // The planner's token use shows in the trace (a live model bills it; scripted ones estimate).
-    this.store.emit(query.id, "planned", {
-      attempts: planned.attempts,
-      violations: violations.length,
-      tokens: planned.tokens,
-    });
-  }
-
   /**
    * Runs the query's steps back to back in this one invocation, in one pass of the interpreter (no
    * replay between steps), until it waits for the user, ends, or has run for RUN_BUDGET_MS; a run
@@ -225,38 +212,16 @@ export class QueryLifecycle {
       }),
       ...(!manual && { budget: Number.MAX_SAFE_INTEGER, deadline: Date.now() + RUN_BUDGET_MS }),
     });
-    await this.apply(query, session, policy, advance);
+    await this.transition(query, session, { type: "stepped", advance }, policy);
   }
 
-  /** Writes what the runtime decided. */
-  private async apply(query: QueryRecord, session: Session, policy: Policy, advance: Advance): Promise<void> {
-    switch (advance.next) {
-      case "continue":
-        return;
-      case "wait":
-        if (advance.ask) this.ask(query.id, policy, advance.ask);
-        return;
-      case "failed":
-        await this.keep(query, session, policy, advance.artifacts);
-        return this.fail(query.id, session, advance.error);
-      case "done": {
-        await this.keep(query, session, policy, advance.artifacts);
-        this.ended(query.id, session);
-        this.store.update(query.id, { status: "completed" });
-        this.store.emit(query.id, "query_finished", { status: "completed" });
-      }
-    }
-  }
-
-  /** Stores what a query leaves in the user's artifacts (a private session keeps nothing). */
+  /** Stores what a query leaves in the user's artifacts (the machine asks none of a private session). */
   private async keep(
     query: QueryRecord,
     session: Session,
     policy: Policy,
     drafts: ArtifactDraft[],
   ): Promise<void> {
-    if (session.private) return;
-    if (!drafts.length) return;
     const artifacts = await Promise.all(
       drafts.map(async (draft) => ({
         ...draft,
@@ -281,55 +246,16 @@ export class QueryLifecycle {
     this.loaded.set(query.id, { from, query: loaded });
     return loaded;
   }
-
-  private ask(queryId: string, policy: Policy, ask: ConsentAsk): void {
-    const { tool, ...request } = ask;
-    const consent = this.consents.ask(queryId, request, policy.consent.timeoutSeconds);
-    this.store.update(queryId, { status: "awaiting_consent" });
-    this.store.emit(queryId, "consent_requested", {
-      consentId: consent.id,
-      kind: ask.kind,
-      tool,
-      key: ask.stepKey,
-    });
-    this.audit("consent_asked", {
-      queryId,
-      consentId: consent.id,
-      kind: ask.kind,
-      tool,
-      assessment: ask.request.assessment,
-    });
-  }
-
-  /**
-   * However a query ends (done, failed, its consent expired): a private session keeps no value of
-   * it past this point, in the journal or in its consents (shown data, a spoke's relayed request).
-   * Only what was displayed remains.
-   */
-  ended(queryId: string, session: Session): void {
-    this.loaded.delete(queryId);
-    if (!session.private) return;
-    this.store.forgetValues(queryId);
-    this.consents.forgetValues(queryId);
-  }
-
-  /**
-   * Ends a query as failed, for a step's failure and a consent's expiry alike. The error leaves
-   * through the display boundary: stored, shown and audited as its code's words and facts.
-   */
-  fail(queryId: string, session: Session, error: QueryError): void {
-    const row = this.store.query(queryId);
-    const names = row?.plan ? planCalls(JSON.parse(row.plan), row.context) : new Set<string>();
-    const shown = shownError(error, names, row?.options.boundary !== "off");
-    this.ended(queryId, session);
-    this.store.update(queryId, { status: "failed", error: shown });
-    this.audit("query_failed", { queryId, ...shown });
-    this.store.emit(queryId, "query_finished", { status: "failed", code: shown.code });
-  }
 }
 
 /** Under the 32 MiB an RPC message may carry, with room for the metadata (JSON characters). */
 const ARTIFACT_BATCH_CHARS = 8 * 1024 * 1024;
+
+/** The query's policy, for an effect that reads it: only a run of its steps asks such effects. */
+function policyOf(policy: Policy | null): Policy {
+  if (!policy) throw new Error("a query effect needs the query's policy");
+  return policy;
+}
 
 /** Any coded failure (runtime, model, stored state) ends the query as it says; only an unknown error is a bug. */
 function unexpected(error: unknown): QueryError {

@@ -2,19 +2,23 @@ import * as z from "zod";
 import { decode } from "../../decode.ts";
 import {
   type AppPicks,
-  AppPicksSchema,
   type DisplayItem,
   type HubEvent,
+  type HubEventData,
+  type HubEventType,
+  HubEventTypeSchema,
   type JournalEntry,
   LabelSchema,
   ProvenanceSchema,
-  QUERY_STATES,
+  type QueryFields,
   type QueryOptions,
-  QueryOptionsSchema,
-  type QueryStatus,
-  type ShownError,
+  type Transition,
 } from "../../runtime/index.ts";
 import type { Sql } from "../sql.ts";
+import type { ConsentStore } from "./consents.ts";
+import { type QueryRecord, type QueryRow, toQuery } from "./query-row.ts";
+
+export type { QueryRecord, StoredError } from "./query-row.ts";
 
 /**
  * The HubDO's durable state. Everything a resume needs is here: the query, its plan and the context
@@ -78,47 +82,9 @@ export function mayUse(session: Session, caller: Caller | null): boolean {
   );
 }
 
-/** A query row as stored; `plan`, `context` and `verdict` stay JSON text until the runtime loads them. */
-export interface QueryRecord {
-  id: string;
-  seq: number;
-  text: string;
-  status: QueryStatus;
-  idempotencyKey: string | null;
-  options: QueryOptions;
-  picks: AppPicks;
-  plan: string | null;
-  context: string | null;
-  verdict: string | null;
-  error: StoredError | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** An error as stored and shown: written from the runtime's closed codes, read back as text. */
-export type StoredError = z.infer<typeof ErrorSchema>;
-
-type QueryRow = {
-  id: string;
-  seq: number;
-  text: string;
-  status: string;
-  idempotency_key: string | null;
-  options: string;
-  picks: string | null;
-  plan: string | null;
-  context: string | null;
-  verdict: string | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-};
-
 const Json = z.unknown();
 const JournalState = z.enum(["started", "done"]);
 const Info = z.record(z.string(), z.unknown());
-const ErrorSchema = z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() });
-const StatusSchema = z.enum(QUERY_STATES);
 
 const now = () => new Date().toISOString();
 
@@ -129,10 +95,22 @@ export class HubStore {
    * no stream listening pays no decode.
    */
   private readonly written: (event: () => HubEvent) => void;
+  private readonly consents: Pick<ConsentStore, "forgetValues">;
+  private readonly transaction: <T>(work: () => T) => T;
 
-  constructor(sql: Sql, written: (event: () => HubEvent) => void = () => {}) {
+  constructor(
+    sql: Sql,
+    more: {
+      written?: (event: () => HubEvent) => void;
+      consents: Pick<ConsentStore, "forgetValues">;
+      /** The storage's transactionSync: a transition is written whole or not at all. */
+      transaction: <T>(work: () => T) => T;
+    },
+  ) {
     this.sql = sql;
-    this.written = written;
+    this.written = more.written ?? (() => {});
+    this.consents = more.consents;
+    this.transaction = more.transaction;
   }
 
   /** The session row, once read: it is written once (INSERT OR IGNORE) and never changed or deleted. */
@@ -226,23 +204,47 @@ export class HubStore {
     return this.query(id)!;
   }
 
-  /** `plan`, `context` and `verdict` are JSON text as given (the runtime serialises them). */
-  update(
-    id: string,
-    fields: Partial<{
-      status: QueryStatus;
-      plan: string;
-      context: string;
-      verdict: string;
-      /** Only what the display boundary made (shownError): the row is shown and audited as is. */
-      error: ShownError | null;
-    }>,
-  ): void {
+  /**
+   * Writes one transition of the query machine (runtime/query-machine.ts) in one transaction: the
+   * row's fields, the query's events and, when a private session's query ends, the end of its values
+   * here (journal and consents; only what was displayed remains). Returns the row as written.
+   */
+  apply(query: QueryRecord, t: Transition): QueryRecord {
+    const { write } = t;
+    if (!write && !t.events.length && !t.forget) return query;
+    const pushed: Array<() => HubEvent> = [];
+    const written = this.transaction(() => {
+      const id = query.id;
+      const row = write ? this.update(id, write) : query;
+      for (const { type, data } of t.events) pushed.push(this.write(id, type, data));
+      if (t.forget) {
+        this.sql`UPDATE journal SET value = NULL WHERE query_id = ${id}`;
+        this.consents.forgetValues(id);
+      }
+      return row;
+    });
+    // Open streams hear of the events once they are committed.
+    for (const event of pushed) this.written(event);
+    return written;
+  }
+
+  /** `plan`, `context` and `verdict` are JSON text as given; `error` only as the display boundary made it. */
+  private update(id: string, fields: QueryFields): QueryRecord {
     const row = this.sql<QueryRow>`SELECT * FROM queries WHERE id = ${id}`[0]!;
-    const error = fields.error === undefined ? row.error : fields.error && JSON.stringify(fields.error);
-    this.sql`UPDATE queries SET status = ${fields.status ?? row.status}, plan = ${fields.plan ?? row.plan},
-             context = ${fields.context ?? row.context}, verdict = ${fields.verdict ?? row.verdict},
-             error = ${error}, updated_at = ${now()} WHERE id = ${id}`;
+    const written = {
+      ...row,
+      status: fields.status ?? row.status,
+      plan: fields.plan ?? row.plan,
+      context: fields.context ?? row.context,
+      verdict: fields.verdict ?? row.verdict,
+      error: fields.error === undefined ? row.error : JSON.stringify(fields.error),
+      updated_at: now(),
+    };
+    this
+      .sql`UPDATE queries SET status = ${written.status}, plan = ${written.plan}, context = ${written.context},
+             verdict = ${written.verdict}, error = ${written.error}, updated_at = ${written.updated_at}
+             WHERE id = ${id}`;
+    return toQuery(written);
   }
 
   journal(queryId: string): Map<string, JournalEntry> {
@@ -289,11 +291,6 @@ export class HubStore {
                      ${JSON.stringify(info)})`;
   }
 
-  /** Private sessions keep no values once a query is over: only what was displayed remains. */
-  forgetValues(queryId: string): void {
-    this.sql`UPDATE journal SET value = NULL WHERE query_id = ${queryId}`;
-  }
-
   addDisplay(queryId: string, item: DisplayItem): void {
     this
       .sql`INSERT OR IGNORE INTO display (query_id, key, title, value, label, redacted, untrusted, provenance)
@@ -327,12 +324,16 @@ export class HubStore {
     }));
   }
 
-  emit(queryId: string, type: string, data: Record<string, unknown>): void {
+  emit<T extends HubEventType>(queryId: string, type: T, data: HubEventData<T>): void {
+    this.written(this.write(queryId, type, data));
+  }
+
+  /** Writes an event; returns it as a read would (data as stored), so a pushed event and a replayed one are the same. */
+  private write(queryId: string, type: HubEventType, data: HubEventData): () => HubEvent {
     const text = JSON.stringify(data);
     const row = this.sql<{ seq: number; at: string }>`INSERT INTO events (query_id, type, data, at)
       VALUES (${queryId}, ${type}, ${text}, ${now()}) RETURNING seq, at`[0]!;
-    // As a read would return it (data as stored), so a pushed event and a replayed one are the same.
-    this.written(() => ({ seq: row.seq, queryId, type, data: decode(Info, text, "an event"), at: row.at }));
+    return () => ({ seq: row.seq, queryId, type, data: decode(Info, text, "an event"), at: row.at });
   }
 
   events(afterSeq: number, queryId?: string, limit = 500): HubEvent[] {
@@ -343,7 +344,7 @@ export class HubStore {
     return rows.map((r) => ({
       seq: r.seq,
       queryId: r.query_id,
-      type: r.type,
+      type: HubEventTypeSchema.parse(r.type),
       data: decode(Info, r.data, "an event"),
       at: r.at,
     }));
@@ -351,43 +352,3 @@ export class HubStore {
 }
 
 type EventRow = { seq: number; query_id: string; type: string; data: string; at: string };
-
-/**
- * Options only ever switch defences off (for control runs), so options that do not read back as
- * written fail safe to none: the query runs with every defence on rather than stopping the hub.
- */
-function optionsOf(text: string): QueryOptions {
-  try {
-    return decode(QueryOptionsSchema, text, "a query's options");
-  } catch {
-    return {};
-  }
-}
-
-/** Picks that do not read back as written fail safe to none: the user is asked instead. */
-function picksOf(text: string | null): AppPicks {
-  if (text === null) return {};
-  try {
-    return decode(AppPicksSchema, text, "a query's app picks");
-  } catch {
-    return {};
-  }
-}
-
-function toQuery(row: QueryRow): QueryRecord {
-  return {
-    id: row.id,
-    seq: row.seq,
-    text: row.text,
-    status: StatusSchema.parse(row.status),
-    idempotencyKey: row.idempotency_key,
-    options: optionsOf(row.options),
-    picks: picksOf(row.picks),
-    plan: row.plan,
-    context: row.context,
-    verdict: row.verdict,
-    error: row.error === null ? null : decode(ErrorSchema, row.error, "a query's error"),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
