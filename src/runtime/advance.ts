@@ -1,5 +1,5 @@
-import { schemaViolations } from "../apps/schemas.ts";
 import { indexQuery, type Label, type QllmStep } from "../policy/index.ts";
+import { type AppCall, stepCall } from "./app-call.ts";
 import type { ConsentAsk } from "./consents.ts";
 import { type QueryError, queryError, StepFailure } from "./failure.ts";
 import { Gate, type GatePorts } from "./gate.ts";
@@ -10,24 +10,7 @@ import type { JournalEntry } from "./records.ts";
 /** How many new tool or q-llm calls one advance performs: each one is a durable step boundary. */
 export const STEPS_PER_ADVANCE = 1;
 
-/** A tool call as the hub sends it to the app's spoke. */
-export interface ToolRequest {
-  /** The name the plan called (a catalog entry, or the app's own tool in apps mode). */
-  tool: string;
-  appId: string;
-  /** The approved version the plan was verified against: the only one the call may reach. */
-  version: number;
-  functionality: string;
-  key: string;
-  args: Record<string, unknown>;
-  /** Which arguments carry the user's own words (an agentic app's visor takes destinations only from them). */
-  trusted: string[];
-  /** The request paths the tenant's catalog entry declares as destinations (the visor's I pins to them). */
-  destinations: string[];
-  /** What the app's memory of this call is labeled, and which memory an agent may be given. */
-  memory: { carries: string; mayRead: string[] | null };
-}
-
+/** A plan step's answer; a failed call throws a `StepFailure` (`stepFailure`, app-call.ts). */
 export interface ToolAnswer {
   value: unknown;
   /** An agentic app read content on the way, so its answer is no more than untrusted. */
@@ -41,7 +24,8 @@ export interface ToolAnswer {
 /** The effects a query needs, supplied by the hub. A failed effect throws a `StepFailure`. */
 export interface QueryPorts extends GatePorts {
   record: Recorder;
-  tool(request: ToolRequest): Promise<ToolAnswer>;
+  /** The app-call port: the catalog schemas, the limits and the spoke call (app-call.ts). */
+  tool(call: AppCall): Promise<ToolAnswer>;
   qllm(step: QllmStep, inputs: Record<string, unknown>): Promise<unknown>;
   retrieve(artifactId: string): Promise<{ value: unknown; label: Label } | null>;
 }
@@ -107,39 +91,7 @@ export async function advanceQuery(input: {
       effects: {
         route: (step, key) => gate.route(step, key),
         gate: (target, key, args, pc, bound) => gate.check(target, key, args, pc, bound),
-        tool: async (target, key, args, { trusted, carries, mayRead }) => {
-          // In catalog mode the entry's schemas bind too: the app's own are checked by its spoke.
-          const request =
-            snapshot.mode === "catalog" ? schemaViolations(target.entry.requestSchema, args) : [];
-          if (request.length) {
-            throw new StepFailure(
-              "invalid_request",
-              `${target.tool}: the request breaks the catalog entry's schema`,
-              { details: request, facts: { step: key, tool: target.tool } },
-            );
-          }
-          const { appId, version, functionality } = target;
-          const answer = await ports.tool({
-            tool: target.tool,
-            appId,
-            version,
-            functionality,
-            key,
-            args,
-            trusted,
-            destinations: snapshot.destinations[target.tool] ?? [],
-            memory: { carries, mayRead },
-          });
-          const response = target.response ? schemaViolations(target.response, answer.value) : [];
-          if (response.length) {
-            throw new StepFailure(
-              "invalid_response",
-              `${target.tool}: ${target.app}'s answer breaks the catalog entry's schema`,
-              { details: response, facts: { step: key, tool: target.tool } },
-            );
-          }
-          return answer;
-        },
+        tool: (target, key, args, labels) => ports.tool(stepCall(snapshot, target, key, args, labels)),
         qllm: (step, _key, inputs) => ports.qllm(step, inputs),
         retrieve: async (artifactId) => {
           if (!snapshot.artifacts[artifactId]) {

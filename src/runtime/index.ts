@@ -3,8 +3,18 @@
  * the planning snapshot and messages, and the stored-query codec. Pure like src/policy: no Workers
  * runtime, no Durable Object stubs, no model client; the hub supplies every effect through ports.
  */
-export type { Advance, ArtifactDraft, QueryPorts, ToolAnswer, ToolRequest } from "./advance.ts";
+export type { Advance, ArtifactDraft, QueryPorts, ToolAnswer } from "./advance.ts";
 export { advanceQuery, STEPS_PER_ADVANCE } from "./advance.ts";
+export {
+  type AppAnswer,
+  type AppCall,
+  type AppCallFailure,
+  type AppCallOutcome,
+  callApp,
+  relayCall,
+  relayedLevel,
+  stepFailure,
+} from "./app-call.ts";
 export {
   assessCollaboration,
   type CollaborationAssessment,

@@ -175,13 +175,13 @@ function ports(
     record: journal,
     tool: async (call) => {
       sent.push({
-        tool: call.tool,
-        appId: call.appId,
-        version: call.version,
-        args: call.args,
+        tool: call.target.tool,
+        appId: call.target.appId,
+        version: call.target.version,
+        args: call.request,
         trusted: call.trusted,
       });
-      return { value: call.tool === "contacts.lookup" ? { email: "acc@x.test" } : { ok: true } };
+      return { value: call.target.tool === "contacts.lookup" ? { email: "acc@x.test" } : { ok: true } };
     },
     qllm: async () => ({}),
     retrieve: async () => null,

@@ -97,8 +97,10 @@ async function run(notes: unknown, qllmAnswer: unknown, failLookups = false): Pr
     record: journal,
     tool: async (call) => {
       // A hostile app may fail on purpose, to signal that its branch ran.
-      if (failLookups && call.tool === "contacts.lookup") throw new StepFailure("app_error", "refused");
-      return { value: call.tool === "notes.list" ? notes : { email: `${String(call.args.name)}@x` } };
+      const { tool } = call.target;
+      if (failLookups && tool === "contacts.lookup") throw new StepFailure("app_error", "refused");
+      const { name } = call.request as { name?: unknown };
+      return { value: tool === "notes.list" ? notes : { email: `${String(name)}@x` } };
     },
     qllm: async () => qllmAnswer,
     retrieve: async () => null,

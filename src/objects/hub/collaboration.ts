@@ -1,5 +1,4 @@
 import { servedSource } from "../../apps/destination-review.ts";
-import { schemaViolations } from "../../apps/schemas.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { failure } from "../../result.ts";
 import {
@@ -7,16 +6,18 @@ import {
   type Consent,
   type LoadedQuery,
   type RelayInput,
+  relayCall,
+  relayedLevel,
   relayNext,
   shownRequest,
   type Target,
   targetId,
 } from "../../runtime/index.ts";
-import { randomId, sha256Hex } from "../crypto.ts";
+import { randomId } from "../crypto.ts";
 import type { Rpc } from "../rpc.ts";
 import type { Sql } from "../sql.ts";
-import { spokeStub } from "../stubs.ts";
 import type { TenantDO } from "../tenant/index.ts";
+import { appCaller } from "./app-call.ts";
 import type { ConsentStore } from "./consents.ts";
 import { ephemeralId, resolveEphemeral } from "./ephemeral.ts";
 import type { HubStore, Session } from "./store.ts";
@@ -170,7 +171,7 @@ export async function collaborationOutcome(
       c.audit("collaboration_refused", { consentId: root.id, tool: targetId(target), reasons: next.refused });
       return failure("denied", `the policy refuses this request: ${next.refused[0]}`);
     }
-    if (next.next === "relay") return relay(c, root, target, next.carries);
+    if (next.next === "relay") return relay(c, query, root, target, next.carries);
     const subject = `relay:${root.id}:${next.kind}`;
     const earlier = c.consents.forSubject(root.queryId, subject);
     if (!earlier) {
@@ -244,6 +245,7 @@ function relayInput(
 
 async function relay(
   c: CollaborationContext,
+  query: LoadedQuery,
   consent: Consent,
   target: Target,
   carries: string,
@@ -254,38 +256,41 @@ async function relay(
     return failure("failed", "this request was already relayed");
   c.store.journalStarted(consent.queryId, mark, "collaboration", {});
   const tool = targetId(target);
-  // The request an agent wrote meets the entry's schema, as a plan step's does (the app's own is the spoke's).
-  const wrong = schemaViolations(target.entry.requestSchema, consent.payload);
-  if (wrong.length) {
-    c.audit("collaboration_refused", { consentId: consent.id, tool, problems: wrong.slice(0, 5) });
-    return failure("failed", `the request does not match ${target.tool}: ${wrong[0]}`);
-  }
-  const result = await spokeStub(c.env, c.session.tenantId, c.session.userId, target.appId).call({
-    tenantId: c.session.tenantId,
-    userId: c.session.userId,
-    appId: target.appId,
-    functionality: target.functionality,
-    // The version the query was verified against, as for a plan step.
-    appVersion: target.version,
-    request: consent.payload,
-    callId: randomId("call"),
-    sessionId: c.session.id,
-    idempotencyKey: await sha256Hex(`${c.session.id}:${consent.id}`),
-    remember: !c.session.private,
-    memory: { carries, mayRead: [] },
+  const { policy, defences, snapshot } = query.context;
+  // Through the port a plan step's call takes: the entry's schemas, the tenant's limits, the agent
+  // settings; the version the query was verified against.
+  const call = appCaller({
+    env: c.env,
+    session: c.session,
+    queryId: consent.queryId,
+    policy,
+    defences,
+    store: c.store,
   });
-  c.store.emit(consent.queryId, "collaboration_relayed", { consentId: consent.id, tool, ok: result.ok });
-  if (!result.ok) {
-    c.audit("collaboration_failed", { consentId: consent.id, tool, code: result.code });
-    return { ...failure("failed", result.message), attempted: true };
+  const outcome = await call(relayCall(snapshot, target, consent.id, consent.payload, carries));
+  if (outcome.ok || outcome.at !== "request") {
+    const ok = outcome.ok || outcome.at === "response";
+    c.store.emit(consent.queryId, "collaboration_relayed", { consentId: consent.id, tool, ok });
   }
-  const answerProblems = target.response ? schemaViolations(target.response, result.value) : [];
-  if (answerProblems.length) {
-    c.audit("collaboration_failed", { consentId: consent.id, tool, problems: answerProblems.slice(0, 5) });
-    return { ...failure("failed", `${target.app}'s answer does not match ${target.tool}`), attempted: true };
+  if (outcome.ok) {
+    const confidentiality = relayedLevel(query.lattices, target, outcome);
+    return { ok: true, state: "answered", value: outcome.value, confidentiality };
   }
-  const confidentiality = target.entry.output.confidentiality;
-  return { ok: true, state: "answered", value: result.value, confidentiality };
+  const problems = (outcome.problems ?? []).slice(0, 5);
+  switch (outcome.at) {
+    case "request":
+      c.audit("collaboration_refused", { consentId: consent.id, tool, problems });
+      return failure("failed", `the request does not match ${target.tool}: ${problems[0]}`);
+    case "app":
+      c.audit("collaboration_failed", { consentId: consent.id, tool, code: outcome.code });
+      return { ...failure("failed", outcome.message), attempted: true };
+    case "response":
+      c.audit("collaboration_failed", { consentId: consent.id, tool, problems });
+      return {
+        ...failure("failed", `${target.app}'s answer does not match ${target.tool}`),
+        attempted: true,
+      };
+  }
 }
 
 /** A query that cannot be loaded relays nothing; the failure is logged, not swallowed. */

@@ -1,0 +1,38 @@
+import type { Policy } from "../../policy/index.ts";
+import { type AppCall, type AppCallOutcome, callApp, type Defences } from "../../runtime/index.ts";
+import { randomId, sha256Hex } from "../crypto.ts";
+import { spokeStub } from "../stubs.ts";
+import type { HubStore, Session } from "./store.ts";
+
+/**
+ * The one way this hub calls an app (the runtime's `callApp`, app-call.ts): a plan step's call
+ * (ports.ts) and a relay between spokes (collaboration.ts) alike, over the app's spoke, with the
+ * query's trace in this hub's store.
+ */
+export function appCaller(input: {
+  env: Env;
+  session: Session;
+  queryId: string;
+  policy: Policy;
+  defences: Defences;
+  store: HubStore;
+}): (call: AppCall) => Promise<AppCallOutcome> {
+  const { env, session, queryId, store } = input;
+  const scope = {
+    tenantId: session.tenantId,
+    userId: session.userId,
+    sessionId: session.id,
+    queryId,
+    remember: !session.private,
+    policy: input.policy,
+    defences: input.defences,
+  };
+  return (call) =>
+    callApp(scope, call, {
+      send: (spokeCall) =>
+        spokeStub(env, session.tenantId, session.userId, call.target.appId).call(spokeCall),
+      callId: () => randomId("call"),
+      digest: sha256Hex,
+      emit: (type, data) => store.emit(queryId, type, data),
+    });
+}
