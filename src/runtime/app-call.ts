@@ -2,6 +2,7 @@ import { schemaViolations } from "../apps/schemas.ts";
 import type { AgentEvent, SpokeCall, SpokeErrorCode, SpokeResult } from "../contracts.ts";
 import { highest, type Lattices, type Policy, type VisorCheck } from "../policy/index.ts";
 import type { Failure, Ok } from "../result.ts";
+import type { HubEventData } from "./events.ts";
 import { StepFailure } from "./failure.ts";
 import type { Defences } from "./records.ts";
 import type { CallLabels } from "./run-context.ts";
@@ -111,7 +112,7 @@ export interface AppCallIo {
   send(call: SpokeCall): Promise<SpokeResult>;
   callId(): string;
   digest(text: string): Promise<string>;
-  emit(type: string, data: Record<string, unknown>): void;
+  emit(type: "visor_exception", data: HubEventData<"visor_exception">): void;
 }
 
 /** Checks the request, calls the spoke, traces the agent's exceptions and checks the answer. */
@@ -215,7 +216,7 @@ export function traceEvents(
   scope: Pick<AppCallScope, "defences">,
   call: AppCall,
   events: readonly AgentEvent[],
-): Array<{ type: "visor_exception"; data: Record<string, unknown> }> {
+): Array<{ type: "visor_exception"; data: HubEventData<"visor_exception"> }> {
   return events
     .filter((event) => event.type === "visor_exception")
     .map((event) => ({
