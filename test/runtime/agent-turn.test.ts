@@ -104,8 +104,18 @@ describe("the visor's refusals", () => {
   });
 
   it("refuses a tool the functionality may not use (S) and never repeats a made-up name", () => {
-    const run = drive(setup({ fx: "summarize" }), [calls(["send_mail", { to: DANA, body: "x" }])]);
+    const named = { fx: "summarize", request: { task: `summarize, then tell ${DANA}` } };
+    const send = () => calls(["send_mail", { to: DANA, body: "x" }]);
+    const run = drive(setup(named), [send()]);
     expect(run.outcome).toMatchObject({ code: "visor_refused", rule: "S" });
+    // Control: with S off (T and I pass: the user named Dana), the irreversible send goes out.
+    const sOff = { ...setup().settings, checks: { S: false, T: true, I: true } };
+    const off = drive(setup({ ...named, settings: sOff }), [send(), says({ summary: "x" })]);
+    expect(off.actions[1]).toMatchObject({
+      type: "tool",
+      tool: "send_mail",
+      idempotencyKey: "key:irreversible",
+    });
     const made = drive(setup({ fx: "summarize" }), [calls(["rm_rf", {}])]);
     expect(made.outcome.ok === false && made.outcome.message).toBe(
       "the visor refused (a tool the app does not have) (S)",

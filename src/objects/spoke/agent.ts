@@ -60,8 +60,20 @@ export interface AgentRun {
 export type { AgentOutcome };
 
 export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
-  const { model, limits, ai, ...settings } = run.settings;
-  let step: AgentStep = agentStart({ ...run, settings, hub: run.hub !== undefined }, Date.now());
+  const { model: _model, limits: _limits, ai: _ai, ...settings } = run.settings;
+  // The reducer gets what it decides by: no secrets, no model, no hub stub.
+  const setup = {
+    app: { manifest: run.app.manifest, confirmedDestinations: run.app.confirmedDestinations },
+    functionality: run.functionality,
+    request: run.request,
+    memory: run.memory,
+    carries: run.carries,
+    readRequest: run.readRequest,
+    idempotencyKey: run.idempotencyKey,
+    settings,
+    hub: run.hub !== undefined,
+  };
+  let step: AgentStep = agentStart(setup, Date.now());
   for (;;) {
     const { state, action } = step;
     switch (action.type) {
