@@ -84,6 +84,8 @@ export async function callApp(
     if (event.type === "visor_exception")
       await audit("visor_exception", { tool: event.tool, exception: { type: event.exception?.type } });
   }
+  // An agent's failure is its loop's (a limit, a refusal: audited above or in the hub's trace), not
+  // the app's; one refused before anything was sent reached nobody.
   if (!delivered.ok && !agent && !delivered.details?.unsent) {
     // The code and status only: the rest of an app's failure is its own (or its network's) words.
     const status = delivered.details?.status;
