@@ -5,6 +5,17 @@
  */
 export type { Advance, ArtifactDraft, QueryPorts, ToolAnswer } from "./advance.ts";
 export { advanceQuery, STEPS_PER_ADVANCE } from "./advance.ts";
+export type {
+  AgentAction,
+  AgentObservation,
+  AgentOutcome,
+  AgentSetup,
+  AgentState,
+  AgentStep,
+  ModelAnswer,
+  TaintLedger,
+} from "./agent-state.ts";
+export { agentObserve, agentStart, agentTurn } from "./agent-turn.ts";
 export {
   type AppAnswer,
   type AppCall,

@@ -1,33 +1,25 @@
-import {
-  type ConfirmedDestinations,
-  functionalitySource,
-  toolSource,
-} from "../../apps/destination-review.ts";
+import type { ConfirmedDestinations } from "../../apps/destination-review.ts";
 import type { Functionality, Manifest } from "../../apps/manifest.ts";
-import { schemaViolations, valueProblems } from "../../apps/schemas.ts";
+import type { AgentCallSettings, CollaborationReply, Discovery } from "../../contracts.ts";
+import { type AiBinding, complete, type ModelConfig, ModelError, type ModelLimits } from "../../llm/index.ts";
+import { failure } from "../../result.ts";
 import {
-  type AgentCallSettings,
-  type AgentEvent,
-  COLLABORATION_TOOL,
-  type CollaborationReply,
-  type Discovery,
-  type SpokeErrorCode,
-} from "../../contracts.ts";
-import {
-  type AiBinding,
-  type ChatMessage,
-  complete,
-  type ModelConfig,
-  ModelError,
-  type ModelLimits,
-} from "../../llm/index.ts";
-import { isRecord, type VisorCheck, type VisorTool, visorAudit } from "../../policy/index.ts";
+  type AgentAction,
+  type AgentOutcome,
+  type AgentStep,
+  agentObserve,
+  agentStart,
+  agentTurn,
+  type ModelAnswer,
+} from "../../runtime/index.ts";
 import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 
 /**
  * An agentic app's loop, run inside its SpokeDO: the app's own model (role `spoke`) sees only its
  * own instructions, the hub's request and its memory of this user; every tool call it proposes is
- * trapped by the visor before it reaches the app. Bounded in turns, time and tokens.
+ * trapped by the visor before it reaches the app. Bounded in turns, time and tokens. What to do
+ * next is decided by the reducer (runtime/agent-turn.ts); this driver only does it: asks the
+ * model, calls the app's tools, relays to the hub, and feeds back what came of each.
  */
 
 /** The hub's settings for this call and the model the spoke resolved for it. */
@@ -50,31 +42,6 @@ export interface HubLink {
   withdraw(consentId: string): Promise<void>;
 }
 
-/** The two tools every agent gets when its hub allows collaboration: find, then request. */
-const FIND_TOOL = "lattice_find";
-const COLLABORATION_TOOLS = [
-  {
-    name: FIND_TOOL,
-    description:
-      "Find another functionality by its shared name (e.g. ride.quote): returns an id and its formats.",
-    parameters: {
-      type: "object",
-      properties: { functionality: { type: "string" } },
-      required: ["functionality"],
-    },
-  },
-  {
-    name: COLLABORATION_TOOL,
-    description:
-      "Ask for another functionality by the id lattice_find gave; the user decides whether it goes.",
-    parameters: {
-      type: "object",
-      properties: { fxId: { type: "string" }, request: { type: "object" } },
-      required: ["fxId", "request"],
-    },
-  },
-];
-
 export interface AgentRun {
   app: { name: string; secrets: string[]; manifest: Manifest; confirmedDestinations?: ConfirmedDestinations };
   hub?: HubLink;
@@ -90,297 +57,98 @@ export interface AgentRun {
   settings: AgentSettings;
 }
 
-export type AgentOutcome =
-  | {
-      ok: true;
-      value: unknown;
-      readUntrusted: boolean;
-      /** Confidentiality of other apps' answers it read (collaboration): its answer carries them. */
-      relayed: string[];
-      events: AgentEvent[];
-      tokens: number;
-    }
-  | {
-      ok: false;
-      code: SpokeErrorCode;
-      message: string;
-      /** visor_refused: the rule that refused the call. */
-      rule?: VisorCheck;
-      readUntrusted: boolean;
-      events: AgentEvent[];
-      tokens: number;
-    };
-
-const MAX_CALLS_PER_TURN = 8;
-
-/** How an event names a proposed tool the agent does not have. */
-const UNKNOWN_TOOL = "(a tool the app does not have)";
+export type { AgentOutcome };
 
 export async function runAgent(run: AgentRun): Promise<AgentOutcome> {
-  const agent = run.app.manifest.agent!;
-  const fn = run.functionality;
-  const { settings } = run;
-  const declared = Object.hasOwn(agent.functionalities, fn.name)
-    ? (agent.functionalities[fn.name] ?? [])
-    : [];
-  // Collaboration is a tool like any other: only a functionality that declares it may ask other apps.
-  const collaborates = run.hub !== undefined && declared.includes(COLLABORATION_TOOL);
-  const allowed = collaborates ? [...declared, FIND_TOOL] : declared.filter((t) => t !== COLLABORATION_TOOL);
-  /** What the hub said of each functionality this agent found: the visor judges requests by it. */
-  const found = new Map<string, Discovery>();
-  // I pins to the destinations the request was given: declared (catalog entry, manifest) or confirmed
-  // by the admin, not inferred (an inferred path would widen what I lets through).
-  const confirmed = run.app.confirmedDestinations;
-  const destinations = [
-    ...new Set([...settings.destinations, ...(functionalitySource(fn, confirmed).destinations ?? [])]),
-  ];
-  // Each tool with its schema and the admin's list: the visor infers the destinations not declared.
-  const visorTools: VisorTool[] = agent.tools.map((t) => ({ name: t.name, ...toolSource(t, confirmed) }));
-  const maxTurns = settings.maxTurns ?? 8;
-  const maxTokens = settings.maxTokens ?? 60_000;
-  const deadline = Date.now() + (settings.maxMs ?? 60_000);
-  const events: AgentEvent[] = [];
-  let tokens = 0;
-  // The app's memory holds what it read before: content, so untrusted from the start.
-  let readUntrusted = run.memory.length > 0;
-  let irreversibleDone = false;
-  /** Confidentiality levels of other apps' answers this agent read: its answer carries them. */
-  const relayed: string[] = [];
-  let exceptions = 0;
-  const end = (code: SpokeErrorCode, message: string, rule?: VisorCheck): AgentOutcome => ({
-    ok: false,
-    code,
-    message,
-    ...(rule && { rule }),
-    readUntrusted,
-    events,
-    tokens,
-  });
-
-  const messages: ChatMessage[] = [
-    {
-      role: "system",
-      content:
-        `${agent.instructions}\n\nYou are serving "${fn.name}": ${fn.description}\n` +
-        `When done, answer with only JSON matching this schema: ${JSON.stringify(fn.response)}`,
-    },
-    ...(run.memory.length
-      ? [
-          {
-            role: "user" as const,
-            content: `Your earlier interactions with this user:\n${JSON.stringify(run.memory)}`,
-          },
-        ]
-      : []),
-    { role: "user", content: JSON.stringify({ functionality: fn.name, request: run.request }) },
-  ];
-  const tools = agent.tools
-    .filter((t) => allowed.includes(t.name))
-    .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))
-    .concat(collaborates ? COLLABORATION_TOOLS : []);
-  let usedTools = false;
-  const read = () => [
-    ...run.readRequest,
-    ...(usedTools ? ["content its tools returned"] : []),
-    ...(relayed.length ? ["other apps' answers"] : []),
-  ];
-
-  for (let turn = 0; turn < maxTurns; turn++) {
-    if (Date.now() > deadline) return end("agent_time_limit", "the app's agent ran out of time");
-    let answer: Awaited<ReturnType<typeof complete>>;
-    try {
-      answer = await complete(settings.model, { role: "spoke", messages, tools }, settings.limits, {
-        ai: settings.ai,
-      });
-    } catch (error) {
-      if (error instanceof ModelError) return end(error.code, error.message);
-      throw error;
-    }
-    tokens += answer.usage.inputTokens + answer.usage.outputTokens;
-    if (tokens > maxTokens) return end("agent_token_limit", "the app's agent used up its token budget");
-    if (!answer.toolCalls.length) return finish(answer.text);
-    if (answer.toolCalls.length > MAX_CALLS_PER_TURN) {
-      return end("agent_too_many_calls", `the app's agent proposed ${answer.toolCalls.length} calls at once`);
-    }
-    messages.push({ role: "assistant", content: answer.text || null, toolCalls: answer.toolCalls });
-    for (const [i, call] of answer.toolCalls.entries()) {
-      const args = parseArgs(call.arguments);
-      const exception = visorAudit({
-        functionality: { name: fn.name, irreversible: fn.irreversible, destinations },
-        tools: [...visorTools, ...collaborationTools(found, args)],
-        allowed,
-        request: run.request,
-        trusted: pick(run.request, settings.trustedArgs),
-        // A request to another app is judged by what it asks of that app, like an internal tool's call.
-        call: {
-          tool: call.name,
-          args:
-            call.name === COLLABORATION_TOOL ? (isRecord(args?.request) ? args.request : {}) : (args ?? {}),
-        },
-        checks: settings.checks,
-        irreversibleDone,
-      });
-      if (exception) {
-        // Named only if it is a tool this agent has: the proposed name is the model's own text.
-        const known =
-          agent.tools.some((t) => t.name === call.name) ||
-          call.name === FIND_TOOL ||
-          call.name === COLLABORATION_TOOL
-            ? call.name
-            : UNKNOWN_TOOL;
-        events.push({ type: "visor_exception", tool: known, args, exception });
-        if (++exceptions > settings.selfCorrection) {
-          return end("visor_refused", `the visor refused ${known} (${exception.type})`, exception.type);
-        }
-        // The exception takes the tool result's place: the guest learns the rule, never more.
-        messages.push({
-          role: "tool",
-          toolCallId: call.id,
-          content: JSON.stringify({ semanticException: exception }),
-        });
-        continue;
+  const { model: _model, limits: _limits, ai: _ai, ...settings } = run.settings;
+  // The reducer gets what it decides by: no secrets, no model, no hub stub.
+  const setup = {
+    app: { manifest: run.app.manifest, confirmedDestinations: run.app.confirmedDestinations },
+    functionality: run.functionality,
+    request: run.request,
+    memory: run.memory,
+    carries: run.carries,
+    readRequest: run.readRequest,
+    idempotencyKey: run.idempotencyKey,
+    settings,
+    hub: run.hub !== undefined,
+  };
+  let step: AgentStep = agentStart(setup, Date.now());
+  for (;;) {
+    const { state, action } = step;
+    switch (action.type) {
+      case "done":
+        return action.outcome;
+      case "model":
+        step = agentTurn(state, await ask(run.settings, action), Date.now());
+        break;
+      case "tool": {
+        const result = await callTool(run, action);
+        step = agentObserve(state, { type: "tool", result }, Date.now());
+        break;
       }
-      if (run.hub && collaborates && (call.name === FIND_TOOL || call.name === COLLABORATION_TOOL)) {
-        const carried = [...new Set([...run.carries, ...relayed])];
-        const { reply, confidentiality, attempted } = await collaborate(
-          run.hub,
-          call.name,
-          args ?? {},
-          { read: [...new Set(read())], carried, found },
-          deadline,
-        );
-        events.push({
-          type: "collaboration",
-          tool: call.name,
-          args,
-          message: JSON.stringify(reply).slice(0, 500),
-        });
-        messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(reply) });
-        if (call.name === COLLABORATION_TOOL) readUntrusted = true; // another app's answer is content too
-        if (confidentiality) relayed.push(confidentiality);
-        // Relayed (answered, or failed once it left the hub): that was this request's one
-        // irreversible action. A refused or denied request did nothing, so the agent's own task
-        // may still make its one. An id it never found counts as irreversible, as for the visor.
-        if ((confidentiality || attempted) && (found.get(String(args?.fxId))?.irreversible ?? true))
-          irreversibleDone = true;
-        continue;
+      case "find": {
+        const discovery = await hubOf(run).find(action.functionality);
+        step = agentObserve(state, { type: "find", discovery }, Date.now());
+        break;
       }
-      const tool = agent.tools.find((t) => t.name === call.name);
-      if (!tool) {
-        // Reached only with S off (the ablation control): no such tool to call.
-        messages.push({
-          role: "tool",
-          toolCallId: call.id,
-          content: JSON.stringify({ error: "no such tool" }),
-        });
-        continue;
+      case "relay": {
+        const reply = await relay(hubOf(run), action, state.deadline);
+        step = agentObserve(state, { type: "relay", reply }, Date.now());
+        break;
       }
-      const problems = args ? valueProblems(tool.parameters, args) : ["arguments are not a JSON object"];
-      if (problems.length) {
-        events.push({ type: "tool_failed", tool: call.name, message: problems[0] });
-        messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify({ error: problems }) });
-        continue;
-      }
-      events.push({ type: "tool_call", tool: call.name, args });
-      if (tool.irreversible) irreversibleDone = true;
-      const result = await postSigned(
-        `${(run.app.manifest.endpoint ?? "").replace(/\/+$/, "")}/${call.name}`,
-        JSON.stringify(args),
-        {
-          secrets: run.app.secrets,
-          // The one irreversible action keeps the hub's key: a replayed step cannot repeat it.
-          idempotencyKey: tool.irreversible
-            ? `${run.idempotencyKey}:irreversible`
-            : `${run.idempotencyKey}:${turn}:${i}`,
-          callId: run.callId,
-        },
-        DEFAULT_LIMITS,
-      );
-      readUntrusted = true; // whatever the app returned may carry someone else's words
-      usedTools = true;
-      if (!result.ok) events.push({ type: "tool_failed", tool: call.name, message: result.message });
-      const content = result.ok ? JSON.stringify(result.value) : JSON.stringify({ error: result.message });
-      messages.push({ role: "tool", toolCallId: call.id, content });
     }
-  }
-  return end("agent_turn_limit", `the app's agent did not finish within ${maxTurns} turns`);
-
-  function finish(text: string): AgentOutcome {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return end("invalid_response", "the app's agent did not answer JSON");
-    }
-    // Named by the place in the declared schema only: the answer's keys and values are the model's.
-    const problems = schemaViolations(fn.response, value);
-    if (problems.length)
-      return end("invalid_response", `the app's agent answer breaks its schema: ${problems[0]}`);
-    return { ok: true, value, readUntrusted, relayed, events, tokens };
   }
 }
 
-/** Relays a collaboration tool call to the hub and waits (bounded) for the user's decision. */
-async function collaborate(
-  hub: HubLink,
-  tool: string,
-  args: Record<string, unknown>,
-  asker: { read: string[]; carried: string[]; found: Map<string, Discovery> },
-  deadline: number,
-): Promise<{ reply: unknown; confidentiality?: string; attempted?: boolean }> {
-  if (tool === FIND_TOOL) {
-    const discovery = await hub.find(String(args.functionality ?? ""));
-    if (!discovery) return { reply: { error: "unknown functionality" } };
-    asker.found.set(discovery.fxId, discovery);
-    return { reply: { fxId: discovery.fxId, request: discovery.request, response: discovery.response } };
+async function ask(
+  settings: AgentSettings,
+  action: Extract<AgentAction, { type: "model" }>,
+): Promise<ModelAnswer> {
+  try {
+    const { text, toolCalls, usage } = await complete(
+      settings.model,
+      { role: "spoke", messages: [...action.messages], tools: [...action.tools] },
+      settings.limits,
+      { ai: settings.ai },
+    );
+    return { ok: true, text, toolCalls, usage };
+  } catch (error) {
+    if (error instanceof ModelError) return failure(error.code, error.message);
+    throw error;
   }
-  let reply = await hub.request(String(args.fxId ?? ""), args.request ?? {}, asker.read, asker.carried);
+}
+
+/** One of the app's own tools: a signed POST to its endpoint, as the app's functionalities are called. */
+async function callTool(run: AgentRun, action: Extract<AgentAction, { type: "tool" }>) {
+  const result = await postSigned(
+    `${(run.app.manifest.endpoint ?? "").replace(/\/+$/, "")}/${action.tool}`,
+    JSON.stringify(action.args),
+    { secrets: run.app.secrets, idempotencyKey: action.idempotencyKey, callId: run.callId },
+    DEFAULT_LIMITS,
+  );
+  return result.ok
+    ? { ok: true as const, value: result.value }
+    : { ok: false as const, message: result.message };
+}
+
+/** Relays a request to the hub and waits (bounded) for the user's decision; one still pending is withdrawn. */
+async function relay(
+  hub: HubLink,
+  action: Extract<AgentAction, { type: "relay" }>,
+  deadline: number,
+): Promise<CollaborationReply> {
+  let reply = await hub.request(action.fxId, action.request, action.read, action.carried);
   while (reply.ok && reply.state === "pending" && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 200));
     reply = await hub.outcome(reply.consentId);
   }
-  if (!reply.ok) return { reply: { error: reply.message }, attempted: reply.attempted === true };
-  if (reply.state === "pending") {
-    await hub.withdraw(reply.consentId);
-    return { reply: { error: "no answer in time" } };
-  }
-  return { reply: { answer: reply.value }, confidentiality: reply.confidentiality };
+  if (reply.ok && reply.state === "pending") await hub.withdraw(reply.consentId);
+  return reply;
 }
 
-/**
- * The collaboration tools as the visor sees them: a request to a functionality found in this run
- * takes its irreversibility, destinations and request schema (for the inferred ones) from the hub;
- * one to an id it never found is read fail-closed (irreversible, every value a destination).
- */
-function collaborationTools(
-  found: ReadonlyMap<string, Discovery>,
-  args: Record<string, unknown> | null,
-): VisorTool[] {
-  const target = found.get(String(args?.fxId ?? ""));
-  return [
-    // Lattice's own look-up sends nothing anywhere.
-    { name: FIND_TOOL, irreversible: false, destinations: [], confirmed: true },
-    target
-      ? {
-          name: COLLABORATION_TOOL,
-          irreversible: target.irreversible,
-          ...(target.destinations && { destinations: target.destinations }),
-          parameters: target.request,
-          confirmed: target.confirmed,
-        }
-      : { name: COLLABORATION_TOOL, irreversible: true },
-  ];
-}
-
-function pick(request: Record<string, unknown>, names: string[]): Record<string, unknown> {
-  return Object.fromEntries(names.filter((n) => Object.hasOwn(request, n)).map((n) => [n, request[n]]));
-}
-
-function parseArgs(text: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : null;
-  } catch {
-    return null;
-  }
+function hubOf(run: AgentRun): HubLink {
+  // The reducer offers the collaboration tools only when a hub is linked.
+  if (!run.hub) throw new Error("a collaboration action with no hub linked");
+  return run.hub;
 }

@@ -1,12 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
-import { endpointProblem, modeOf } from "../../apps/egress.ts";
-import { schemaViolations } from "../../apps/schemas.ts";
 import {
   type QllmCall,
   type QllmResult,
-  type ServingApp,
   type SpokeCall,
-  type SpokeErrorCode,
   type SpokeResult,
   VANILLA_SPOKE,
 } from "../../contracts.ts";
@@ -17,24 +13,17 @@ import {
   type ModelLimits,
   type ModelRole,
 } from "../../llm/index.ts";
-import { MCP_LIMITS } from "../../mcp/connection.ts";
 import { failure } from "../../result.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
-import { hubStub, tenantStub } from "../stubs.ts";
+import { tenantStub } from "../stubs.ts";
 import { WriteBehind } from "../write-behind.ts";
-import { runAgent } from "./agent.ts";
-import { DEFAULT_LIMITS, postSigned } from "./endpoint.ts";
 import { HeldModel } from "./held-model.ts";
-import { callMcpTool, type PinCheck, type ToolCall } from "./mcp.ts";
+import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
+import { callApp } from "./pipeline.ts";
 import { runQllm } from "./qllm.ts";
-import {
-  oauthTargetFor,
-  oauthTargetOf,
-  type PendingAsk,
-  USER_OAUTH_MIGRATIONS,
-  UserOAuth,
-} from "./user-oauth.ts";
+import type { SpokeContext } from "./transports/transport.ts";
+import { oauthTargetOf, type PendingAsk, USER_OAUTH_MIGRATIONS, UserOAuth } from "./user-oauth.ts";
 
 const MIGRATIONS = {
   spoke: [
@@ -48,9 +37,6 @@ const MIGRATIONS = {
   oauth: USER_OAUTH_MIGRATIONS,
 };
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
-
-/** How many remembered interactions an agent is given, of how many recent ones looked at. */
-const AGENT_MEMORY = 10;
 
 /**
  * One per (tenant, user, app): the only thing that ever calls the app's endpoint. It calls only an
@@ -72,171 +58,29 @@ export class SpokeDO extends DurableObject<Env> {
 
   async call(call: SpokeCall): Promise<SpokeResult> {
     this.bindOwner(call);
-    const tenant = tenantStub(this.env, call.tenantId);
-    const audit = (type: string, detail: Record<string, unknown>) =>
-      tenant.audit(type, {
-        appId: call.appId,
-        functionality: call.functionality,
-        callId: call.callId,
-        ...detail,
-      });
-
-    // One round trip: the serving version, the functionality, and the day's app-call quota.
-    const begun = await tenant.beginAppCall(call.appId, call.functionality, call.appVersion);
-    if (!begun.ok) return fail(begun.code, begun.message);
-    const { app } = begun;
-    const fn = app.manifest.functionalities.find((f) => f.name === call.functionality)!;
-
-    // Problems are named by places in the declared schema: the request may carry other apps' data.
-    const requestProblems = schemaViolations(fn.request, call.request);
-    if (requestProblems.length) {
-      await audit("malformed_app_request", { problems: requestProblems });
-      return fail(
-        "invalid_request",
-        "the request does not match the functionality's schema",
-        requestProblems,
-      );
-    }
-    const target = fn.tool ? app.manifest.mcp?.url : app.manifest.endpoint;
-    const egress =
-      target === undefined ? "the app names no URL for it" : endpointProblem(target, modeOf(this.env));
-    if (egress) {
-      await audit("egress_refused", { endpoint: target, reason: egress });
-      return fail("egress_refused", egress);
-    }
-    if (fn.tool) return this.callTool(call, app, { ...fn, tool: fn.tool });
-
-    if (app.manifest.agent && Object.hasOwn(app.manifest.agent.functionalities, fn.name)) {
-      if (!call.agent) return fail("agent_not_configured", "no model is configured for this agentic app");
-      const { collaboration: link, modelTimeoutMs, ...agent } = call.agent;
-      let model: Awaited<ReturnType<SpokeDO["model"]>>;
-      try {
-        model = await this.model("spoke", call.tenantId, modelTimeoutMs);
-      } catch (error) {
-        if (error instanceof ModelError) return fail(error.code, error.message);
-        throw error;
-      }
-      const hub = link && hubStub(this.env, call.tenantId, link.sessionId);
-      // Memory keeps its labels: only what this call may carry anyway is given (all of it in a control run).
-      const remembered =
-        call.remember === false || !call.memory ? [] : this.memory(AGENT_MEMORY, call.memory.mayRead);
-      const rememberedLevels = [...new Set(remembered.flatMap((r) => r.levels ?? []))];
-      const outcome = await runAgent({
-        app,
-        ...(hub &&
-          link && {
-            hub: {
-              find: (name) => hub.discover(name),
-              request: (fxId, request, read, carried) =>
-                hub.requestCollaboration({ ...link, fromApp: app.name, fxId, request, read, carried }),
-              outcome: (consentId) => hub.collaborationOutcome(consentId),
-              withdraw: (consentId) => hub.withdrawCollaboration(consentId),
-            },
-          }),
-        functionality: fn,
-        request: call.request as Record<string, unknown>,
-        memory: remembered.map(({ levels: _levels, ...record }) => record),
-        idempotencyKey: call.idempotencyKey,
-        callId: call.callId,
-        settings: { ...agent, ...model, ai: this.env.AI },
-        carries: [...(call.memory ? [call.memory.carries] : []), ...rememberedLevels],
-        readRequest: readOfRequest(call.request, agent.trustedArgs, remembered.length > 0),
-      });
-      await tenant.recordTokens(outcome.tokens);
-      for (const event of outcome.events.filter((e) => e.type === "visor_exception")) {
-        // The rule that fired, not the values: the log outlives the session (private ones too).
-        await audit("visor_exception", { tool: event.tool, exception: { type: event.exception?.type } });
-      }
-      const held = [...rememberedLevels, ...(outcome.ok ? outcome.relayed : [])];
-      this.remember(call, outcome.ok ? outcome.value : null, outcome.ok ? "ok" : outcome.code, held);
-      if (!outcome.ok)
-        return {
-          ...failure(outcome.code, outcome.message),
-          events: outcome.events,
-          ...(outcome.rule && { rule: outcome.rule }),
-        };
-      return {
-        ok: true,
-        value: outcome.value,
-        appVersion: app.version,
-        readUntrusted: outcome.readUntrusted,
-        relayed: outcome.relayed,
-        remembered: rememberedLevels,
-        events: outcome.events,
-      };
-    }
-
-    const result = await postSigned(
-      `${(app.manifest.endpoint ?? "").replace(/\/+$/, "")}/${fn.name}`,
-      JSON.stringify(call.request),
-      { secrets: app.secrets, idempotencyKey: call.idempotencyKey, callId: call.callId },
-      { ...DEFAULT_LIMITS, ...call.limits },
+    return callApp(call, this.context(call), (response, outcome, held) =>
+      this.remember(call, response, outcome, held),
     );
-    if (!result.ok) {
-      // The code and status only: the rest of an app's failure is its own (or its network's) words.
-      await audit("app_call_failed", { code: result.code, ...(result.status && { status: result.status }) });
-      this.remember(call, null, result.code);
-      return fail(result.code, result.message);
-    }
-    const responseProblems = schemaViolations(fn.response, result.value);
-    if (responseProblems.length) {
-      await audit("malformed_app_response", { problems: responseProblems });
-      this.remember(call, null, "invalid_response");
-      return fail(
-        "invalid_response",
-        "the app's answer does not match its declared schema",
-        responseProblems,
-      );
-    }
-    this.remember(call, result.value, "ok");
-    return { ok: true, value: result.value, appVersion: app.version };
   }
 
   /** When this spoke last found the MCP server's tools matching the pins (in memory: an eviction rechecks). */
   private pinCheck: PinCheck | null = null;
 
-  /** An MCP tool call (mcp.ts): pins, call, result checks; remembered like an HTTP call. */
-  private async callTool(call: SpokeCall, app: ServingApp, fn: ToolCall["fn"]): Promise<SpokeResult> {
-    const tenant = tenantStub(this.env, call.tenantId);
-    const limits = {
-      timeoutMs: call.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
-      maxResponseBytes: Math.max(
-        call.limits?.maxResponseBytes ?? MCP_LIMITS.maxResponseBytes,
-        MCP_LIMITS.maxResponseBytes,
-      ),
-    };
-    // The app in hand: its OAuth settings need no second trip to the tenant.
-    const oauthTarget = await oauthTargetFor(this.env, call.tenantId, app);
-    const userToken = oauthTarget ? await this.oauth(call).accessToken(oauthTarget) : undefined;
-    const result = await callMcpTool(
-      {
-        app,
-        fn,
-        args: call.request as Record<string, unknown>,
-        sessionId: call.sessionId,
-        limits,
-        checkPins: call.checkPins !== false,
-        ...(userToken && { userToken }),
+  /** What of this spoke a transport uses (transports/transport.ts). */
+  private context(call: SpokeCall): SpokeContext {
+    return {
+      env: this.env,
+      tenant: tenantStub(this.env, call.tenantId),
+      model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),
+      memory: (limit, mayRead) => this.memory(limit, mayRead),
+      oauth: () => this.oauth(call),
+      pins: {
+        last: () => this.pinCheck,
+        checked: (check) => {
+          this.pinCheck = check;
+        },
       },
-      tenant,
-      this.pinCheck,
-    );
-    if (!result.ok) {
-      // A token the server no longer takes: dropped, so the next query asks the user to sign in again.
-      if (result.code === "authorization_required" && oauthTarget && userToken)
-        this.oauth(call).forget(oauthTarget);
-      await tenant.audit("app_call_failed", {
-        appId: call.appId,
-        functionality: call.functionality,
-        callId: call.callId,
-        code: result.code,
-      });
-      this.remember(call, null, result.code);
-      return fail(result.code, result.message, result.problems);
-    }
-    this.pinCheck = result.pinCheck;
-    this.remember(call, result.value, "ok");
-    return { ok: true, value: result.value, appVersion: app.version };
+    };
   }
 
   // --- per-user OAuth (user-oauth.ts): the tokens of this user for this app ---
@@ -360,22 +204,4 @@ export class SpokeDO extends DurableObject<Env> {
   private remember(call: SpokeCall, response: unknown, outcome: string, read: string[] = []): void {
     this.memoryWrites.defer(() => rememberInteraction(this.sql, call, response, outcome, read));
   }
-}
-
-function fail(code: SpokeErrorCode, message: string, problems?: string[]): SpokeResult {
-  return problems ? { ...failure(code, message), problems } : failure(code, message);
-}
-
-/**
- * What an agent reads besides its tools, in the user's words: its developer's instructions always
- * (app-written text), request data the user did not write, and its memory.
- */
-function readOfRequest(request: unknown, trusted: readonly string[], remembers: boolean): string[] {
-  const untrustedArgs =
-    request !== null && typeof request === "object" && Object.keys(request).some((k) => !trusted.includes(k));
-  return [
-    "its developer's instructions",
-    ...(untrustedArgs ? ["request data you did not write"] : []),
-    ...(remembers ? ["its memory of earlier requests"] : []),
-  ];
 }

@@ -1,0 +1,46 @@
+import { MCP_LIMITS } from "../../../mcp/connection.ts";
+import { DEFAULT_LIMITS } from "../endpoint.ts";
+import { callMcpTool } from "../mcp.ts";
+import { oauthTargetFor } from "../user-oauth.ts";
+import { type TransportFactory, undelivered } from "./transport.ts";
+
+/** An MCP server's tool (mcp.ts): pins, call, result checks, with the user's token where the app asks for one. */
+export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
+  target: app.manifest.mcp?.url,
+  checksResponse: false,
+  async call() {
+    const tool = fn.tool;
+    if (!tool) throw new Error("an MCP call for a functionality that is no tool");
+    const limits = {
+      timeoutMs: call.limits?.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+      maxResponseBytes: Math.max(
+        call.limits?.maxResponseBytes ?? MCP_LIMITS.maxResponseBytes,
+        MCP_LIMITS.maxResponseBytes,
+      ),
+    };
+    // The app in hand: its OAuth settings need no second trip to the tenant.
+    const oauthTarget = await oauthTargetFor(spoke.env, call.tenantId, app);
+    const userToken = oauthTarget ? await spoke.oauth().accessToken(oauthTarget) : undefined;
+    const result = await callMcpTool(
+      {
+        app,
+        fn: { ...fn, tool },
+        args: call.request as Record<string, unknown>,
+        sessionId: call.sessionId,
+        limits,
+        checkPins: call.checkPins !== false,
+        ...(userToken && { userToken }),
+      },
+      spoke.tenant,
+      spoke.pins.last(),
+    );
+    if (!result.ok) {
+      // A token the server no longer takes: dropped, so the next query asks the user to sign in again.
+      if (result.code === "authorization_required" && oauthTarget && userToken)
+        spoke.oauth().forget(oauthTarget);
+      return undelivered(result.code, result.message, result.problems && { problems: result.problems });
+    }
+    spoke.pins.checked(result.pinCheck);
+    return { ok: true, value: result.value };
+  },
+});
