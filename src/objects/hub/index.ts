@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { AuditType } from "../../audit-types.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import {
@@ -330,7 +331,7 @@ export class HubDO extends DurableObject<Env> {
   }
 
   /** Every hub audit event goes to the tenant's log with the session and user; it never blocks or fails. */
-  private audit(type: string, detail: Record<string, unknown>): void {
+  private audit(type: AuditType, detail: Record<string, unknown>): void {
     const session = this.session();
     if (!session) return;
     void tenantStub(this.env, session.tenantId)
@@ -383,7 +384,7 @@ export class HubDO extends DurableObject<Env> {
         const query = this.store.query(queryId);
         return query?.plan && query.context ? this.lifecycle.load(query) : null;
       },
-      audit: (type: string, detail: Record<string, unknown>) => this.audit(type, detail),
+      audit: (type: AuditType, detail: Record<string, unknown>) => this.audit(type, detail),
     };
   }
 }

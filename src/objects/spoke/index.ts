@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { schemaViolations } from "../../apps/schemas.ts";
+import type { AuditType } from "../../audit-types.ts";
 import {
   type QllmCall,
   type QllmResult,
@@ -73,7 +74,7 @@ export class SpokeDO extends DurableObject<Env> {
   async call(call: SpokeCall): Promise<SpokeResult> {
     this.bindOwner(call);
     const tenant = tenantStub(this.env, call.tenantId);
-    const audit = (type: string, detail: Record<string, unknown>) =>
+    const audit = (type: AuditType, detail: Record<string, unknown>) =>
       tenant.audit(type, {
         appId: call.appId,
         functionality: call.functionality,

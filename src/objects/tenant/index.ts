@@ -3,6 +3,7 @@ import { type CatalogDocument, catalogProblems } from "../../apps/catalog.ts";
 import { confirmationProblems } from "../../apps/destination-review.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
+import type { AuditType } from "../../audit-types.ts";
 import type { TokenNews } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
@@ -380,7 +381,7 @@ export class TenantDO extends DurableObject<Env> {
 
   // --- audit log (audit.ts) ---
 
-  audit(type: string, detail: Record<string, unknown>): void {
+  audit(type: AuditType, detail: Record<string, unknown>): void {
     appendAudit(this.sql, type, detail, () => this.policies.get(this.sql).policy.retention.auditDays);
   }
 
