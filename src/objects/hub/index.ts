@@ -17,6 +17,7 @@ import {
   samePicks,
   shownConsent,
 } from "../../runtime/index.ts";
+import { sendAudit } from "../audit-sink.ts";
 import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
@@ -334,9 +335,8 @@ export class HubDO extends DurableObject<Env> {
   private audit(type: AuditType, detail: Record<string, unknown>): void {
     const session = this.session();
     if (!session) return;
-    void tenantStub(this.env, session.tenantId)
-      .audit(type, { sessionId: session.id, userId: session.userId, ...detail })
-      .catch(() => {});
+    const row = { sessionId: session.id, userId: session.userId, ...detail };
+    this.ctx.waitUntil(sendAudit(tenantStub(this.env, session.tenantId), type, row));
   }
 
   private autoQueries(): QueryRecord[] {

@@ -20,6 +20,7 @@ import {
 } from "../../llm/index.ts";
 import { MCP_LIMITS } from "../../mcp/connection.ts";
 import { failure } from "../../result.ts";
+import { sendAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { hubStub, tenantStub } from "../stubs.ts";
 import { WriteBehind } from "../write-behind.ts";
@@ -75,7 +76,7 @@ export class SpokeDO extends DurableObject<Env> {
     this.bindOwner(call);
     const tenant = tenantStub(this.env, call.tenantId);
     const audit = (type: AuditType, detail: Record<string, unknown>) =>
-      tenant.audit(type, {
+      sendAudit(tenant, type, {
         appId: call.appId,
         functionality: call.functionality,
         callId: call.callId,
@@ -226,7 +227,7 @@ export class SpokeDO extends DurableObject<Env> {
       // A token the server no longer takes: dropped, so the next query asks the user to sign in again.
       if (result.code === "authorization_required" && oauthTarget && userToken)
         this.oauth(call).forget(oauthTarget);
-      await tenant.audit("app_call_failed", {
+      await sendAudit(tenant, "app_call_failed", {
         appId: call.appId,
         functionality: call.functionality,
         callId: call.callId,
@@ -265,7 +266,7 @@ export class SpokeDO extends DurableObject<Env> {
     const asked = await this.oauth(done).complete(target, done.nonce, done.code, done.iss);
     if (asked) {
       const type = asked.authorized ? "app_authorized" : "app_authorization_refused";
-      await tenantStub(this.env, done.tenantId).audit(type, { appId: done.appId, userId: done.userId });
+      await sendAudit(tenantStub(this.env, done.tenantId), type, { appId: done.appId, userId: done.userId });
     }
     return asked;
   }
