@@ -40,9 +40,9 @@ export interface Answerer {
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
 export type StartResult =
   | Ok<{ query: QueryView }>
-  | Failure<"idempotency_conflict" | "no_session" | "invalid_options">
-  | (Failure<"invalid_picks"> & { problems: Array<{ choice: string; message: string }> })
-  | (Failure<"quota_exceeded"> & { quota: { quota: string; limit: number; retryAfterSeconds: number } });
+  | Failure<"idempotency_conflict" | "no_session" | "invalid_options", undefined>
+  | Failure<"invalid_picks", Array<{ choice: string; message: string }>>
+  | Failure<"quota_exceeded", { quota: string; limit: number; retryAfterSeconds: number }>;
 
 /**
  * One per (tenant, session), recording its user: the deterministic hub. It stores, schedules and
@@ -124,7 +124,7 @@ export class HubDO extends DurableObject<Env> {
     if (!parsed.success) return failure("invalid_options", "unknown query options");
     const options = parsed.data;
     const picked = AppPicksSchema.safeParse(picks);
-    if (!picked.success) return { ...failure("invalid_picks", "malformed app picks"), problems: [] };
+    if (!picked.success) return failure("invalid_picks", "malformed app picks", []);
     if (idempotencyKey) {
       const seen = this.store.queryByIdempotencyKey(idempotencyKey);
       if (seen) {
@@ -141,9 +141,9 @@ export class HubDO extends DurableObject<Env> {
     artifacts?.catch(() => {}); // met where it is awaited, or not needed
     const tenant = tenantStub(this.env, session.tenantId);
     const problems = await picksRefused(tenant, session.tenantId, picked.data);
-    if (problems.length) return { ...failure("invalid_picks", "an app picked does not serve it"), problems };
+    if (problems.length) return failure("invalid_picks", "an app picked does not serve it", problems);
     const { quota, context } = await admitQuery(tenant, session.tenantId);
-    if (!quota.ok) return { ...failure("quota_exceeded", "the daily query quota is used up"), quota };
+    if (!quota.ok) return failure("quota_exceeded", "the daily query quota is used up", quota.details);
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data);
     this.store.emit(query.id, "query_started", { text });
     if (auto) {

@@ -322,7 +322,10 @@ export class TenantDO extends DurableObject<Env> {
     if (!found.ok) return found;
     const quota = this.spend("app_calls");
     if (!quota.ok)
-      return failure("quota_exceeded", `the tenant's daily app_calls quota (${quota.limit}) is used up`);
+      return failure(
+        "quota_exceeded",
+        `the tenant's daily app_calls quota (${quota.details.limit}) is used up`,
+      );
     return found;
   }
 
@@ -331,19 +334,22 @@ export class TenantDO extends DurableObject<Env> {
     if (!this.policies.get(this.sql).policy.plainModel.enabled)
       return failure("plain_off", "this tenant's policy does not offer lattice-plain");
     const quota = this.spend("plain_calls");
-    if (!quota.ok) return { ...failure("quota_exceeded", "the daily plain_calls quota is used up"), quota };
+    if (!quota.ok) return failure("quota_exceeded", "the daily plain_calls quota is used up", quota.details);
     return this.modelFor("spoke");
   }
 
   /** A model for one call in one round trip: refused when today's tokens are used up, else resolved. */
   async modelFor(
     role: ModelRole,
-  ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded">> {
+  ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded", undefined>> {
     const stored = this.policies.get(this.sql);
     // Model tokens are counted after each call, by what it used (recordTokens).
     const budget = this.usage.left("model_tokens", stored.policy.quotas.modelTokensPerDay);
     if (!budget.ok)
-      return failure("quota_exceeded", `the tenant's daily model_tokens quota (${budget.limit}) is used up`);
+      return failure(
+        "quota_exceeded",
+        `the tenant's daily model_tokens quota (${budget.details.limit}) is used up`,
+      );
     return { ok: true, model: await this.modelConfig(role, stored.version), version: stored.version };
   }
 

@@ -78,7 +78,7 @@ export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryVi
   if (started.ok) return started.query;
   if (started.code === "no_session")
     throw new ApiError(404, "session_not_found", { message: "session not found" });
-  if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
+  if (started.code === "quota_exceeded") throw quotaExceeded(started.details);
   throw new ApiError(400, started.code, { message: started.message, details: { param: null } });
 }
 

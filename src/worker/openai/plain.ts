@@ -25,7 +25,7 @@ export async function plainAnswer(c: Ctx, body: ChatBody, lastText: string): Pro
   if (!resolved.ok) {
     if (resolved.code === "plain_off")
       throw oaiError(403, "plain_model_off", "the tenant's policy does not offer lattice-plain", "model");
-    if ("quota" in resolved) throw quotaExceeded(resolved.quota);
+    if (resolved.details) throw quotaExceeded(resolved.details);
     throw new ApiError(429, "quota_exceeded", { message: resolved.message, details: { param: null } });
   }
   try {

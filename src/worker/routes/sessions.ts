@@ -135,10 +135,10 @@ export const sessionRoutes = base
       if (started.code === "no_session") throw notFound("session");
       if (started.code === "invalid_options") throw invalid(started.message);
       if (started.code === "invalid_picks") {
-        const details = started.problems.map((p) => ({ field: `body.apps.${p.choice}`, message: p.message }));
+        const details = started.details.map((p) => ({ field: `body.apps.${p.choice}`, message: p.message }));
         throw invalid("an app picked does not serve what it is picked for", details);
       }
-      if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
+      if (started.code === "quota_exceeded") throw quotaExceeded(started.details);
       throw conflict("this Idempotency-Key was used for a different query");
     }
     // No stream only if the hub was evicted since the lease and its places filled: the query runs.
