@@ -222,7 +222,7 @@ export class HubDO extends DurableObject<Env> {
       answer,
     );
     if (!check.ok) {
-      if (check.code === "already_answered" && check.late) this.expire(consent);
+      if (check.code === "already_answered" && check.details.late) this.expire(consent);
       return check;
     }
     const permanent = this.consentStore.record(consent, check.settle);
