@@ -295,7 +295,7 @@ export class TenantDO extends DurableObject<Env> {
   /** A new policy version; a model key in it is sealed and stored apart, never in the document. */
   async putPolicy(document: unknown) {
     const result = await writePolicy(this.settings(), document);
-    const detail = result.ok ? { version: result.version } : { issues: result.issues };
+    const detail = result.ok ? { version: result.version } : { issues: result.details };
     this.audit(result.ok ? "policy_updated" : "policy_refused", detail);
     return result;
   }

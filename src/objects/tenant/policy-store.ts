@@ -137,7 +137,7 @@ export function preparePolicy(
       });
     } else keys.push({ setting, seal: { binding, apiKey: model.apiKey } });
   }
-  if (issues.length) return { ok: false, code: "invalid_policy", message: "policy refused", issues };
+  if (issues.length) return { ok: false, code: "invalid_policy", message: "policy refused", details: issues };
   return { ok: true, document: withoutKeys(document, parsed.policy), keys };
 }
 
