@@ -198,7 +198,7 @@ function readAnswer(answer: PlannerAnswer): Read {
   const decoded = decodeStrictPlan(json);
   return decoded.ok
     ? { ok: true, json: decoded.plan }
-    : notAPlan(PLANNER_REASONS.invalid, { errors: decoded.errors, retry: true, json });
+    : notAPlan(PLANNER_REASONS.invalid, { errors: decoded.details, retry: true, json });
 }
 
 /**
