@@ -321,11 +321,7 @@ export class TenantDO extends DurableObject<Env> {
     const found = serving.callableApp(this.sql, appId, functionality, version);
     if (!found.ok) return found;
     const quota = this.spend("app_calls");
-    if (!quota.ok)
-      return failure(
-        "quota_exceeded",
-        `the tenant's daily app_calls quota (${quota.details.limit}) is used up`,
-      );
+    if (!quota.ok) return failure("quota_exceeded", quota.message);
     return found;
   }
 
@@ -345,11 +341,7 @@ export class TenantDO extends DurableObject<Env> {
     const stored = this.policies.get(this.sql);
     // Model tokens are counted after each call, by what it used (recordTokens).
     const budget = this.usage.left("model_tokens", stored.policy.quotas.modelTokensPerDay);
-    if (!budget.ok)
-      return failure(
-        "quota_exceeded",
-        `the tenant's daily model_tokens quota (${budget.details.limit}) is used up`,
-      );
+    if (!budget.ok) return failure("quota_exceeded", budget.message);
     return { ok: true, model: await this.modelConfig(role, stored.version), version: stored.version };
   }
 
