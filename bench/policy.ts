@@ -125,7 +125,7 @@ function once(input: unknown): Sample {
   const t0 = performance.now();
   const v = validatePlan(input, ctx);
   const t1 = performance.now();
-  if (!v.ok) throw new Error(`bench plan invalid: ${JSON.stringify(v.errors.slice(0, 3))}`);
+  if (!v.ok) throw new Error(`bench plan invalid: ${JSON.stringify(v.details.slice(0, 3))}`);
   const verdict = verifyPlan(v.plan, ctx);
   const t2 = performance.now();
   if (!verdict.ok) throw new Error("bench plan rejected");

@@ -5,16 +5,27 @@
  */
 export type Ok<T extends object = object> = { readonly ok: true } & T;
 
-export interface Failure<C extends string> {
+/**
+ * A failure's details, typed where the reader needs them (`D`): required then; absent when `D` is
+ * undefined (`failure(code, message)`); anything, if present, when left open.
+ */
+type Details<D> = [D] extends [undefined]
+  ? { readonly details?: undefined }
+  : unknown extends D
+    ? { readonly details?: unknown }
+    : { readonly details: D };
+
+export type Failure<C extends string, D = unknown> = {
   readonly ok: false;
   readonly code: C;
   readonly message: string;
-  readonly details?: unknown;
-}
+} & Details<D>;
 
-export type Result<T extends object, C extends string> = Ok<T> | Failure<C>;
+export type Result<T extends object, C extends string, D = unknown> = Ok<T> | Failure<C, D>;
 
-export function failure<C extends string>(code: C, message: string, details?: unknown): Failure<C> {
+export function failure<C extends string>(code: C, message: string): Failure<C, undefined>;
+export function failure<C extends string, D>(code: C, message: string, details: D): Failure<C, D>;
+export function failure(code: string, message: string, details?: unknown): Failure<string> {
   return details === undefined ? { ok: false, code, message } : { ok: false, code, message, details };
 }
 

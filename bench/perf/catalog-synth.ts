@@ -265,5 +265,5 @@ const parsed = parsePolicy({
   consent: { dataShare: false },
   tools: { "mail.send": { args: { body: { minIntegrity: "untrusted" } } } },
 });
-if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
 export const POLICY = parsed.policy;

@@ -8,6 +8,7 @@
  * union, directly or through a `$ref`) is refused before the call, with the place named.
  */
 import { isRecord } from "../policy/json.ts";
+import { failure, type Result } from "../result.ts";
 
 type Schema = Record<string, unknown>;
 type Decode = (value: unknown) => unknown;
@@ -15,7 +16,7 @@ type Decode = (value: unknown) => unknown;
 /** An answer the decoder cannot turn back (a map entry named twice or `__proto__`); the message is fixed. */
 export class StrictDecodeError extends Error {}
 
-export type StrictOutput = { ok: true; schema: Schema; decode: Decode } | { ok: false; problems: string[] };
+export type StrictOutput = Result<{ schema: Schema; decode: Decode }, "not_strict", string[]>;
 
 /** OpenAI's bounds for a strict schema (nesting of objects, properties in all). */
 const MAX_NESTING = 10;
@@ -215,10 +216,12 @@ function decodingDefs(uses: Map<string, { decodes: boolean; refs: Set<string> }>
  * The strict form of a q-llm output schema (already through the meta-check of schemas.ts), with the
  * decoder from an answer in that form back to the schema as written; or why it cannot be made strict.
  */
+const notStrict = (problems: string[]) => failure("not_strict", "the schema cannot be made strict", problems);
+
 export function strictOutputSchema(schema: unknown): StrictOutput {
   const n = new Normaliser(isRecord(schema) && isRecord(schema.$defs) ? schema.$defs : {});
   if (!isRecord(schema) || schema.type !== "object")
-    return { ok: false, problems: ["#: the root must be an object schema"] };
+    return notStrict(["#: the root must be an object schema"]);
   const root = n.node(schema, "", 0, false);
   const defs: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(isRecord(schema.$defs) ? schema.$defs : {})) {
@@ -240,7 +243,7 @@ export function strictOutputSchema(schema: unknown): StrictOutput {
       );
   if (!n.problems.length && root.schema.type !== "object")
     n.refuse("", "the root must list its properties (a map cannot be a strict root)");
-  if (n.problems.length) return { ok: false, problems: n.problems };
+  if (n.problems.length) return notStrict(n.problems);
   const strict = Object.keys(defs).length ? { ...root.schema, $defs: defs } : root.schema;
   return { ok: true, schema: strict, decode: root.decode };
 }

@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { McpAuth } from "../apps/manifest.ts";
 import { readBounded } from "../bounded-body.ts";
+import { failure, type Result } from "../result.ts";
 
 /**
  * The Authorization header Lattice sends an MCP server. Static bearer tokens go as given; OAuth
@@ -73,7 +74,11 @@ export function oauthCallbackUrl(env: { LATTICE_PUBLIC_URL?: string }, appId: st
 const cached = new Map<string, { token: string; until: number }>();
 const EARLY_MS = 30_000;
 
-export type AuthOutcome = { ok: true; headers: Record<string, string> } | { ok: false; message: string };
+export type AuthOutcome = Result<
+  { headers: Record<string, string> },
+  "no_credential" | "token_refused",
+  undefined
+>;
 
 /** Headers for the app-wide auth kinds; `oauth` (per user) is resolved by the spoke. */
 export async function appAuthHeaders(
@@ -82,7 +87,7 @@ export async function appAuthHeaders(
   authFetch: FetchLike,
 ): Promise<AuthOutcome> {
   if (auth.type === "none" || auth.type === "oauth") return { ok: true, headers: {} };
-  if (!secret) return { ok: false, message: "no credential is stored for this MCP server (send it again)" };
+  if (!secret) return failure("no_credential", "no credential is stored for this MCP server (send it again)");
   if (auth.type === "bearer") return { ok: true, headers: { Authorization: `Bearer ${secret}` } };
   const key = JSON.stringify([auth.tokenUrl, auth.clientId, auth.scope ?? "", secret]);
   const hit = cached.get(key);
@@ -106,7 +111,7 @@ export async function appAuthHeaders(
     if (cached.size > 100) cached.delete(cached.keys().next().value ?? "");
     return { ok: true, headers: { Authorization: `Bearer ${tokens.access_token}` } };
   } catch {
-    return { ok: false, message: "the token endpoint refused the client credentials" };
+    return failure("token_refused", "the token endpoint refused the client credentials");
   }
 }
 

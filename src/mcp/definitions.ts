@@ -1,6 +1,7 @@
 import type { FieldProblem } from "../apps/check.ts";
 import { type Functionality, Manifest, type McpServer, type McpToolDefinition } from "../apps/manifest.ts";
 import { schemaProblems } from "../apps/schemas.ts";
+import { failure, type Result } from "../result.ts";
 
 /**
  * An MCP server's tools as an app's functionalities (pure). Everything the server says about a tool
@@ -54,7 +55,7 @@ export function importTools(
   mcp: McpServer,
   definitions: readonly McpToolDefinition[],
   taken: ReadonlySet<string>,
-): { ok: true; functionalities: Functionality[] } | { ok: false; problems: FieldProblem[] } {
+): Result<{ functionalities: Functionality[] }, "tools_refused", FieldProblem[]> {
   const problems: FieldProblem[] = [];
   const add = (tool: string, message: string) =>
     problems.push({ field: `mcp.tools.${tool}`, message: `${message} (or list the tool in mcp.exclude)` });
@@ -102,7 +103,7 @@ export function importTools(
       tool: { name: def.name, idempotent: hint("idempotentHint") === true, structured },
     });
   }
-  return problems.length ? { ok: false, problems } : { ok: true, functionalities };
+  return problems.length ? refused(problems) : { ok: true, functionalities };
 }
 
 /** The JSON text a digest is taken of: keys sorted at every depth, so key order never counts as change. */
@@ -193,7 +194,7 @@ export function toolChanges(
 export function withImportedTools(
   manifest: Manifest,
   definitions: readonly McpToolDefinition[],
-): { ok: true; manifest: Manifest } | { ok: false; problems: FieldProblem[] } {
+): Result<{ manifest: Manifest }, "tools_refused", FieldProblem[]> {
   if (!manifest.mcp) return { ok: true, manifest };
   const own = manifest.functionalities.filter((f) => f.tool === undefined);
   const imported = importTools(manifest.mcp, definitions, new Set(own.map((f) => f.name)));
@@ -206,13 +207,16 @@ export function withImportedTools(
   // What is stored must read back: the manifest's own limits (64 functionalities, text lengths) hold.
   const parsed = Manifest.safeParse(next);
   if (!parsed.success) {
-    return {
-      ok: false,
-      problems: parsed.error.issues.slice(0, 10).map((i) => ({
+    return refused(
+      parsed.error.issues.slice(0, 10).map((i) => ({
         field: i.path.join("."),
         message: `${i.message}${i.path[0] === "functionalities" ? " (exclude some tools in mcp.exclude)" : ""}`,
       })),
-    };
+    );
   }
   return { ok: true, manifest: parsed.data };
 }
+
+/** Tools that cannot be imported: each problem names its tool (or the manifest field) and why. */
+const refused = (problems: FieldProblem[]) =>
+  failure("tools_refused", "some of the MCP server's tools cannot be imported", problems);

@@ -147,7 +147,7 @@ export type PlanCheck =
 /** Validate, then verify: what the hub runs on the planner's output before any step executes. */
 export function checkPlan(input: unknown, ctx: PlanContext): PlanCheck {
   const v = validatePlan(input, ctx);
-  if (!v.ok) return { stage: "validate", ok: false, errors: v.errors };
+  if (!v.ok) return { stage: "validate", ok: false, errors: v.details };
   const verdict = verifyPlan(v.plan, ctx);
   return { stage: "verify", ok: verdict.ok, plan: v.plan, verdict };
 }

@@ -270,7 +270,7 @@ export type ParsePolicyResult =
       readonly ok: false;
       readonly code: "invalid_policy";
       readonly message: string;
-      readonly issues: readonly PolicyIssue[];
+      readonly details: readonly PolicyIssue[];
     };
 
 /** Validates a policy document. Never throws. */
@@ -297,7 +297,7 @@ export function parsePolicy(json: unknown): ParsePolicyResult {
 }
 
 function refused(issues: readonly PolicyIssue[]): ParsePolicyResult {
-  return { ok: false, code: "invalid_policy", message: "the policy document is not valid", issues };
+  return { ok: false, code: "invalid_policy", message: "the policy document is not valid", details: issues };
 }
 
 /** The policy that applies where a tenant has written nothing. */

@@ -59,24 +59,35 @@ export interface StandingRule {
 
 export type ParseRuleResult =
   | { readonly ok: true; readonly rule: StandingRuleInput }
-  | { readonly ok: false; readonly issues: ReadonlyArray<{ path: string; message: string }> };
+  | {
+      readonly ok: false;
+      readonly code: "invalid_rule";
+      readonly message: string;
+      readonly details: ReadonlyArray<{ path: string; message: string }>;
+    };
+
+const refused = (details: ReadonlyArray<{ path: string; message: string }>): ParseRuleResult => ({
+  ok: false,
+  code: "invalid_rule",
+  message: "the standing rule is not valid",
+  details,
+});
 
 /** Validates a rule as written; never throws. Paths are dotted (`when.to.max`). */
 export function parseStandingRule(input: unknown): ParseRuleResult {
   // zod drops a `__proto__` key of a record without a word: refuse it (and non-JSON) first.
   const shape = jsonShapeError(input);
-  if (shape) return { ok: false, issues: [{ path: shape.path, message: shape.message }] };
+  if (shape) return refused([{ path: shape.path, message: shape.message }]);
   const r = StandingRuleInputSchema.safeParse(input);
   if (r.success) return { ok: true, rule: r.data };
-  return {
-    ok: false,
-    issues: r.error.issues.flatMap((issue) => {
+  return refused(
+    r.error.issues.flatMap((issue) => {
       const base = issue.path.map(String);
       if (issue.code === "unrecognized_keys")
         return issue.keys.map((k) => ({ path: [...base, k].join("."), message: `unknown field "${k}"` }));
       return [{ path: base.join("."), message: issue.message }];
     }),
-  };
+  );
 }
 
 /** The call a rule is asked about, as the gate sees it just before asking the user. */

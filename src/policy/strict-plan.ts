@@ -127,7 +127,16 @@ export function strictPlanJsonSchema(): Schema {
 
 /* ---- strict form → DSL (total: errors for any input, never a throw) ---- */
 
-export type StrictDecode = { ok: true; plan: unknown } | { ok: false; errors: PlanError[] };
+export type StrictDecode =
+  | { ok: true; plan: unknown }
+  | { ok: false; code: "invalid_plan"; message: string; details: PlanError[] };
+
+const undecodable = (details: PlanError[]): StrictDecode => ({
+  ok: false,
+  code: "invalid_plan",
+  message: "the strict plan does not decode",
+  details,
+});
 
 class Decoder {
   readonly errors: PlanError[] = [];
@@ -243,9 +252,9 @@ class Decoder {
 /** A strict-form answer back in the DSL, for the validator; only the rewriting's own errors here. */
 export function decodeStrictPlan(doc: unknown): StrictDecode {
   const shape = jsonShapeError(doc); // bounded and plain before any recursion here
-  if (shape) return { ok: false, errors: [shape] };
+  if (shape) return undecodable([shape]);
   if (!isRecord(doc)) return { ok: true, plan: doc };
   const decoder = new Decoder();
   const plan = { ...doc, ...("steps" in doc && { steps: decoder.steps(doc.steps, "steps") }) };
-  return decoder.errors.length ? { ok: false, errors: decoder.errors } : { ok: true, plan };
+  return decoder.errors.length ? undecodable(decoder.errors) : { ok: true, plan };
 }

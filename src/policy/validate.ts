@@ -21,22 +21,29 @@ export type ValidPlan = Plan & { readonly [validated]: true };
 
 export type ValidationResult =
   | { readonly ok: true; readonly plan: ValidPlan }
-  | { readonly ok: false; readonly errors: readonly PlanError[] };
+  | {
+      readonly ok: false;
+      readonly code: "invalid_plan";
+      readonly message: string;
+      readonly details: readonly PlanError[];
+    };
 
 export function validatePlan(input: unknown, ctx: PlanContext): ValidationResult {
   try {
     return validate(input, ctx);
   } catch {
     // Fail closed on a bug; nothing about the input goes into the message.
-    return {
-      ok: false,
-      errors: [{ path: "", rule: "internal", message: "the validator failed; the plan is refused" }],
-    };
+    return fail([{ path: "", rule: "internal", message: "the validator failed; the plan is refused" }]);
   }
 }
 
 function fail(errors: PlanError[]): ValidationResult {
-  return { ok: false, errors: errors.slice(0, MAX_ERRORS) };
+  return {
+    ok: false,
+    code: "invalid_plan",
+    message: "the plan failed validation",
+    details: errors.slice(0, MAX_ERRORS),
+  };
 }
 
 function validate(input: unknown, ctx: PlanContext): ValidationResult {

@@ -80,9 +80,9 @@ export interface Settlement {
 
 export type AnswerCheck =
   | Ok<{ settle: Settlement }>
-  | Failure<"not_found" | "query_finished" | "invalid_choice">
-  | (Failure<"already_answered"> & { status: ConsentStatus; late: boolean })
-  | (Failure<"scope_not_allowed"> & { allowed: Scope[] });
+  | Failure<"not_found" | "query_finished" | "invalid_choice", undefined>
+  | Failure<"already_answered", { status: ConsentStatus; late: boolean }>
+  | Failure<"scope_not_allowed", { allowed: Scope[] }>;
 
 /**
  * The rules for an answer. A late answer finds the consent expired (`late`: the hub records the
@@ -96,16 +96,10 @@ export function answerRules(
   answer: ConsentAnswer,
 ): AnswerCheck {
   if (consent.status === "pending" && Date.parse(consent.expiresAt) <= facts.now) {
-    return { ok: false, code: "already_answered", message: "expired", status: "expired", late: true };
+    return failure("already_answered", "expired", { status: "expired", late: true });
   }
   if (consent.status !== "pending") {
-    return {
-      ok: false,
-      code: "already_answered",
-      message: consent.status,
-      status: consent.status,
-      late: false,
-    };
+    return failure("already_answered", consent.status, { status: consent.status, late: false });
   }
   // A spoke's request is answered while its step runs; a plan step's while the query waits.
   const waiting = consent.kind === "collaboration" || consent.relay ? "running" : "awaiting_consent";
@@ -115,7 +109,7 @@ export function answerRules(
     (s) => allowedScopes(consent.kind).includes(s) && !(facts.privateSession && s === "permanent"),
   );
   if (!allowed.includes(answer.scope)) {
-    return { ok: false, code: "scope_not_allowed", message: `allowed: ${allowed.join(", ")}`, allowed };
+    return failure("scope_not_allowed", `allowed: ${allowed.join(", ")}`, { allowed });
   }
   const allow = answer.decision === "allow";
   let choice: string | null = null;

@@ -1,3 +1,4 @@
+import type { AuditType } from "../audit-types.ts";
 import {
   allowedScopes,
   assess,
@@ -44,7 +45,7 @@ export interface GatePorts {
     appId: string,
     subject: string,
   ): Promise<{ authorized: true } | { authorized: false; url: string }>;
-  audit(type: string, detail: Record<string, unknown>): void;
+  audit(type: AuditType, detail: Record<string, unknown>): void;
 }
 
 export interface GateContext {

@@ -10,6 +10,7 @@ import {
   strictPlanJsonSchema,
   type ValidationRule,
 } from "../policy/index.ts";
+import { failure, type Result } from "../result.ts";
 import { clip, resultType, signatureOf } from "./signatures.ts";
 import type { PlannerTool, PlanningSnapshot } from "./snapshot.ts";
 
@@ -171,26 +172,33 @@ export const PLANNER_REASONS = {
   qllmSchema: "a q-llm step's schema is not usable",
 } as const;
 
-type Read =
-  | { ok: true; json: unknown }
-  | { ok: false; reason: string; errors?: readonly PlanError[]; retry: boolean; json?: unknown };
+/** Why an answer is not a plan: its errors (a strict plan that fails to decode), whether asking again may help. */
+interface NotAPlan {
+  errors?: readonly PlanError[];
+  retry: boolean;
+  json?: unknown;
+}
+
+type Read = Result<{ json: unknown }, "not_a_plan", NotAPlan>;
+
+const notAPlan = (reason: string, details: NotAPlan) => failure("not_a_plan", reason, details);
 
 /** The answer as a DSL document, or why not (and whether asking again, unchanged, may help). */
 function readAnswer(answer: PlannerAnswer): Read {
-  if (answer.finish === "refusal") return { ok: false, reason: PLANNER_REASONS.declined, retry: false };
-  if (answer.finish === "length") return { ok: false, reason: PLANNER_REASONS.cutOff, retry: true };
-  if (answer.finish === "tool_calls") return { ok: false, reason: PLANNER_REASONS.toolCall, retry: true };
+  if (answer.finish === "refusal") return notAPlan(PLANNER_REASONS.declined, { retry: false });
+  if (answer.finish === "length") return notAPlan(PLANNER_REASONS.cutOff, { retry: true });
+  if (answer.finish === "tool_calls") return notAPlan(PLANNER_REASONS.toolCall, { retry: true });
   let json: unknown;
   try {
     json = JSON.parse(answer.text);
   } catch {
-    return { ok: false, reason: PLANNER_REASONS.notJson, retry: true };
+    return notAPlan(PLANNER_REASONS.notJson, { retry: true });
   }
   if (answer.form !== "strict") return { ok: true, json };
   const decoded = decodeStrictPlan(json);
   return decoded.ok
     ? { ok: true, json: decoded.plan }
-    : { ok: false, reason: PLANNER_REASONS.invalid, errors: decoded.errors, retry: true, json };
+    : notAPlan(PLANNER_REASONS.invalid, { errors: decoded.details, retry: true, json });
 }
 
 /**
@@ -217,21 +225,14 @@ export async function plan(input: {
     tokens += answer.tokens;
     const read = readAnswer(answer);
     if (!read.ok) {
-      if (read.retry && !askedAgain) {
+      const { errors, retry, json } = read.details;
+      if (retry && !askedAgain) {
         askedAgain = true;
         attempt--;
         continue;
       }
-      const check = read.errors
-        ? { stage: "validate" as const, ok: false as const, errors: read.errors }
-        : null;
-      return {
-        state: "invalid",
-        check,
-        reason: read.reason,
-        tokens,
-        ...(read.json !== undefined && { json: read.json }),
-      };
+      const check = errors ? { stage: "validate" as const, ok: false as const, errors } : null;
+      return { state: "invalid", check, reason: read.message, tokens, ...(json !== undefined && { json }) };
     }
     const json = read.json;
     const check = checkPlan(json, {

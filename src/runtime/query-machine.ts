@@ -1,3 +1,4 @@
+import type { AuditType } from "../audit-types.ts";
 import type { Advance, ArtifactDraft } from "./advance.ts";
 import { type Consent, type ConsentAnswer, type ConsentAsk, expiryStopsQuery } from "./consents.ts";
 import type { NewEvent } from "./events.ts";
@@ -70,7 +71,7 @@ export type QueryEffect =
   | { kind: "hold"; query: LoadedQuery };
 
 export interface AuditRow {
-  type: string;
+  type: AuditType;
   detail: Record<string, unknown>;
 }
 

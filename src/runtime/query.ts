@@ -77,7 +77,7 @@ export function loadQuery(row: {
   const parsed = parsePolicy(stored.policy);
   if (!parsed.ok) {
     throw new StepFailure("corrupt_state", "the query's stored policy no longer parses", {
-      details: parsed.issues,
+      details: parsed.details,
     });
   }
   const context: QueryContext = {

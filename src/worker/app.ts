@@ -41,7 +41,9 @@ app.use(
   bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new ApiError(413, "payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+      throw new ApiError(413, "payload_too_large", {
+        message: `request body exceeds ${MAX_BODY_BYTES} bytes`,
+      });
     },
   }),
 );
@@ -90,7 +92,7 @@ app.route("/", docsRoutes(app));
 app.route("/console", consoleRoutes);
 
 app.notFound(() => {
-  throw new ApiError(404, "not_found", "no such route");
+  throw new ApiError(404, "not_found", { message: "no such route" });
 });
 
 // The single place where anything thrown becomes a response; unknown errors never show their stack.
@@ -98,17 +100,14 @@ app.onError((err, c) => {
   if (err instanceof ApiError) return c.json(err.toBody(), err.status, err.headers);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    const apiError = new ApiError(
-      status,
-      codeForStatus(status),
-      err.message || "request refused",
-      undefined,
-      err,
-    );
+    const apiError = new ApiError(status, codeForStatus(status), {
+      message: err.message || "request refused",
+      cause: err,
+    });
     return c.json(apiError.toBody(), status);
   }
   console.error("unhandled error", err);
-  return c.json(new ApiError(500, "internal_error", "internal error").toBody(), 500);
+  return c.json(new ApiError(500, "internal_error", { message: "internal error" }).toBody(), 500);
 });
 
 export type AppType = typeof routes;

@@ -1,26 +1,73 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
+/**
+ * Every code an API error carries, listed in the OpenAPI document (the error schemas' `code` enum),
+ * so a client can switch on them. A code not here cannot be constructed.
+ */
+export const API_ERROR_CODES = [
+  // General, and the defaults of codeForStatus.
+  "invalid_request",
+  "invalid_json",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "method_not_allowed",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "rate_limited",
+  "quota_exceeded",
+  "upstream_failed",
+  "upstream_timeout",
+  "not_configured",
+  "internal_error",
+  // Sessions and queries (the hub's refusals of a new query).
+  "session_not_found",
+  "query_not_found",
+  "idempotency_conflict",
+  "invalid_options",
+  "invalid_picks",
+  "too_many_streams",
+  // The chat adapters (OpenAI-compatible, AI SDK).
+  "user_mismatch",
+  "user_required",
+  "no_user_message",
+  "empty_message",
+  "message_too_long",
+  "model_not_found",
+  "plain_model_off",
+  "too_many_approvals",
+  "invalid_approval",
+  // A model's failure, passed on by lattice-plain (ModelErrorCode: plain.ts type-checks it is here).
+  "model_timeout",
+  "model_failed",
+  "model_not_configured",
+] as const satisfies readonly string[];
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+export interface ApiErrorOptions {
+  message: string;
+  details?: unknown;
+  /** The error that caused this one, kept for logs (never shown). */
+  cause?: unknown;
+  /** Response headers the error needs (a 429's `Retry-After`). */
+  headers?: Record<string, string>;
+}
+
 /** The one error type of the API. Thrown anywhere in the Worker, mapped to the error shape once (app.ts). */
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
-  readonly code: string;
+  readonly code: ApiErrorCode;
   readonly details: unknown;
-  /** Response headers the error needs (a 429's `Retry-After`). */
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: ContentfulStatusCode,
-    code: string,
-    message: string,
-    details?: unknown,
-    cause?: unknown,
-    headers: Record<string, string> = {},
-  ) {
-    super(message, cause === undefined ? undefined : { cause });
+  constructor(status: ContentfulStatusCode, code: ApiErrorCode, options: ApiErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = status;
     this.code = code;
-    this.details = details;
-    this.headers = headers;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
   }
 
   toBody(): ErrorBody {
@@ -31,18 +78,18 @@ export class ApiError extends Error {
 }
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: unknown };
+  error: { code: ApiErrorCode; message: string; details?: unknown };
 }
 
-export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
+export const notFound = (what: string) => new ApiError(404, "not_found", { message: `${what} not found` });
 export const conflict = (message: string, details?: unknown) =>
-  new ApiError(409, "conflict", message, details);
+  new ApiError(409, "conflict", { message, details });
 export const invalid = (message: string, details?: unknown) =>
-  new ApiError(400, "invalid_request", message, details);
+  new ApiError(400, "invalid_request", { message, details });
 
 /** Default codes for statuses that arrive without one of ours (Hono's HTTPException, body limit). */
-export function codeForStatus(status: number): string {
-  const codes: Record<number, string> = {
+export function codeForStatus(status: number): ApiErrorCode {
+  const codes: Record<number, ApiErrorCode> = {
     400: "invalid_request",
     401: "unauthorized",
     403: "forbidden",
@@ -60,11 +107,8 @@ export function codeForStatus(status: number): string {
 
 /** A daily quota of the tenant's is used up: 429 naming the quota, retry at the next UTC day. */
 export const quotaExceeded = (q: { quota: string; limit: number; retryAfterSeconds: number }) =>
-  new ApiError(
-    429,
-    "quota_exceeded",
-    `the tenant's daily ${q.quota} quota (${q.limit}) is used up`,
-    { quota: q.quota, limit: q.limit },
-    undefined,
-    { "Retry-After": String(q.retryAfterSeconds) },
-  );
+  new ApiError(429, "quota_exceeded", {
+    message: `the tenant's daily ${q.quota} quota (${q.limit}) is used up`,
+    details: { quota: q.quota, limit: q.limit },
+    headers: { "Retry-After": String(q.retryAfterSeconds) },
+  });

@@ -90,7 +90,7 @@ export async function importMcp(
   if (!imported.ok) {
     throw invalid(
       "some of the MCP server's tools cannot be imported",
-      imported.problems.map((p) => ({ ...p, field: `body.${p.field}` })),
+      imported.details.map((p) => ({ ...p, field: `body.${p.field}` })),
     );
   }
   return {

@@ -25,7 +25,7 @@ const server = (extra: Partial<McpServer> = {}): McpServer => ({
 });
 const imported = (defs: McpToolDefinition[], extra: Partial<McpServer> = {}) => {
   const result = importTools(server(extra), defs, new Set());
-  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  if (!result.ok) throw new Error(JSON.stringify(result.details));
   return new Map(result.functionalities.map((f) => [f.name, f]));
 };
 
@@ -71,7 +71,7 @@ describe("importing an MCP server's tools", () => {
     const bad = def("weird", { inputSchema: { type: "object", patternProperties: { x: {} } } });
     const refused = importTools(server({ tools: { ghost: {} } }), [def("fine"), bad], new Set());
     expect(refused.ok).toBe(false);
-    const fields = refused.ok ? [] : refused.problems.map((p) => p.field);
+    const fields = refused.ok ? [] : refused.details.map((p) => p.field);
     expect(fields).toEqual(expect.arrayContaining(["mcp.tools.weird", "mcp.tools.ghost"]));
     const excluded = importTools(server({ exclude: ["weird"] }), [def("fine"), bad], new Set());
     expect(excluded.ok && excluded.functionalities.map((f) => f.name)).toEqual(["fine"]);

@@ -101,7 +101,7 @@ describe("a map in a strict answer", () => {
 describe("a $ref inside anyOf/oneOf", () => {
   const problems = (schema: unknown) => {
     const made = strictOutputSchema(schema);
-    return made.ok ? [] : made.problems;
+    return made.ok ? [] : made.details;
   };
   const within = (defs: Record<string, unknown>) => ({
     type: "object",

@@ -28,7 +28,7 @@ const TOTALS = {
 describe("a q-llm schema made strict", () => {
   it("closes objects, makes optional properties nullable, maps lists, and drops only narrowing keywords", () => {
     const made = strictOutputSchema(TOTALS);
-    if (!made.ok) throw new Error(made.problems.join("; "));
+    if (!made.ok) throw new Error(made.details.join("; "));
     expect(made.schema).toEqual({
       type: "object",
       properties: {
@@ -81,7 +81,7 @@ describe("a q-llm schema made strict", () => {
   it("refuses what cannot be made strict, naming the place", () => {
     const problems = (schema: unknown) => {
       const made = strictOutputSchema(schema);
-      return made.ok ? [] : made.problems;
+      return made.ok ? [] : made.details;
     };
     expect(problems({ type: "object" })).toEqual([
       "#: an object without listed properties cannot be made strict",

@@ -12,7 +12,7 @@ import type { Json } from "./builders.ts";
 
 export function policy(input: PolicyInput = {}): Policy {
   const r = parsePolicy(input);
-  if (!r.ok) throw new Error(`test policy invalid: ${JSON.stringify(r.issues)}`);
+  if (!r.ok) throw new Error(`test policy invalid: ${JSON.stringify(r.details)}`);
   return r.policy;
 }
 

@@ -38,7 +38,7 @@ const RUNS = { numRuns: 300 };
 function verified(w: World, plan: unknown, extra: Partial<PlanContext> = {}): Verdict {
   const c = contextOf(w, extra);
   const v = validatePlan(plan, c);
-  if (!v.ok) throw new Error(`generated plan invalid: ${JSON.stringify(v.errors)}`);
+  if (!v.ok) throw new Error(`generated plan invalid: ${JSON.stringify(v.details)}`);
   return verifyPlan(v.plan, c);
 }
 

@@ -15,7 +15,7 @@ const examples = [...DOC.matchAll(/```json\n([\s\S]*?)```/g)].map((m) =>
 
 const refused = (models: Record<string, unknown>) => {
   const r = parsePolicy({ models });
-  return r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`);
+  return r.ok ? [] : r.details.map((i) => `${i.path}: ${i.message}`);
 };
 
 describe("model roles", () => {
@@ -23,7 +23,7 @@ describe("model roles", () => {
     expect(examples.length).toBeGreaterThanOrEqual(5);
     for (const example of examples) {
       const r = parsePolicy(example);
-      expect(r.ok, JSON.stringify(r.ok ? null : r.issues)).toBe(true);
+      expect(r.ok, JSON.stringify(r.ok ? null : r.details)).toBe(true);
     }
   });
 

@@ -4,7 +4,7 @@ import { DEFAULT_POLICY, PolicySchema, parsePolicy, policyLattices } from "../..
 function issues(json: unknown) {
   const r = parsePolicy(json);
   if (r.ok) throw new Error("expected the policy to be refused");
-  return r.issues;
+  return r.details;
 }
 
 describe("parsePolicy: defaults", () => {

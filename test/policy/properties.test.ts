@@ -24,7 +24,7 @@ const RUNS = { numRuns: 300 };
 function verified(w: World, plan: unknown, extra: Partial<PlanContext> = {}): Verdict {
   const c = contextOf(w, extra);
   const v = validatePlan(plan, c);
-  if (!v.ok) throw new Error(`generated plan invalid: ${JSON.stringify(v.errors)}`);
+  if (!v.ok) throw new Error(`generated plan invalid: ${JSON.stringify(v.details)}`);
   return verifyPlan(v.plan, c);
 }
 
@@ -78,8 +78,8 @@ const nearPlanArb: fc.Arbitrary<unknown> = fc.tuple(planArb(10), fc.gen()).map((
 
 function wellFormed(r: ReturnType<typeof validatePlan>): void {
   if (r.ok) return;
-  expect(r.errors.length).toBeGreaterThan(0);
-  for (const e of r.errors) {
+  expect(r.details.length).toBeGreaterThan(0);
+  for (const e of r.details) {
     expect(typeof e.path).toBe("string");
     expect(typeof e.message).toBe("string");
     expect(e.rule).not.toBe("internal");

@@ -234,7 +234,7 @@ describe("the rule language is closed", () => {
   it("refuses unknown keys, empty conditions, bad tools and a malformed expiry, naming the field", () => {
     const issues = (input: unknown) => {
       const r = parseStandingRule(input);
-      return r.ok ? [] : r.issues.map((i) => i.path);
+      return r.ok ? [] : r.details.map((i) => i.path);
     };
     expect(issues({ tool: "mail.send", when: { to: { from: "trusted" } } })).toEqual([]);
     expect(issues({ tool: "mail.send", when: { to: { from: "trusted", maxx: 3 } } })).toEqual([

@@ -85,8 +85,8 @@ describe("the strict plan projection", () => {
           return;
         }
         refused++;
-        expect(result.errors.length).toBeGreaterThan(0);
-        for (const e of result.errors) {
+        expect(result.details.length).toBeGreaterThan(0);
+        for (const e of result.details) {
           expect(e.rule).not.toBe("internal");
           expect(typeof e.path).toBe("string");
           expect(e.message.length).toBeGreaterThan(0);
@@ -111,7 +111,9 @@ describe("the strict plan projection", () => {
     );
     expect(twice).toEqual({
       ok: false,
-      errors: [{ path: "steps[0].args[1]", rule: "invalid_value", message: 'the name "p" is given twice' }],
+      code: "invalid_plan",
+      message: "the strict plan does not decode",
+      details: [{ path: "steps[0].args[1]", rule: "invalid_value", message: 'the name "p" is given twice' }],
     });
     const qllm = decodeStrictPlan({
       steps: [
@@ -126,20 +128,22 @@ describe("the strict plan projection", () => {
         },
       ],
     });
-    expect(qllm.ok || qllm.errors[0]?.path).toBe("steps[0].schema");
+    expect(qllm.ok || qllm.details[0]?.path).toBe("steps[0].schema");
     const proto = decodeStrictPlan(tool([{ name: "__proto__", value: { lit: 1 } }]));
     expect(proto).toEqual({
       ok: false,
-      errors: [
+      code: "invalid_plan",
+      message: "the strict plan does not decode",
+      details: [
         { path: "steps[0].args[0]", rule: "invalid_value", message: 'the name "__proto__" is not allowed' },
       ],
     });
     const entry = decodeStrictPlan(
       tool([{ name: "p", value: { lit: { entries: [{ name: "__proto__", value: 1 }] } } }]),
     );
-    expect(entry.ok || entry.errors[0]?.path).toBe("steps[0].args[0].value.lit.entries[0]");
+    expect(entry.ok || entry.details[0]?.path).toBe("steps[0].args[0].value.lit.entries[0]");
     const lit = decodeStrictPlan(tool([{ name: "p", value: { lit: { a: 1 } } }]));
-    expect(lit.ok || lit.errors[0]?.message).toContain("{entries: [{name, value}]}");
+    expect(lit.ok || lit.details[0]?.message).toContain("{entries: [{name, value}]}");
   });
 });
 

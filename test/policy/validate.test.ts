@@ -8,7 +8,7 @@ const world = (over: Partial<PlanContext> = {}) =>
 
 function errors(input: unknown, over: Partial<PlanContext> = {}) {
   const r = validatePlan(input, world(over));
-  return r.ok ? [] : r.errors;
+  return r.ok ? [] : r.details;
 }
 
 function expectOk(input: unknown, over: Partial<PlanContext> = {}) {
@@ -366,7 +366,9 @@ describe("validatePlan", () => {
     const r = validatePlan(plan(search("s")), world({ catalog: hostile }));
     expect(r).toEqual({
       ok: false,
-      errors: [{ path: "", rule: "internal", message: "the validator failed; the plan is refused" }],
+      code: "invalid_plan",
+      message: "the plan failed validation",
+      details: [{ path: "", rule: "internal", message: "the validator failed; the plan is refused" }],
     });
   });
 

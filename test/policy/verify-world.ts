@@ -38,7 +38,7 @@ export function world(
 
 export function verify(input: unknown, c: PlanContext = world()): Verdict {
   const v = validatePlan(input, c);
-  if (!v.ok) throw new Error(`test plan invalid: ${JSON.stringify(v.errors)}`);
+  if (!v.ok) throw new Error(`test plan invalid: ${JSON.stringify(v.details)}`);
   return verifyPlan(v.plan, c);
 }
 

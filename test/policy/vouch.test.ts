@@ -95,7 +95,7 @@ describe("policy: which remedies an argument has", () => {
     });
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.issues.map((i) => i.path).sort()).toEqual([
+    expect(bad.details.map((i) => i.path).sort()).toEqual([
       'tools["mail.send"].args.body.sanitise',
       'tools["mail.send"].args.to.match',
     ]);

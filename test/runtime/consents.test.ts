@@ -49,8 +49,7 @@ describe("answering a consent", () => {
     expect(answerRules(consent(), late, { decision: "allow", scope: "once" })).toMatchObject({
       ok: false,
       code: "already_answered",
-      status: "expired",
-      late: true,
+      details: { status: "expired", late: true },
     });
   });
 
@@ -58,8 +57,7 @@ describe("answering a consent", () => {
     const answered = consent({ status: "denied" });
     expect(answerRules(answered, waiting, { decision: "allow", scope: "once" })).toMatchObject({
       code: "already_answered",
-      status: "denied",
-      late: false,
+      details: { status: "denied", late: false },
     });
     const finished = { ...waiting, queryStatus: "failed" };
     expect(answerRules(consent(), finished, { decision: "allow", scope: "once" })).toMatchObject({
@@ -79,12 +77,12 @@ describe("answering a consent", () => {
     const irreversible = consent({ kind: "irreversible", scopes: ["once"], grantSubject: null });
     expect(answerRules(irreversible, waiting, { decision: "allow", scope: "session" })).toMatchObject({
       code: "scope_not_allowed",
-      allowed: ["once"],
+      details: { allowed: ["once"] },
     });
     const privately = { ...waiting, privateSession: true };
     expect(answerRules(consent(), privately, { decision: "allow", scope: "permanent" })).toMatchObject({
       code: "scope_not_allowed",
-      allowed: ["once", "session"],
+      details: { allowed: ["once", "session"] },
     });
   });
 

@@ -74,7 +74,7 @@ function checked(p: Json, withPolicy: Policy = P) {
     trustedPlanner: true,
   };
   const v = validatePlan(p, context);
-  if (!v.ok) throw new Error(JSON.stringify(v.errors));
+  if (!v.ok) throw new Error(JSON.stringify(v.details));
   return { plan: v.plan, verdict: verifyPlan(v.plan, context) };
 }
 

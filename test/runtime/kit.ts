@@ -30,7 +30,7 @@ export function validPlan(plan: Json, p: Policy = policy(), query = EXAMPLE_QUER
     artifacts: {},
     checkSchema: tinyChecker,
   });
-  if (!v.ok) throw new Error(`test plan invalid: ${JSON.stringify(v.errors)}`);
+  if (!v.ok) throw new Error(`test plan invalid: ${JSON.stringify(v.details)}`);
   return v.plan;
 }
 

@@ -46,7 +46,7 @@ function plan(steps: unknown[]) {
     { steps },
     { policy: p, query: QUERY, catalog: snapshot.catalog, artifacts: {}, checkSchema: tinyChecker },
   );
-  if (!v.ok) throw new Error(JSON.stringify(v.errors));
+  if (!v.ok) throw new Error(JSON.stringify(v.details));
   return v.plan;
 }
 const step = (out: string, tool: string) => ({

@@ -1,4 +1,5 @@
 import { servedSource } from "../../apps/destination-review.ts";
+import type { AuditType } from "../../audit-types.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { failure } from "../../result.ts";
 import {
@@ -40,7 +41,7 @@ export interface CollaborationContext {
   session: Session;
   /** The query, as verified; null if it has no plan yet. */
   load(queryId: string): LoadedQuery | null;
-  audit(type: string, detail: Record<string, unknown>): void;
+  audit(type: AuditType, detail: Record<string, unknown>): void;
 }
 
 export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): Promise<Discovery | null> {

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { AuditType } from "../../audit-types.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import {
@@ -16,6 +17,7 @@ import {
   samePicks,
   shownConsent,
 } from "../../runtime/index.ts";
+import { sendAudit } from "../audit-sink.ts";
 import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
@@ -33,9 +35,9 @@ export type { Answerer } from "../../runtime/index.ts";
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
 export type StartResult =
   | Ok<{ query: QueryView }>
-  | Failure<"idempotency_conflict" | "no_session" | "invalid_options">
-  | (Failure<"invalid_picks"> & { problems: Array<{ choice: string; message: string }> })
-  | (Failure<"quota_exceeded"> & { quota: { quota: string; limit: number; retryAfterSeconds: number } });
+  | Failure<"idempotency_conflict" | "no_session" | "invalid_options", undefined>
+  | Failure<"invalid_picks", Array<{ choice: string; message: string }>>
+  | Failure<"quota_exceeded", { quota: string; limit: number; retryAfterSeconds: number }>;
 
 /**
  * One per (tenant, session), recording its user: the deterministic hub. It stores, schedules and
@@ -119,7 +121,7 @@ export class HubDO extends DurableObject<Env> {
     if (!parsed.success) return failure("invalid_options", "unknown query options");
     const options = parsed.data;
     const picked = AppPicksSchema.safeParse(picks);
-    if (!picked.success) return { ...failure("invalid_picks", "malformed app picks"), problems: [] };
+    if (!picked.success) return failure("invalid_picks", "malformed app picks", []);
     if (idempotencyKey) {
       const seen = this.store.queryByIdempotencyKey(idempotencyKey);
       if (seen) {
@@ -136,9 +138,9 @@ export class HubDO extends DurableObject<Env> {
     artifacts?.catch(() => {}); // met where it is awaited, or not needed
     const tenant = tenantStub(this.env, session.tenantId);
     const problems = await picksRefused(tenant, session.tenantId, picked.data);
-    if (problems.length) return { ...failure("invalid_picks", "an app picked does not serve it"), problems };
+    if (problems.length) return failure("invalid_picks", "an app picked does not serve it", problems);
     const { quota, context } = await admitQuery(tenant, session.tenantId);
-    if (!quota.ok) return { ...failure("quota_exceeded", "the daily query quota is used up"), quota };
+    if (!quota.ok) return failure("quota_exceeded", "the daily query quota is used up", quota.details);
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data);
     this.store.emit(query.id, "query_started", { text });
     if (auto) {
@@ -217,7 +219,7 @@ export class HubDO extends DurableObject<Env> {
       answer,
     );
     if (!check.ok) {
-      if (check.code === "already_answered" && check.late) await this.expire(consent);
+      if (check.code === "already_answered" && check.details.late) await this.expire(consent);
       return check;
     }
     const permanent = this.consentStore.record(consent, check.settle);
@@ -319,12 +321,11 @@ export class HubDO extends DurableObject<Env> {
   }
 
   /** Every hub audit event goes to the tenant's log with the session and user; it never blocks or fails. */
-  private audit(type: string, detail: Record<string, unknown>): void {
+  private audit(type: AuditType, detail: Record<string, unknown>): void {
     const session = this.session();
     if (!session) return;
-    void tenantStub(this.env, session.tenantId)
-      .audit(type, { sessionId: session.id, userId: session.userId, ...detail })
-      .catch(() => {});
+    const row = { sessionId: session.id, userId: session.userId, ...detail };
+    this.ctx.waitUntil(sendAudit(tenantStub(this.env, session.tenantId), type, row));
   }
 
   private autoQueries(): QueryRecord[] {
@@ -372,7 +373,7 @@ export class HubDO extends DurableObject<Env> {
         const query = this.store.query(queryId);
         return query?.plan && query.context ? this.lifecycle.load(query) : null;
       },
-      audit: (type: string, detail: Record<string, unknown>) => this.audit(type, detail),
+      audit: (type: AuditType, detail: Record<string, unknown>) => this.audit(type, detail),
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { AuditType } from "../../audit-types.ts";
 import type { ArtifactMetadata } from "../../contracts.ts";
 import { StoredStateError } from "../../decode.ts";
 import { complete, DEFAULT_MODEL_LIMITS, ModelError } from "../../llm/index.ts";
@@ -43,7 +44,7 @@ export class QueryLifecycle {
   private readonly env: Env;
   private readonly store: HubStore;
   private readonly consents: ConsentStore;
-  private readonly audit: (type: string, detail: Record<string, unknown>) => void;
+  private readonly audit: (type: AuditType, detail: Record<string, unknown>) => void;
   /** Loaded (re-verified) queries of this instance, keyed by query id with the stored text they came from. */
   private readonly loaded = new Map<string, { from: string; query: LoadedQuery }>();
 
@@ -51,7 +52,7 @@ export class QueryLifecycle {
     env: Env;
     store: HubStore;
     consents: ConsentStore;
-    audit(type: string, detail: Record<string, unknown>): void;
+    audit(type: AuditType, detail: Record<string, unknown>): void;
   }) {
     this.env = input.env;
     this.store = input.store;

@@ -1,3 +1,4 @@
+import type { AuditType } from "../../audit-types.ts";
 import { VANILLA_SPOKE } from "../../contracts.ts";
 import type { Policy } from "../../policy/index.ts";
 import { type Defences, type QueryPorts, StepFailure, stepFailure } from "../../runtime/index.ts";
@@ -19,7 +20,7 @@ export function queryPorts(input: {
   defences: Defences;
   store: HubStore;
   consents: ConsentStore;
-  audit(type: string, detail: Record<string, unknown>): void;
+  audit(type: AuditType, detail: Record<string, unknown>): void;
 }): QueryPorts {
   const { env, session, queryId, policy, store } = input;
   const artifacts = artifactsStub(env, session.tenantId, session.userId);

@@ -14,6 +14,7 @@ import {
   type ModelRole,
 } from "../../llm/index.ts";
 import { failure } from "../../result.ts";
+import { sendAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { tenantStub } from "../stubs.ts";
 import { WriteBehind } from "../write-behind.ts";
@@ -108,7 +109,7 @@ export class SpokeDO extends DurableObject<Env> {
     const asked = await this.oauth(done).complete(target, done.nonce, done.code, done.iss);
     if (asked) {
       const type = asked.authorized ? "app_authorized" : "app_authorization_refused";
-      await tenantStub(this.env, done.tenantId).audit(type, { appId: done.appId, userId: done.userId });
+      await sendAudit(tenantStub(this.env, done.tenantId), type, { appId: done.appId, userId: done.userId });
     }
     return asked;
   }

@@ -4,6 +4,7 @@ import { appAuthHeaders, forgetAppToken, secretBinding, tokenFetch } from "../..
 import { connectMcp, type McpConnection, McpFailure, type McpLimits } from "../../mcp/connection.ts";
 import { pinsOf, toolChanges } from "../../mcp/definitions.ts";
 import { toolOutcome } from "../../mcp/results.ts";
+import { sendAudit } from "../audit-sink.ts";
 import type { Rpc } from "../rpc.ts";
 
 /**
@@ -89,7 +90,7 @@ export async function callMcpTool(
     const result = await withRetry(call, () => connection!.callTool(call.fn.tool.name, call.args));
     const outcome = toolOutcome(call.fn, result);
     if (!outcome.ok) {
-      await tenant.audit("mcp_tool_failed", {
+      await sendAudit(tenant, "mcp_tool_failed", {
         appId: call.app.appId,
         tool: call.fn.tool.name,
         code: outcome.code,

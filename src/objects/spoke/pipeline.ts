@@ -1,7 +1,9 @@
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { schemaViolations } from "../../apps/schemas.ts";
+import type { AuditType } from "../../audit-types.ts";
 import type { SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
 import { failure } from "../../result.ts";
+import { sendAudit } from "../audit-sink.ts";
 import { agentTransport } from "./transports/agent.ts";
 import { httpTransport } from "./transports/http.ts";
 import { mcpTransport } from "./transports/mcp.ts";
@@ -36,8 +38,8 @@ export async function callApp(
   remember: Remember,
 ): Promise<SpokeResult> {
   const { tenant } = spoke;
-  const audit = (type: Parameters<typeof tenant.audit>[0], detail: Record<string, unknown>) =>
-    tenant.audit(type, {
+  const audit = (type: AuditType, detail: Record<string, unknown>) =>
+    sendAudit(tenant, type, {
       appId: call.appId,
       functionality: call.functionality,
       callId: call.callId,

@@ -30,7 +30,7 @@ export async function runQllm(
     if (!strict.ok) {
       return failure(
         "schema_not_strict",
-        `the q-llm step's schema cannot be made strict for this model: ${strict.problems.join("; ")}`,
+        `the q-llm step's schema cannot be made strict for this model: ${strict.details.join("; ")}`,
       );
     }
   }

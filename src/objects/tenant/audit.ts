@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { AuditType } from "../../audit-types.ts";
 import { decode } from "../../decode.ts";
 import type { Sql } from "../sql.ts";
 
@@ -24,7 +25,7 @@ const MAX_DETAIL_CHARS = 8_000;
 /** Appends an event; every `PRUNE_EVERY`th append, events older than `keepDays()` go. */
 export function appendAudit(
   sql: Sql,
-  type: string,
+  type: AuditType,
   detail: Record<string, unknown>,
   keepDays: () => number,
 ): void {

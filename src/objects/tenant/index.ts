@@ -3,6 +3,7 @@ import { type CatalogDocument, catalogProblems } from "../../apps/catalog.ts";
 import { confirmationProblems } from "../../apps/destination-review.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
+import type { AuditType } from "../../audit-types.ts";
 import type { TokenNews } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
@@ -294,7 +295,7 @@ export class TenantDO extends DurableObject<Env> {
   /** A new policy version; a model key in it is sealed and stored apart, never in the document. */
   async putPolicy(document: unknown) {
     const result = await writePolicy(this.settings(), document);
-    const detail = result.ok ? { version: result.version } : { issues: result.issues };
+    const detail = result.ok ? { version: result.version } : { issues: result.details };
     this.audit(result.ok ? "policy_updated" : "policy_refused", detail);
     return result;
   }
@@ -320,8 +321,7 @@ export class TenantDO extends DurableObject<Env> {
     const found = serving.callableApp(this.sql, appId, functionality, version);
     if (!found.ok) return found;
     const quota = this.spend("app_calls");
-    if (!quota.ok)
-      return failure("quota_exceeded", `the tenant's daily app_calls quota (${quota.limit}) is used up`);
+    if (!quota.ok) return failure("quota_exceeded", quota.message);
     return found;
   }
 
@@ -330,19 +330,18 @@ export class TenantDO extends DurableObject<Env> {
     if (!this.policies.get(this.sql).policy.plainModel.enabled)
       return failure("plain_off", "this tenant's policy does not offer lattice-plain");
     const quota = this.spend("plain_calls");
-    if (!quota.ok) return { ...failure("quota_exceeded", "the daily plain_calls quota is used up"), quota };
+    if (!quota.ok) return failure("quota_exceeded", "the daily plain_calls quota is used up", quota.details);
     return this.modelFor("spoke");
   }
 
   /** A model for one call in one round trip: refused when today's tokens are used up, else resolved. */
   async modelFor(
     role: ModelRole,
-  ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded">> {
+  ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded", undefined>> {
     const stored = this.policies.get(this.sql);
     // Model tokens are counted after each call, by what it used (recordTokens).
     const budget = this.usage.left("model_tokens", stored.policy.quotas.modelTokensPerDay);
-    if (!budget.ok)
-      return failure("quota_exceeded", `the tenant's daily model_tokens quota (${budget.limit}) is used up`);
+    if (!budget.ok) return failure("quota_exceeded", budget.message);
     return { ok: true, model: await this.modelConfig(role, stored.version), version: stored.version };
   }
 
@@ -380,7 +379,7 @@ export class TenantDO extends DurableObject<Env> {
 
   // --- audit log (audit.ts) ---
 
-  audit(type: string, detail: Record<string, unknown>): void {
+  audit(type: AuditType, detail: Record<string, unknown>): void {
     appendAudit(this.sql, type, detail, () => this.policies.get(this.sql).policy.retention.auditDays);
   }
 

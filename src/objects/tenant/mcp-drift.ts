@@ -1,7 +1,8 @@
-import { manifestProblems } from "../../apps/check.ts";
+import { type FieldProblem, manifestProblems } from "../../apps/check.ts";
 import type { Mode } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import { type ToolChange, withImportedTools } from "../../mcp/definitions.ts";
+import { failure, type Result } from "../../result.ts";
 import type { Sql } from "../sql.ts";
 import * as registry from "./registry.ts";
 import { servingApp } from "./serving.ts";
@@ -15,7 +16,7 @@ export function driftedManifest(
   definitions: readonly McpToolDefinition[],
   mode: Mode,
   lattices: { confidentiality: readonly string[]; integrity: readonly string[] },
-): { ok: true; manifest: Manifest } | { ok: false; problems: Array<{ field: string; message: string }> } {
+): Result<{ manifest: Manifest }, "tools_refused" | "manifest_refused", FieldProblem[]> {
   const imported = withImportedTools(serving, definitions);
   if (!imported.ok) return imported;
   const problems = manifestProblems(imported.manifest, {
@@ -23,7 +24,9 @@ export function driftedManifest(
     confidentialityLevels: lattices.confidentiality,
     integrityLevels: lattices.integrity,
   });
-  return problems.length ? { ok: false, problems } : imported;
+  return problems.length
+    ? failure("manifest_refused", "the imported manifest does not hold", problems)
+    : imported;
 }
 
 /**
@@ -48,6 +51,6 @@ export function recordToolDrift(
     version,
     changes,
     pending: drift.pending,
-    ...(!next.ok && { importProblems: next.problems.slice(0, 5) }),
+    ...(!next.ok && { importProblems: next.details.slice(0, 5) }),
   };
 }

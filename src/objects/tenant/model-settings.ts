@@ -1,4 +1,5 @@
 import { modeOf } from "../../apps/egress.ts";
+import type { AuditType } from "../../audit-types.ts";
 import { type ModelConfig, type ModelRole, modelFor } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import type { Sql } from "../sql.ts";
@@ -18,7 +19,7 @@ export interface SettingsContext {
   tenantId: string | null;
   /** The policy in force (the object's parsed-once copy). */
   policy(): Policy;
-  audit(type: string, detail: Record<string, unknown>): void;
+  audit(type: AuditType, detail: Record<string, unknown>): void;
 }
 
 /** A new policy version; a model key in it is sealed and stored apart, never in the document. */

@@ -9,6 +9,7 @@ import {
   type Policy,
   parsePolicy,
 } from "../../policy/index.ts";
+import { failure } from "../../result.ts";
 import type { Sql } from "../sql.ts";
 import type { KeyBinding } from "./model-keys.ts";
 
@@ -137,7 +138,7 @@ export function preparePolicy(
       });
     } else keys.push({ setting, seal: { binding, apiKey: model.apiKey } });
   }
-  if (issues.length) return { ok: false, code: "invalid_policy", message: "policy refused", issues };
+  if (issues.length) return failure("invalid_policy", "policy refused", issues);
   return { ok: true, document: withoutKeys(document, parsed.policy), keys };
 }
 

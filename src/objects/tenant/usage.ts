@@ -1,4 +1,5 @@
 import type { Policy } from "../../policy/index.ts";
+import { failure, type Result } from "../../result.ts";
 import type { Sql } from "../sql.ts";
 import { WriteBehind } from "../write-behind.ts";
 
@@ -21,9 +22,14 @@ export function dailyLimit(quotas: Policy["quotas"], kind: CountedKind): number 
   return kind === "app_calls" ? quotas.appCallsPerDay : quotas.plainCallsPerDay;
 }
 
-export type QuotaCheck =
-  | { ok: true }
-  | { ok: false; quota: QuotaKind; limit: number; retryAfterSeconds: number };
+/** Which quota refused, its limit, and when it opens again (the next UTC day): a 429's details. */
+export interface QuotaRefusal {
+  quota: QuotaKind;
+  limit: number;
+  retryAfterSeconds: number;
+}
+
+export type QuotaCheck = Result<object, "quota_exceeded", QuotaRefusal>;
 
 const today = (now = new Date()) => now.toISOString().slice(0, 10);
 
@@ -114,10 +120,9 @@ function record(sql: Sql, day: string, kind: QuotaKind, amount: number): void {
 function refused(kind: QuotaKind, limit: number): QuotaCheck {
   const midnight = new Date();
   midnight.setUTCHours(24, 0, 0, 0);
-  return {
-    ok: false,
+  return failure("quota_exceeded", `the tenant's daily ${kind} quota (${limit}) is used up`, {
     quota: kind,
     limit,
     retryAfterSeconds: Math.ceil((midnight.getTime() - Date.now()) / 1000),
-  };
+  });
 }

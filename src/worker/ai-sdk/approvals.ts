@@ -26,15 +26,18 @@ export async function answerApprovals(
   const answers = approvalAnswers(body);
   if (!answers.length) return null;
   if (answers.length > MAX_ANSWERS) {
-    throw new ApiError(400, "too_many_approvals", `at most ${MAX_ANSWERS} approval answers per request`);
+    throw new ApiError(400, "too_many_approvals", {
+      message: `at most ${MAX_ANSWERS} approval answers per request`,
+    });
   }
   let next = null as (Continuation & { answeredIds: string[] }) | null;
   for (const answer of answers) {
     const consentId = await consentOf(scope, answer.id);
     if (!consentId) {
-      throw new ApiError(400, "invalid_approval", "an approval id was not issued for this session", [
-        { field: "body.messages", message: `unknown approval ${answer.id.slice(0, 80)}` },
-      ]);
+      throw new ApiError(400, "invalid_approval", {
+        message: "an approval id was not issued for this session",
+        details: [{ field: "body.messages", message: `unknown approval ${answer.id.slice(0, 80)}` }],
+      });
     }
     const consent = (await hub.consents({})).find((x) => x.id === consentId);
     if (!consent) continue;

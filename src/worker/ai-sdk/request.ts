@@ -37,7 +37,7 @@ export async function parseChatRequest(request: Request): Promise<ChatRequest> {
   try {
     raw = JSON.parse(await request.text());
   } catch {
-    throw new ApiError(400, "invalid_json", "the request body is not valid JSON");
+    throw new ApiError(400, "invalid_json", { message: "the request body is not valid JSON" });
   }
   const parsed = ChatRequest.safeParse(raw);
   if (parsed.success) return parsed.data;
@@ -70,8 +70,8 @@ export function userText(body: ChatRequest): string | null {
     .flatMap((p) => (p.type === "text" && p.text ? [p.text] : []))
     .join("\n")
     .trim();
-  if (!text) throw new ApiError(400, "empty_message", "the last user message has no text");
+  if (!text) throw new ApiError(400, "empty_message", { message: "the last user message has no text" });
   if (text.length > 8000)
-    throw new ApiError(400, "message_too_long", "the last user message exceeds 8000 characters");
+    throw new ApiError(400, "message_too_long", { message: "the last user message exceeds 8000 characters" });
   return text;
 }

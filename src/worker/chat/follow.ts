@@ -15,7 +15,7 @@ const stopsTurn = (query: QueryView) => isFinal(query.status) || pendingConsents
 /** The query as it is now; one the hub does not know is a 404. */
 export async function readQuery(hub: Rpc<HubDO>, qid: string): Promise<QueryView> {
   const query = await hub.query(qid);
-  if (!query) throw new ApiError(404, "query_not_found", "query not found");
+  if (!query) throw new ApiError(404, "query_not_found", { message: "query not found" });
   return query;
 }
 

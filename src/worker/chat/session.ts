@@ -4,7 +4,7 @@ import { mayUse } from "../../objects/hub/store.ts";
 import type { QueryView } from "../../objects/hub/view.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError, quotaExceeded } from "../errors.ts";
+import { ApiError, type ApiErrorCode, quotaExceeded } from "../errors.ts";
 import { callerOf, hubOf } from "../hub.ts";
 import { SessionParam } from "../schemas/ids.ts";
 import { requireKnownRoles } from "../tenant.ts";
@@ -18,8 +18,8 @@ type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
 
 export const SESSION_HEADER = "X-Lattice-Session";
 
-const badRequest = (code: string, message: string, param: string) =>
-  new ApiError(400, code, message, { param });
+const badRequest = (code: ApiErrorCode, message: string, param: string) =>
+  new ApiError(400, code, { message, details: { param } });
 
 /** The user the turn is for: the named one with a frontend key; a user token's own user. */
 export function callerUser(c: Ctx, given: string | undefined, param: string): string {
@@ -37,7 +37,10 @@ export function callerUser(c: Ctx, given: string | undefined, param: string): st
 
 /** The user's own session (another user's or an unknown id: 404, as if absent). */
 export async function ownSession(c: Ctx, userId: string, sid: string): Promise<Rpc<HubDO>> {
-  const notFound = new ApiError(404, "session_not_found", "session not found", { param: SESSION_HEADER });
+  const notFound = new ApiError(404, "session_not_found", {
+    message: "session not found",
+    details: { param: SESSION_HEADER },
+  });
   if (!SessionParam.safeParse({ sid }).success) throw notFound;
   const hub = hubOf(c, sid);
   const session = await hub.session();
@@ -60,7 +63,7 @@ export async function newSession(c: Ctx, userId: string, sid = randomId("ses", 1
   // Opening keeps an existing session as it is: it must be this user's (a derived id could collide),
   // with no role the token lacks (the frontend key may have opened it with more).
   if (session.userId !== userId || !mayUse(session, callerOf(c)))
-    throw new ApiError(404, "session_not_found", "session not found");
+    throw new ApiError(404, "session_not_found", { message: "session not found" });
   return { sid, hub };
 }
 
@@ -73,9 +76,10 @@ export function consoleBase(publicUrl: string | undefined, requestUrl: string): 
 export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryView> {
   const started = await hub.startQuery(text, null);
   if (started.ok) return started.query;
-  if (started.code === "no_session") throw new ApiError(404, "session_not_found", "session not found");
-  if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
-  throw new ApiError(400, started.code, started.message, { param: null });
+  if (started.code === "no_session")
+    throw new ApiError(404, "session_not_found", { message: "session not found" });
+  if (started.code === "quota_exceeded") throw quotaExceeded(started.details);
+  throw new ApiError(400, started.code, { message: started.message, details: { param: null } });
 }
 
 /** Server-sent events from a generator of frames (each a whole `data: …\n\n`), pulled as read. */

@@ -25,8 +25,8 @@ export async function plainAnswer(c: Ctx, body: ChatBody, lastText: string): Pro
   if (!resolved.ok) {
     if (resolved.code === "plain_off")
       throw oaiError(403, "plain_model_off", "the tenant's policy does not offer lattice-plain", "model");
-    if ("quota" in resolved) throw quotaExceeded(resolved.quota);
-    throw new ApiError(429, "quota_exceeded", resolved.message, { param: null });
+    if (resolved.details) throw quotaExceeded(resolved.details);
+    throw new ApiError(429, "quota_exceeded", { message: resolved.message, details: { param: null } });
   }
   try {
     const answer = await complete(
@@ -41,7 +41,7 @@ export async function plainAnswer(c: Ctx, body: ChatBody, lastText: string): Pro
     if (resolved.model.provider === "scripted") return plainTitle(lastText);
     if (!(err instanceof ModelError)) throw err;
     // The provider's own words never reach the frontend (ModelError messages are Lattice's).
-    throw new ApiError(502, err.code, err.message, { param: null });
+    throw new ApiError(502, err.code, { message: err.message, details: { param: null } });
   }
 }
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../errors.ts";
+import { ApiError, type ApiErrorCode } from "../errors.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 
 /** The models this endpoint answers as; nothing else is accepted. */
@@ -23,8 +23,13 @@ export const ChatBody = z.object({
 export type ChatBody = z.infer<typeof ChatBody>;
 
 /** An error in OpenAI's shape: `param` names the offending request field. */
-export function oaiError(status: 400 | 401 | 403 | 404 | 429, code: string, message: string, param?: string) {
-  return new ApiError(status, code, message, { param: param ?? null });
+export function oaiError(
+  status: 400 | 401 | 403 | 404 | 429,
+  code: ApiErrorCode,
+  message: string,
+  param?: string,
+) {
+  return new ApiError(status, code, { message, details: { param: param ?? null } });
 }
 
 const TYPES: Record<number, string> = {
@@ -104,7 +109,8 @@ export async function* chunks(
   try {
     result = await answer();
   } catch (err) {
-    const apiError = err instanceof ApiError ? err : new ApiError(500, "internal_error", "internal error");
+    const apiError =
+      err instanceof ApiError ? err : new ApiError(500, "internal_error", { message: "internal error" });
     if (!(err instanceof ApiError)) console.error("openai stream failed", err);
     yield frame(oaiErrorBody(apiError));
     yield "data: [DONE]\n\n";

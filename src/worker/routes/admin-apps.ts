@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { ConfirmedDestinations } from "../../apps/destination-review.ts";
+import type { Result } from "../../result.ts";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -119,14 +120,7 @@ export const adminAppRoutes = base
   );
 
 function reviewed<A>(
-  result:
-    | { ok: true; app: A }
-    | {
-        ok: false;
-        code: "not_found" | "not_pending" | "invalid_binding" | "invalid_destinations";
-        message: string;
-        details?: unknown;
-      },
+  result: Result<{ app: A }, "not_found" | "not_pending" | "invalid_binding" | "invalid_destinations">,
 ): A {
   if (result.ok) return result.app;
   if (result.code === "not_found") throw notFound("app version");

@@ -31,7 +31,8 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
   const body = await parseChatRequest(c.req.raw);
   const user = callerUser(c, body.user, "body.user");
   const secret = c.env.LATTICE_KEY_SECRET;
-  if (!secret) throw new ApiError(503, "not_configured", "this deployment sets no LATTICE_KEY_SECRET");
+  if (!secret)
+    throw new ApiError(503, "not_configured", { message: "this deployment sets no LATTICE_KEY_SECRET" });
   const { sid, hub } = await chatSession(c, user, body.id, c.req.header(SESSION_HEADER));
   const scope: ApprovalScope = { secret, tenantId: c.var.principal.tenantId, sid };
   const links = { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid };
@@ -44,11 +45,9 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
   } else {
     const text = userText(body);
     if (text === null) {
-      throw new ApiError(
-        400,
-        "no_user_message",
-        "the last message must be the user's, or answer an approval",
-      );
+      throw new ApiError(400, "no_user_message", {
+        message: "the last message must be the user's, or answer an approval",
+      });
     }
     // A request an earlier turn left open is reported on first: this message is not run (and is
     // never taken as a consent's answer).

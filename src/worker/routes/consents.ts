@@ -70,7 +70,7 @@ export const consentRoutes = base
       case "not_found":
         throw notFound("consent");
       case "already_answered":
-        throw conflict(`this consent was already answered (${result.status})`);
+        throw conflict(`this consent was already answered (${result.details.status})`);
       case "query_finished":
         throw conflict("the query this consent belongs to is no longer waiting for it");
       case "invalid_choice":
@@ -78,8 +78,8 @@ export const consentRoutes = base
           { field: "body.choice", message: "not an option" },
         ]);
       case "scope_not_allowed":
-        throw invalid(`this consent allows only: ${result.allowed.join(", ")}`, [
-          { field: "body.scope", message: `allowed: ${result.allowed.join(", ")}` },
+        throw invalid(`this consent allows only: ${result.details.allowed.join(", ")}`, [
+          { field: "body.scope", message: `allowed: ${result.details.allowed.join(", ")}` },
         ]);
     }
   });

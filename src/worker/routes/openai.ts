@@ -34,7 +34,7 @@ base.use(requireRole("frontend"));
 base.onError((err, c) => {
   const apiError = err instanceof ApiError ? err : null;
   if (!apiError) console.error("unhandled error", err);
-  const shown = apiError ?? new ApiError(500, "internal_error", "internal error");
+  const shown = apiError ?? new ApiError(500, "internal_error", { message: "internal error" });
   return c.json(oaiErrorBody(shown), shown.status, shown.headers);
 });
 

@@ -45,7 +45,7 @@ export const policyRoutes = base
     if (!result.ok) {
       throw invalid(
         "policy refused",
-        result.issues.map((i) => ({ field: i.path ? `body.${i.path}` : "body", message: i.message })),
+        result.details.map((i) => ({ field: i.path ? `body.${i.path}` : "body", message: i.message })),
       );
     }
     return c.json(await tenant.policyForAdmin(), 200);

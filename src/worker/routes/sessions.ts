@@ -106,7 +106,7 @@ export const sessionRoutes = base
     const granted = user ? (user.roles ?? []) : null;
     const roles = asked?.length || !granted?.length ? asked : granted;
     if (granted && roles?.some((r) => !granted.includes(r))) {
-      throw new ApiError(403, "forbidden", "the user token does not grant these roles");
+      throw new ApiError(403, "forbidden", { message: "the user token does not grant these roles" });
     }
     await requireKnownRoles(c, roles);
     const id = randomId("ses", 16);
@@ -135,10 +135,10 @@ export const sessionRoutes = base
       if (started.code === "no_session") throw notFound("session");
       if (started.code === "invalid_options") throw invalid(started.message);
       if (started.code === "invalid_picks") {
-        const details = started.problems.map((p) => ({ field: `body.apps.${p.choice}`, message: p.message }));
+        const details = started.details.map((p) => ({ field: `body.apps.${p.choice}`, message: p.message }));
         throw invalid("an app picked does not serve what it is picked for", details);
       }
-      if (started.code === "quota_exceeded") throw quotaExceeded(started.quota);
+      if (started.code === "quota_exceeded") throw quotaExceeded(started.details);
       throw conflict("this Idempotency-Key was used for a different query");
     }
     // No stream only if the hub was evicted since the lease and its places filled: the query runs.
@@ -168,7 +168,7 @@ export const MAX_STREAMS_PER_SESSION = 4;
 
 function tooManyStreams(): ApiError {
   const message = `at most ${MAX_STREAMS_PER_SESSION} open event streams per session`;
-  return new ApiError(429, "too_many_streams", message, undefined, undefined, { "Retry-After": "5" });
+  return new ApiError(429, "too_many_streams", { message, headers: { "Retry-After": "5" } });
 }
 
 /** One of the session's open-stream places, or 429 when all are taken. */

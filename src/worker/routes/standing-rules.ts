@@ -99,7 +99,7 @@ export const standingRuleRoutes = base
     if (!parsed.ok) {
       throw invalid(
         "standing rule refused",
-        parsed.issues.map((i) => ({ field: i.path ? `body.${i.path}` : "body", message: i.message })),
+        parsed.details.map((i) => ({ field: i.path ? `body.${i.path}` : "body", message: i.message })),
       );
     }
     const rule = parsed.rule;

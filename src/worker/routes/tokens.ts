@@ -45,7 +45,9 @@ base.use("/:userId/tokens", requireApiKey);
 export const tokenRoutes = base.openapi(issue, async (c) => {
   const secret = c.env.LATTICE_KEY_SECRET;
   if (!secret)
-    throw new ApiError(503, "not_configured", "this deployment has no LATTICE_KEY_SECRET to sign tokens");
+    throw new ApiError(503, "not_configured", {
+      message: "this deployment has no LATTICE_KEY_SECRET to sign tokens",
+    });
   const { userId } = c.req.valid("param");
   // The body is optional: without one, the defaults (checked already when one was sent).
   const { ttlSeconds, roles } = TokenRequest.parse(c.req.valid("json") ?? {});

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { ChatRequest } from "../ai-sdk/request.ts";
 import { ChatBody, MODELS } from "../openai/protocol.ts";
-import { authErrors, notFoundError } from "./common.ts";
+import { authErrors, ErrorCodeSchema, notFoundError } from "./common.ts";
 
 /**
  * The chat adapters in the OpenAPI document. They speak other APIs' wire formats (OpenAI's, the AI
@@ -15,7 +15,7 @@ const OaiError = z
       message: z.string(),
       type: z.string(),
       param: z.string().nullable(),
-      code: z.string(),
+      code: ErrorCodeSchema,
     }),
   })
   .openapi("OpenAIError");

@@ -1,9 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { API_ERROR_CODES } from "../errors.ts";
+
+/** An API error's code: the closed union ApiErrorCode, so the document lists every code. */
+export const ErrorCodeSchema = z.enum(API_ERROR_CODES).openapi("ErrorCode", { example: "invalid_request" });
 
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: "invalid_request" }),
+      code: ErrorCodeSchema,
       message: z.string(),
       details: z.unknown().optional(),
     }),

@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { sendAudit } from "../../../objects/audit-sink.ts";
 import { tenantStub } from "../../../objects/stubs.ts";
 import type { AppEnv } from "../../env.ts";
 
@@ -12,16 +13,15 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const principal = c.get("principal");
   if (!principal || c.req.method === "GET" || c.req.method === "OPTIONS" || c.res.status >= 400) return;
-  const written = tenantStub(c.env, principal.tenantId)
-    .audit("api_write", {
-      keyId: principal.keyId,
-      role: principal.role,
-      ...(principal.user && { viaUserToken: true, userId: principal.user.userId }),
-      method: c.req.method,
-      path: new URL(c.req.url).pathname,
-      status: c.res.status,
-    })
-    .catch(() => {}); // the log never fails the request it records
+  // sendAudit never throws: the log never fails the request it records.
+  const written = sendAudit(tenantStub(c.env, principal.tenantId), "api_write", {
+    keyId: principal.keyId,
+    role: principal.role,
+    ...(principal.user && { viaUserToken: true, userId: principal.user.userId }),
+    method: c.req.method,
+    path: new URL(c.req.url).pathname,
+    status: c.res.status,
+  });
   // Off the response's path where the runtime lets it finish after the answer (Workers' waitUntil).
   try {
     c.executionCtx.waitUntil(written);

@@ -7,7 +7,8 @@ import type { AppEnv } from "../../env.ts";
 import { ApiError } from "../../errors.ts";
 import { MAX_PRINCIPAL_TTL_MS, PRINCIPAL_TTL_MS, PrincipalCache } from "./principal-cache.ts";
 
-const unauthorized = (what = "missing or invalid API key") => new ApiError(401, "unauthorized", what);
+const unauthorized = (what = "missing or invalid API key") =>
+  new ApiError(401, "unauthorized", { message: what });
 
 /**
  * Authenticates `Authorization: Bearer <credential>` and requires one of `roles`. An API key's tag
@@ -77,7 +78,7 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   const given = bearer(c.req.header("Authorization"));
   // No configured secret means no operator access at all, rather than an empty-secret match.
   if (!expected || !given || !(await secretsEqual(given, expected))) {
-    throw new ApiError(401, "unauthorized", "missing or invalid operator secret");
+    throw new ApiError(401, "unauthorized", { message: "missing or invalid operator secret" });
   }
   await next();
 });
@@ -85,7 +86,7 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
 /** For routes a user token must not reach (issuing tokens): an API key only. */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.principal.user)
-    throw new ApiError(403, "forbidden", "this route needs an API key, not a user token");
+    throw new ApiError(403, "forbidden", { message: "this route needs an API key, not a user token" });
   await next();
 });
 
@@ -107,14 +108,17 @@ async function withinRate(env: Env, credential: string): Promise<void> {
   if (!env.CREDENTIAL_LIMITER || env.LATTICE_RATE_LIMIT === "off") return;
   const { success } = await env.CREDENTIAL_LIMITER.limit({ key: (await sha256Hex(credential)).slice(0, 32) });
   if (!success) {
-    throw new ApiError(429, "rate_limited", "too many requests with this credential", undefined, undefined, {
-      "Retry-After": String(RATE_WINDOW_SECONDS),
+    throw new ApiError(429, "rate_limited", {
+      message: "too many requests with this credential",
+      headers: {
+        "Retry-After": String(RATE_WINDOW_SECONDS),
+      },
     });
   }
 }
 
 function forbidden(roles: KeyRole[]): ApiError {
-  return new ApiError(403, "forbidden", `this route needs a key of role ${roles.join(" or ")}`);
+  return new ApiError(403, "forbidden", { message: `this route needs a key of role ${roles.join(" or ")}` });
 }
 
 export function bearer(header: string | undefined): string | null {
