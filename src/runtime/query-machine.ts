@@ -107,9 +107,7 @@ export function next(query: MachineQuery, event: QueryEvent): Transition {
     case "asked":
       return status === "running" ? asked(query, event.consentId, event.ask) : unchanged(query);
     case "answered":
-      return status === "running" || status === "awaiting_consent"
-        ? answered(query, event)
-        : unchanged(query);
+      return answered(query, event);
     case "expired":
       return expired(query, event.consent);
     case "failed":
@@ -240,6 +238,11 @@ function asked(query: MachineQuery, consentId: string, ask: ConsentAsk): Transit
 }
 
 /** A plan step's consent answered while the query waits; a spoke's collaboration while it runs. */
+/**
+ * The user's answer is recorded and audited whatever became of the query meanwhile (an expiry of
+ * another of its consents may have ended it while the answer was being stored); only a query
+ * waiting on no other consent resumes.
+ */
 function answered(query: MachineQuery, event: Extract<QueryEvent, { type: "answered" }>): Transition {
   const { consent, answer, by } = event;
   const resumes = query.status === "awaiting_consent" && event.pending === 0;

@@ -30,6 +30,12 @@ const none: Omit<Brief, "status"> = {
 };
 const ends = (status: QueryStatus, write: string[], events: string[], audit: string[]) =>
   ({ ...none, status, write, events, audit, uncache: true }) as Brief;
+const answeredOnly = Object.fromEntries(
+  QUERY_STATES.map((s) => [
+    s,
+    { ...none, status: s, events: ["consent_answered"], audit: ["consent_answered"] } as Brief,
+  ]),
+);
 const failedEnd = ends("failed", ["error", "status"], ["query_finished"], ["query_failed"]);
 
 /** Every pair the machine acts on; any other (status, event) pair is expected unchanged. */
@@ -72,7 +78,9 @@ const TABLE: Record<string, Partial<Record<QueryStatus, Brief>>> = {
       audit: ["consent_asked"],
     },
   },
+  // The answer is a fact whatever the query's status; only a query waiting on it alone resumes.
   "answered/last": {
+    ...answeredOnly,
     running: { ...none, status: "running", events: ["consent_answered"], audit: ["consent_answered"] },
     awaiting_consent: {
       ...none,
@@ -83,6 +91,7 @@ const TABLE: Record<string, Partial<Record<QueryStatus, Brief>>> = {
     },
   },
   "answered/more": {
+    ...answeredOnly,
     running: { ...none, status: "running", events: ["consent_answered"], audit: ["consent_answered"] },
     awaiting_consent: {
       ...none,

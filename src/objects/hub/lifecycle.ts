@@ -92,8 +92,11 @@ export class QueryLifecycle {
     event: QueryEvent,
     policy: Policy | null = null,
   ): Promise<QueryRecord> {
-    const t = next({ ...query, privateSession: session.private }, event);
-    const row = this.store.apply(query, t);
+    // Decided on the row as it is now: an answer or an expiry may have moved the query while its
+    // caller awaited another object (a grant, a model), and a stale status would be overwritten.
+    const current = this.store.query(query.id) ?? query;
+    const t = next({ ...current, privateSession: session.private }, event);
+    const row = this.store.apply(current, t);
     for (const { type, detail } of t.audit) this.audit(type, detail);
     if (t.uncache) this.loaded.delete(query.id);
     let after = t.after;
