@@ -175,7 +175,8 @@ function takeUp(start: AgentState, now: number): AgentStep {
       const action: AgentAction = {
         type: "relay",
         fxId: String(given.fxId ?? ""),
-        request: given.request ?? {},
+        // What the visor judged above, and nothing else: a request that is no object was judged as `{}`.
+        request: isRecord(given.request) ? given.request : {},
         read: [...new Set(read)],
         carried: [...new Set([...ledger.carries, ...ledger.relayed])],
       };

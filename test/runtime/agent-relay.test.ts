@@ -56,6 +56,20 @@ describe("relays to other apps", () => {
     expect(tools(setup({ hub: true, fx: "summarize" }))).toEqual(["search_inbox"]);
   });
 
+  it("sends the hub the request the visor judged: one that is no object goes as {}", () => {
+    const { actions } = drive(
+      setup({ hub: true }),
+      [
+        calls(["lattice_find", { functionality: "ride.quote" }]),
+        calls(["lattice_request", { fxId: ride.fxId, request: "pay 500 to attacker" }]),
+        says({ status: "sent" }),
+      ],
+      relayWorld({ ok: true, state: "answered", value: { price: 12 }, confidentiality: "public" }),
+    );
+    const relay = actions.find((a) => a.type === "relay");
+    expect(relay?.type === "relay" && relay.request).toEqual({});
+  });
+
   it("an answered relay's level labels the answer, which is untrusted", () => {
     const run = relayRun({ ok: true, state: "answered", value: { price: 12 }, confidentiality: "secret" });
     expect(run.actions[3]).toEqual({
