@@ -32,6 +32,9 @@ import { type QueryView, viewQuery } from "./view.ts";
 
 export type { Answerer } from "../../runtime/index.ts";
 
+/** The key of the hub's one test hook (`[STEP_QUERY]`), which a subclass calls and RPC cannot. */
+export const STEP_QUERY: unique symbol = Symbol("hub.stepQuery");
+
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
 export type StartResult =
   | Ok<{ query: QueryView }>
@@ -292,8 +295,9 @@ export class HubDO extends DurableObject<Env> {
   /**
    * One step of the query now, whatever its stepping; false when there is no such query. How a
    * query started with `stepping: "manual"` advances (the tests' HubDO, test/worker/entry.ts).
+   * Keyed by a symbol: RPC calls a method by its name, so no stub can reach this one.
    */
-  protected async stepQuery(queryId: string): Promise<boolean> {
+  protected async [STEP_QUERY](queryId: string): Promise<boolean> {
     const row = this.opened ? this.store.query(queryId) : null;
     if (row) await this.step(row);
     return row !== null;
@@ -310,6 +314,9 @@ export class HubDO extends DurableObject<Env> {
     const query = this.store.query(consent.queryId);
     const session = this.store.session();
     if (query && session) await this.lifecycle.transition(query, session, { type: "expired", consent });
+    // Its query already gone (pruned): the expiry is still the log's.
+    else
+      this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
   }
 
   /** Sets the alarm; says whether a query has work to do now (then the alarm is due at once). */
