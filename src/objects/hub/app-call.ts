@@ -9,14 +9,17 @@ import type { HubStore, Session } from "./store.ts";
  * (ports.ts) and a relay between spokes (collaboration.ts) alike, over the app's spoke, with the
  * query's trace in this hub's store.
  */
-export function appCaller(input: {
+/** One query of this hub, as its effects reach other objects. */
+export interface QueryScope {
   env: Env;
   session: Session;
   queryId: string;
   policy: Policy;
   defences: Defences;
   store: HubStore;
-}): (call: AppCall) => Promise<AppCallOutcome> {
+}
+
+export function appCaller(input: QueryScope): (call: AppCall) => Promise<AppCallOutcome> {
   const { env, session, queryId, store } = input;
   const scope = {
     tenantId: session.tenantId,

@@ -1,31 +1,25 @@
 import type { AuditType } from "../../audit-types.ts";
 import { VANILLA_SPOKE } from "../../contracts.ts";
-import type { Policy } from "../../policy/index.ts";
-import { type Defences, type QueryPorts, StepFailure, stepFailure } from "../../runtime/index.ts";
+import { type QueryPorts, StepFailure, stepFailure } from "../../runtime/index.ts";
 import { artifactsStub, spokeStub, tenantStub } from "../stubs.ts";
-import { appCaller } from "./app-call.ts";
+import { appCaller, type QueryScope } from "./app-call.ts";
 import type { ConsentStore } from "./consents.ts";
-import type { HubStore, Session } from "./store.ts";
 
 /**
  * The runtime's effects for one query, over this hub's storage and the other objects' stubs: every
  * tool call through the app-call port (app-call.ts), q-llm steps to the vanilla spoke, artifacts and
  * grants to the user's ArtifactsDO.
  */
-export function queryPorts(input: {
-  env: Env;
-  session: Session;
-  queryId: string;
-  policy: Policy;
-  defences: Defences;
-  store: HubStore;
-  consents: ConsentStore;
-  audit(type: AuditType, detail: Record<string, unknown>): void;
-}): QueryPorts {
+export function queryPorts(
+  input: QueryScope & {
+    consents: ConsentStore;
+    audit(type: AuditType, detail: Record<string, unknown>): void;
+  },
+): QueryPorts {
   const { env, session, queryId, policy, store } = input;
   const artifacts = artifactsStub(env, session.tenantId, session.userId);
   const spoke = (appId: string) => spokeStub(env, session.tenantId, session.userId, appId);
-  const app = appCaller({ env, session, queryId, policy, defences: input.defences, store });
+  const app = appCaller(input);
   return {
     audit: input.audit,
     standing: async (subject) => input.consents.sessionGrant(subject) ?? (await artifacts.findGrant(subject)),

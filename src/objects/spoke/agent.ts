@@ -1,11 +1,12 @@
 import type { ConfirmedDestinations } from "../../apps/destination-review.ts";
-import type { Functionality, Manifest } from "../../apps/manifest.ts";
+import type { Manifest } from "../../apps/manifest.ts";
 import type { AgentCallSettings, CollaborationReply, Discovery } from "../../contracts.ts";
 import { type AiBinding, complete, type ModelConfig, ModelError, type ModelLimits } from "../../llm/index.ts";
 import { failure } from "../../result.ts";
 import {
   type AgentAction,
   type AgentOutcome,
+  type AgentSetup,
   type AgentStep,
   agentObserve,
   agentStart,
@@ -42,17 +43,10 @@ export interface HubLink {
   withdraw(consentId: string): Promise<void>;
 }
 
-export interface AgentRun {
+/** What the spoke runs an agent with: the reducer's setup, with the secrets, hub and model it keeps to itself. */
+export interface AgentRun extends Omit<AgentSetup, "app" | "settings" | "hub"> {
   app: { name: string; secrets: string[]; manifest: Manifest; confirmedDestinations?: ConfirmedDestinations };
   hub?: HubLink;
-  functionality: Functionality;
-  request: Record<string, unknown>;
-  memory: unknown[];
-  /** The confidentiality levels of what the agent holds from the start: the hub's request and its memory. */
-  carries: string[];
-  /** What it reads besides its tools, in the user's words (its developer's instructions, memory…). */
-  readRequest: string[];
-  idempotencyKey: string;
   callId: string;
   settings: AgentSettings;
 }
