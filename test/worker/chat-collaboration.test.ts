@@ -1,10 +1,25 @@
-/** A spoke's collaboration request asks the user while its query runs: a chat turn must stop for it too. */
+/**
+ * A spoke's collaboration request asks the user while its step runs: a chat turn must stop for it
+ * too, and say `awaiting_consent` as the query view does, in every chat adapter.
+ */
 import { env } from "cloudflare:workers";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { DANA } from "../../examples/apps/src/apps/inboxpilot.ts";
 import worker from "../../src/worker/index.ts";
-import { answer, display, hubWorld, lit, mirrorCatalog, openSession, ref, script, tool } from "./hub-kit.ts";
+import { api } from "./helpers.ts";
+import {
+  answer,
+  display,
+  hubWorld,
+  lit,
+  mirrorCatalog,
+  openSession,
+  ref,
+  script,
+  settle,
+  tool,
+} from "./hub-kit.ts";
 
 const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: args }] });
 const QUERY = `Get a ride quote from Home to Airport and mail it to Dana (${DANA})`;
@@ -39,6 +54,39 @@ async function world() {
 
 type Lattice = { queryId: string; status: string; consents?: Array<{ id: string; kind: string }> };
 
+const lattice = (input: RequestInfo | URL, init?: RequestInit) =>
+  worker.fetch(new Request(input, init), env as never);
+
+/** The query as `GET …/queries/{qid}` shows it. */
+async function queryStatus(w: { frontend: string }, sid: string, qid: string): Promise<string> {
+  const res = await api("GET", `/v1/sessions/${sid}/queries/${qid}`, { key: w.frontend });
+  return (res.body as { status: string }).status;
+}
+
+/** One turn of the AI SDK endpoint, read as raw frames: its text and the finish chunk's `lattice`. */
+async function aiSdkTurn(w: { frontend: string }, sid: string, text: string) {
+  const res = await lattice("http://lattice.test/v1/ai-sdk/chat", {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${w.frontend}`,
+      "content-type": "application/json",
+      "X-Lattice-Session": sid,
+    },
+    body: JSON.stringify({
+      id: "chat-collab",
+      user: "alice",
+      messages: [{ id: `u-${text.length}`, role: "user", parts: [{ type: "text", text }] }],
+    }),
+  });
+  const chunks = (await res.text())
+    .split("\n\n")
+    .filter((f) => f.startsWith("data: {"))
+    .map((f) => JSON.parse(f.slice("data: ".length)) as Record<string, unknown>);
+  const finish = chunks.find((c) => c.type === "finish") as { messageMetadata: { lattice: Lattice } };
+  const words = chunks.flatMap((c) => (c.type === "text-delta" ? [String(c.delta)] : [])).join("\n");
+  return { text: words, lattice: finish.messageMetadata.lattice };
+}
+
 describe("chat turns and a spoke's collaboration request", () => {
   it("the OpenAI endpoint ends the turn on the collaboration consent asked while the query runs", async () => {
     const w = await world();
@@ -60,21 +108,62 @@ describe("chat turns and a spoke's collaboration request", () => {
         lattice: (c as unknown as { lattice: Lattice }).lattice,
       };
     };
+    const streamed = async (text: string) => {
+      const stream = await oai.chat.completions.create(
+        { model: "lattice", user: "alice", messages: [{ role: "user", content: text }], stream: true },
+        { headers: { "X-Lattice-Session": sid } },
+      );
+      let words = "";
+      let field: Lattice | undefined;
+      for await (const chunk of stream) {
+        words += chunk.choices[0]?.delta.content ?? "";
+        field = (chunk as unknown as { lattice?: Lattice }).lattice ?? field;
+      }
+      return { text: words, lattice: field! };
+    };
     const first = await turn(QUERY);
     const irreversible = first.lattice.consents![0]!;
     expect(irreversible.kind).toBe("irreversible");
     await answer(w, sid, irreversible.id, { decision: "allow" });
 
-    // The query runs on and InboxPilot's agent asks for another app: the turn stops there (running).
+    // The query runs on and InboxPilot's agent asks for another app: the turn stops there, and says
+    // the query waits for the user, as the query view does (its step is still in flight).
     const second = await turn("done");
-    expect(second.lattice).toMatchObject({ queryId: first.lattice.queryId, status: "running" });
+    expect(second.lattice).toMatchObject({ queryId: first.lattice.queryId, status: "awaiting_consent" });
     const collaboration = second.lattice.consents![0]!;
     expect(collaboration.kind).toBe("collaboration");
     expect(second.text).toContain(`/console/sessions/${sid}/consents/${collaboration.id}`);
+    expect(await queryStatus(w, sid, first.lattice.queryId)).toBe("awaiting_consent");
+
+    // A streamed turn meanwhile reports the same wait, with the same status on its last chunk.
+    const waiting = await streamed("still there?");
+    expect(waiting.lattice).toMatchObject({ queryId: first.lattice.queryId, status: "awaiting_consent" });
+    expect(waiting.text).toMatch(/still waits for your answer/);
 
     await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
     const third = await turn("done");
     expect(third.lattice).toMatchObject({ queryId: first.lattice.queryId, status: "completed" });
     expect(third.text).toMatch(/went on after your answer/);
+    expect(await queryStatus(w, sid, first.lattice.queryId)).toBe("completed");
+  });
+
+  it("the AI SDK endpoint ends the turn on it with awaiting_consent, as the query view says", async () => {
+    const w = await world();
+    const sid = await openSession(w);
+    const first = await aiSdkTurn(w, sid, QUERY);
+    expect(first.lattice.status).toBe("awaiting_consent");
+    const irreversible = first.lattice.consents![0]!;
+    expect(irreversible.kind).toBe("irreversible");
+    await answer(w, sid, irreversible.id, { decision: "allow" });
+
+    const second = await aiSdkTurn(w, sid, "done");
+    expect(second.lattice).toMatchObject({ queryId: first.lattice.queryId, status: "awaiting_consent" });
+    const collaboration = second.lattice.consents![0]!;
+    expect(collaboration.kind).toBe("collaboration");
+    expect(await queryStatus(w, sid, first.lattice.queryId)).toBe("awaiting_consent");
+
+    // Answered, the query is running again, then done.
+    await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
+    expect((await settle(w, sid, first.lattice.queryId)).status).toBe("completed");
   });
 });

@@ -33,20 +33,32 @@ const Shown = z.unknown();
 
 export function viewQuery(store: HubStore, consents: ConsentStore, row: QueryRecord): QueryView {
   const plan = row.plan === null ? null : decode(Shown, row.plan, "a query's plan");
+  const asked = consents.list({ queryId: row.id }).map(shownConsent);
   return {
     id: row.id,
     text: row.text,
-    status: row.status,
+    status: shownStatus(row.status, asked),
     // A redacted item shows that something was withheld, and why (its label), never the value.
     display: store.display(row.id).map((item) => (item.redacted ? { ...item, value: undefined } : item)),
     plan,
     verdict: row.verdict === null ? null : decode(Shown, row.verdict, "a query's verdict"),
     trace: store.events(0, row.id),
-    consents: consents.list({ queryId: row.id }).map(shownConsent),
+    consents: asked,
     // Through the boundary again on the way out, so a row written before it (or by a path that
     // skipped it) shows no more than the code's words and checked facts.
     error: row.error && shownError(row.error, planCalls(plan, row.context), row.options.boundary !== "off"),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/**
+ * The status every reader sees (this view, the chat adapters' `lattice.status`, the console). A
+ * spoke's collaboration request is asked while its step runs: the stored status stays `running`,
+ * since the step is still in flight and its outcome is written only to a running query. To the
+ * user the query waits on them all the same, so a running query with a pending consent shows
+ * `awaiting_consent`, as a plan step's consent does.
+ */
+export function shownStatus(status: QueryStatus, consents: readonly Consent[]): QueryStatus {
+  return status === "running" && consents.some((c) => c.status === "pending") ? "awaiting_consent" : status;
 }
