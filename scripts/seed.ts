@@ -142,7 +142,7 @@ export async function seedDemo(where: {
 async function followApps(api: string, demo: Demo, wanted: readonly ManifestInput[]): Promise<void> {
   const { apps } = (await apiCall(api, demo.keys.developer, "GET", "/v1/apps")) as { apps: AppView[] };
   for (const moved of misplacedApps(apps, wanted)) {
-    // An app none serves has no address to move.
+    // An app none serves is no move: the readiness check (demoProblems) says what is wrong.
     if (moved.kind !== "moved") continue;
     const path = `/v1/apps/${moved.app.id}`;
     const next = (await apiCall(api, demo.keys.developer, "PUT", path, moved.manifest)) as AppView;
@@ -159,6 +159,46 @@ async function followApps(api: string, demo: Demo, wanted: readonly ManifestInpu
       },
     );
   }
+}
+
+/**
+ * What keeps the demo from working, asked through its own keys: none when the admin key answers,
+ * the frontend key mints a user token, every demo app serves at `demo.apps`, and the demo apps hold
+ * the signing secrets of the HTTP ones. npm start says
+ * "running" only when there is none (the API's /healthz answers long before).
+ */
+export async function demoProblems(demo: Demo, world = WORLD): Promise<string[]> {
+  const problems: string[] = [];
+  const key = async (role: string, call: () => Promise<unknown>) => {
+    try {
+      return await call();
+    } catch (e) {
+      problems.push(`the ${role} key: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+  };
+  const call = (k: string, method: string, path: string, body?: unknown) => () =>
+    apiCall(demo.api, k, method, path, body);
+  await key("admin", call(demo.keys.admin, "GET", "/v1/admin/keys"));
+  await key("frontend", call(demo.keys.frontend, "POST", "/v1/users/alex/tokens", { ttlSeconds: 60 }));
+  const mine = (await key("developer", call(demo.keys.developer, "GET", "/v1/apps"))) as {
+    apps: AppView[];
+  } | null;
+  const wanted = demoAppManifests(demo.apps, world);
+  if (mine) {
+    for (const m of misplacedApps(mine.apps, wanted))
+      problems.push(`${m.kind === "moved" ? m.app.name : m.name}: ${m.problem}`);
+  }
+  // A signed call is refused by a demo app that holds no secret for it (their state wiped alone).
+  const state = (await fetch(`${demo.apps}/w/${encodeURIComponent(world)}/_demo/state`)
+    .then((r) => (r.ok ? r.json() : null))
+    .catch(() => null)) as { secretsConfigured: string[] } | null;
+  if (!state) problems.push(`the demo apps at ${demo.apps} do not answer`);
+  for (const m of state ? wanted : []) {
+    if (!m.mcp && !state!.secretsConfigured.includes(m.name))
+      problems.push(`${m.name}: the demo apps hold no signing secret for it`);
+  }
+  return problems;
 }
 
 async function works(api: string, adminKey: string): Promise<boolean> {

@@ -2,7 +2,7 @@
  * npm start a second time with the demo apps elsewhere (another PORT, or PORT + 1 taken): the reused
  * demo tenant follows them. The demo apps are reached through a loopback proxy on a port of its own,
  * as if they listened there; the first is closed before the second seeding, as a stopped npm start's
- * apps port is. A demo query then runs against the new address.
+ * apps port is. A demo query then runs against the new address, and npm start's readiness check agrees.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
-import { seedDemo } from "../../scripts/seed.ts";
+import { demoProblems, seedDemo } from "../../scripts/seed.ts";
 import { stack } from "./kit.ts";
 
 // Hop-by-hop, or no longer true once fetch has read the body.
@@ -73,6 +73,10 @@ describe("npm start again with the demo apps at another port", () => {
 
     const first = await seedDemo({ api, apps: before.url, operatorSecret, file, world });
     await closed(before.server);
+    // What npm start checks before it says "running" names the stale tenant's moved apps.
+    const stale = await demoProblems({ ...first, apps: after.url }, world);
+    const contacts = (base: string) => `${base}/w/${world}/contacts`;
+    expect(stale).toContain(`contacts: calls ${contacts(before.url)}, not ${contacts(after.url)}`);
     const second = await seedDemo({ api, apps: after.url, operatorSecret, file, world });
     expect(second.tenantId).toBe(first.tenantId);
     expect(second.apps).toBe(after.url);
@@ -94,5 +98,12 @@ describe("npm start again with the demo apps at another port", () => {
       )
       .toBe("completed");
     expect(after.paths).toContain(`/w/${world}/contacts/lookup`);
+    // Once followed, the check passes; a key that does not answer fails it.
+    expect(await demoProblems(second, world)).toEqual([]);
+    const refused = await demoProblems(
+      { ...second, keys: { ...second.keys, frontend: "lk_unknown" } },
+      world,
+    );
+    expect(refused).toEqual([expect.stringMatching(/^the frontend key: .*\(401\)/)]);
   }, 150_000);
 });

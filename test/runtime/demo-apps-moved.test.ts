@@ -1,7 +1,7 @@
 /**
  * npm start's demo tenant against where the demo apps serve now (scripts/demo-apps.ts): an app whose
  * serving version calls an old address is moved, one none serves is missing, the others are in place.
- * The seeder submits a version for each moved app.
+ * The seeder submits a version for each moved app; npm start is not "running" while any is listed.
  */
 import { describe, expect, it } from "vitest";
 import { type AppView, misplacedApps } from "../../scripts/demo-apps.ts";
