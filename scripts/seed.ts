@@ -4,12 +4,15 @@
  * admin key, their signing
  * secrets handed to the demo apps Worker, and a policy that uses the offline scripted model.
  * On a later start the stored keys are checked; if local state was wiped, a fresh tenant is seeded.
+ * A reused tenant follows the demo apps to where they serve now (another PORT, or PORT + 1 taken):
+ * each app that moved gets a new version at the new address, approved as the one it replaces was.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { demoManifests, demoMcpManifests } from "../examples/apps/src/manifests.ts";
 import { demoBindings, demoCatalog } from "../examples/tenant/catalog.ts";
 import type { ManifestInput } from "../src/apps/manifest.ts";
+import { type AppView, misplacedApps } from "./demo-apps.ts";
 import { apiCall, createTenant } from "./lib.ts";
 
 export interface Demo {
@@ -55,17 +58,36 @@ export const DEMO_POLICY = {
   plainModel: { enabled: true },
 };
 
-/** `file`: where the keys are remembered (null: nowhere, for a test's own throwaway stack). */
+/**
+ * The demo apps as their developer registers them at `apps`: the HTTP ones and the notes MCP app.
+ * misbehave is a test fixture, not a demo app: planners in the demo never see it; shadynotes is the
+ * malicious MCP server of the security tests and bench, not a demo app either.
+ */
+export function demoAppManifests(apps: string, world = WORLD): ManifestInput[] {
+  return [
+    ...demoManifests(apps, world).filter((m) => m.name !== "misbehave"),
+    ...demoMcpManifests(apps, world).filter((m) => m.name === "notes"),
+  ];
+}
+
+/**
+ * `file`: where the keys are remembered (null: nowhere, for a test's own throwaway stack); `world`:
+ * the demo apps' world (a test's own, so it does not replace the signing secrets of another's).
+ */
 export async function seedDemo(where: {
   api: string;
   apps: string;
   operatorSecret: string;
   file?: string | null;
+  world?: string;
 }): Promise<Demo> {
   const file = where.file === undefined ? FILE : where.file;
+  const world = where.world ?? WORLD;
   const known = file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Demo) : null;
-  if (known && (await works(where.api, known.keys.admin)))
+  if (known && (await works(where.api, known.keys.admin))) {
+    await followApps(where.api, known, demoAppManifests(where.apps, world));
     return save(file, { ...known, api: where.api, apps: where.apps });
+  }
 
   const tenant = await createTenant(where.api, where.operatorSecret, "demo");
   const call = (key: string) => (method: string, path: string, body?: unknown) =>
@@ -82,13 +104,9 @@ export async function seedDemo(where: {
 
   const appIds: Record<string, string> = {};
   const secrets: Record<string, string> = {};
-  // misbehave is a test fixture, not a demo app: planners in the demo never see it; shadynotes is
-  // the malicious MCP server of the security tests and bench, not a demo app either.
-  const http = demoManifests(where.apps, WORLD).filter((m) => m.name !== "misbehave");
-  const mcp = demoMcpManifests(where.apps, WORLD).filter((m) => m.name === "notes");
   // Each developer registers; an MCP app's functionalities are imported from its server's tools.
   const registered: Array<{ manifest: ManifestInput; id: string }> = [];
-  for (const manifest of [...http, ...mcp]) {
+  for (const manifest of demoAppManifests(where.apps, world)) {
     const app = (await developer("POST", "/v1/apps", manifest)) as {
       id: string;
       secret: string;
@@ -107,13 +125,80 @@ export async function seedDemo(where: {
     const bindings = demoBindings(manifest, catalog);
     await admin("POST", `/v1/admin/apps/${id}/versions/1/approve`, { clearance, bindings });
   }
-  const handed = await fetch(`${where.apps}/w/${WORLD}/_demo/secrets`, {
+  const handed = await fetch(`${where.apps}/w/${encodeURIComponent(world)}/_demo/secrets`, {
     method: "PUT",
     body: JSON.stringify(secrets),
   });
   if (!handed.ok) throw new Error(`handing app secrets to the demo apps failed: ${handed.status}`);
   await admin("PUT", "/v1/admin/policy", DEMO_POLICY);
   return save(file, { api: where.api, apps: where.apps, tenantId: tenant.tenantId, keys, appIds });
+}
+
+/**
+ * Each demo app whose serving version calls another address than `wanted` names, through the path
+ * a real tenant takes: its developer submits a version at the new address (an MCP app's tools are
+ * imported again from there), and the admin approves it with the clearance and bindings it had.
+ */
+async function followApps(api: string, demo: Demo, wanted: readonly ManifestInput[]): Promise<void> {
+  const { apps } = (await apiCall(api, demo.keys.developer, "GET", "/v1/apps")) as { apps: AppView[] };
+  for (const moved of misplacedApps(apps, wanted)) {
+    // An app none serves is no move: the readiness check (demoProblems) says what is wrong.
+    if (moved.kind !== "moved") continue;
+    const path = `/v1/apps/${moved.app.id}`;
+    const next = (await apiCall(api, demo.keys.developer, "PUT", path, moved.manifest)) as AppView;
+    const version = Math.max(...next.versions.map((v) => v.version));
+    const { clearance, bindings } = moved.serving;
+    await apiCall(
+      api,
+      demo.keys.admin,
+      "POST",
+      `/v1/admin/apps/${moved.app.id}/versions/${version}/approve`,
+      {
+        ...(clearance && { clearance }),
+        bindings,
+      },
+    );
+  }
+}
+
+/**
+ * What keeps the demo from working, asked through its own keys: none when the admin key answers,
+ * the frontend key mints a user token, every demo app serves at `demo.apps`, and the demo apps hold
+ * the signing secrets of the HTTP ones. npm start says
+ * "running" only when there is none (the API's /healthz answers long before).
+ */
+export async function demoProblems(demo: Demo, world = WORLD): Promise<string[]> {
+  const problems: string[] = [];
+  const key = async (role: string, call: () => Promise<unknown>) => {
+    try {
+      return await call();
+    } catch (e) {
+      problems.push(`the ${role} key: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+  };
+  const call = (k: string, method: string, path: string, body?: unknown) => () =>
+    apiCall(demo.api, k, method, path, body);
+  await key("admin", call(demo.keys.admin, "GET", "/v1/admin/keys"));
+  await key("frontend", call(demo.keys.frontend, "POST", "/v1/users/alex/tokens", { ttlSeconds: 60 }));
+  const mine = (await key("developer", call(demo.keys.developer, "GET", "/v1/apps"))) as {
+    apps: AppView[];
+  } | null;
+  const wanted = demoAppManifests(demo.apps, world);
+  if (mine) {
+    for (const m of misplacedApps(mine.apps, wanted))
+      problems.push(`${m.kind === "moved" ? m.app.name : m.name}: ${m.problem}`);
+  }
+  // A signed call is refused by a demo app that holds no secret for it (their state wiped alone).
+  const state = (await fetch(`${demo.apps}/w/${encodeURIComponent(world)}/_demo/state`)
+    .then((r) => (r.ok ? r.json() : null))
+    .catch(() => null)) as { secretsConfigured: string[] } | null;
+  if (!state) problems.push(`the demo apps at ${demo.apps} do not answer`);
+  for (const m of state ? wanted : []) {
+    if (!m.mcp && !state!.secretsConfigured.includes(m.name))
+      problems.push(`${m.name}: the demo apps hold no signing secret for it`);
+  }
+  return problems;
 }
 
 async function works(api: string, adminKey: string): Promise<boolean> {

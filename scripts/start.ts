@@ -2,13 +2,14 @@
  * npm start: the Lattice API and the demo apps under `wrangler dev`, side by side (one process each:
  * wrangler gives a port only to the first of several configs), then a seeded demo tenant.
  * API on PORT (default 8787), demo apps on APPS_PORT (default PORT + 1, or a free port when that one
- * is taken: the URL is printed and seeded). Offline, no model key needed.
+ * is taken: the URL is printed and seeded). Offline, no model key needed. "running" is printed once
+ * the demo works (seeded, its keys answering, its apps serving at APPS_PORT), not when /healthz does.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { apiCall, apiPort, freePort, parseDevVars, portOr, waitUntilUp } from "./lib.ts";
-import { seedDemo } from "./seed.ts";
+import { demoProblems, seedDemo } from "./seed.ts";
 
 const port = apiPort();
 const appsPort = process.env.APPS_PORT ? Number(process.env.APPS_PORT) : await portOr(port + 1);
@@ -76,7 +77,15 @@ await wrangler("wrangler.toml", port);
 await wrangler("examples/apps/wrangler.toml", appsPort);
 
 await Promise.all([waitFor(`${api}/healthz`), waitFor(`${apps}/healthz`)]);
+// wrangler's "Ready" lines above are not the demo: it is ready once seeded and checked.
+console.log("\nSeeding and checking the demo tenant…");
 const demo = await seedDemo({ api, apps, operatorSecret });
+const problems = await demoProblems(demo);
+if (problems.length) {
+  console.error(`The demo does not work:\n  ${problems.join("\n  ")}
+(removing .lattice/demo.json seeds a fresh demo tenant on the next start)`);
+  shutdown(1);
+}
 // The console's user pages take a user token, minted here as a chat product's server would (the
 // frontend key never reaches a browser); the fragment is never sent to a server.
 const { token } = (await apiCall(api, demo.keys.frontend, "POST", "/v1/users/alex/tokens", {

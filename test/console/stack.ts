@@ -14,7 +14,8 @@ import { logTails, startWranglerDev, stopGroup } from "../../scripts/wrangler-de
 
 declare module "vitest" {
   export interface ProvidedContext {
-    stack: { api: string; apps: string; demo: Demo };
+    /** operatorSecret: for a test that seeds a demo tenant of its own (demo-reseed.test.ts). */
+    stack: { api: string; apps: string; demo: Demo; operatorSecret: string };
   }
 }
 
@@ -46,7 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       wrangler("examples/apps/wrangler.toml", "apps"),
     ]);
     const demo = await seedDemo({ api, apps, operatorSecret, file: null });
-    project.provide("stack", { api, apps, demo });
+    project.provide("stack", { api, apps, demo, operatorSecret });
     return stop;
   } catch (e) {
     const logs = logTails(dir, ["api", "apps"]);
