@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DANA } from "../../examples/apps/src/apps/inboxpilot.ts";
 import type { HttpManifestInput } from "../../src/apps/manifest.ts";
-import { hubObjectName, spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
+import { spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { SpokeDO } from "../../src/objects/spoke/index.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
@@ -14,6 +14,7 @@ import {
   display,
   type HubWorld,
   hubWorld,
+  keptValues,
   lit,
   mirrorCatalog,
   modelLog,
@@ -186,17 +187,6 @@ describe("collaboration between spokes", () => {
     expect(audit.map((e) => e.type)).toContain("forged_ephemeral_id");
   });
 
-  /** What the session's hub still holds of the query's values: consents' requests and journaled values. */
-  async function kept(w: HubWorld, sid: string): Promise<string> {
-    const { runInDurableObject } = await import("cloudflare:test");
-    return runInDurableObject(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)), async (_, state) =>
-      JSON.stringify([
-        state.storage.sql.exec("SELECT request FROM consents").toArray(),
-        state.storage.sql.exec("SELECT value FROM journal").toArray(),
-      ]),
-    );
-  }
-
   /** The collaboration above, allowed through, in a private session or not. */
   async function collaborated(privately: boolean): Promise<string> {
     const w = await world("{{fxId}}", "catalog");
@@ -207,7 +197,7 @@ describe("collaboration between spokes", () => {
     await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
     expect((await settle(w, sid, qid)).status).toBe("completed");
     const shown = (await api("GET", `/v1/sessions/${sid}/consents`, { key: w.frontend })).body;
-    return `${JSON.stringify(shown)}${await kept(w, sid)}`;
+    return `${JSON.stringify(shown)}${await keptValues(w, sid)}`;
   }
 
   it("a private session keeps no value once its query ends: consent data and the relayed request go", async () => {

@@ -1,58 +1,31 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { hubObjectName } from "../../src/objects/names.ts";
 import { api } from "./helpers.ts";
 import {
   ask,
-  display,
-  type HubWorld,
   hubWorld,
-  lit,
+  INVITE_PLAN,
+  INVITE_QUERY,
+  keptValues,
   openSession,
-  ref,
   script,
   settle,
-  tool,
 } from "./hub-kit.ts";
 
 // A query stopped by its consent's expiry ends as every other failure does (the query machine's
 // failure transition): failed with consent_expired, audited as query_failed, and in a private
 // session none of its values stays in the hub.
 
-/** A contact's address flows from the contacts app into a calendar invite: a data_share. */
-const invitePlan = {
-  steps: [
-    tool("c", "contacts.lookup", { name: lit("landlord") }),
-    tool("ev", "calendar.create_event", {
-      title: lit("Flat viewing"),
-      date: lit("2026-10-05"),
-      participants: { arr: [ref("c", "email")] },
-    }),
-    display(ref("ev")),
-  ],
-};
 /** What the contacts app answers for the landlord: journaled, and shown in the consent. */
 const ADDRESS = "morgan.lee@homestead-rentals.test";
-
-/** The hub's consents and journal of the session, as stored. */
-async function kept(w: HubWorld, sid: string): Promise<string> {
-  const { runInDurableObject } = await import("cloudflare:test");
-  return runInDurableObject(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)), async (_, state) =>
-    JSON.stringify([
-      state.storage.sql.exec("SELECT request FROM consents").toArray(),
-      state.storage.sql.exec("SELECT value FROM journal").toArray(),
-    ]),
-  );
-}
 
 /** The invite left unanswered past its consent's time, in a private session or not: what stays. */
 async function expired(privately: boolean): Promise<string> {
   const w = await hubWorld(["contacts", "calendar"], { consent: { timeoutSeconds: 1 } });
-  await script(w.models.planner, [{ respond: invitePlan }]);
+  await script(w.models.planner, [{ respond: INVITE_PLAN }]);
   const sid = await openSession(w, { private: privately });
-  const qid = await ask(w, sid, "Invite my landlord to a Flat viewing on 2026-10-05");
+  const qid = await ask(w, sid, INVITE_QUERY);
   expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
-  expect(await kept(w, sid)).toContain(ADDRESS); // held while the query waits
+  expect(await keptValues(w, sid)).toContain(ADDRESS); // held while the query waits
   const view = async () =>
     (await api("GET", `/v1/sessions/${sid}/queries/${qid}`, { key: w.frontend })).body as {
       status: string;
@@ -61,7 +34,7 @@ async function expired(privately: boolean): Promise<string> {
   await expect
     .poll(view, { timeout: 6000, interval: 100 })
     .toMatchObject({ status: "failed", error: { code: "consent_expired" } });
-  return kept(w, sid);
+  return keptValues(w, sid);
 }
 
 describe("a consent's expiry ends its query as every other failure", () => {

@@ -10,6 +10,8 @@ import {
   display,
   type HubWorld,
   hubWorld,
+  INVITE_PLAN,
+  INVITE_QUERY,
   lit,
   openSession,
   pendingConsents,
@@ -20,23 +22,9 @@ import {
   tool,
 } from "./hub-kit.ts";
 
-/** A contact's address flows from the contacts app into a calendar invite: a data_share. */
-const invitePlan = {
-  steps: [
-    tool("c", "contacts.lookup", { name: lit("landlord") }),
-    tool("ev", "calendar.create_event", {
-      title: lit("Flat viewing"),
-      date: lit("2026-10-05"),
-      participants: { arr: [ref("c", "email")] },
-    }),
-    display(ref("ev")),
-  ],
-};
-const inviteQuery = "Invite my landlord to a Flat viewing on 2026-10-05";
-
 async function inviteWorld(policy: Record<string, unknown> = {}): Promise<HubWorld> {
   const w = await hubWorld(["contacts", "calendar"], policy);
-  await script(w.models.planner, [{ respond: invitePlan }]);
+  await script(w.models.planner, [{ respond: INVITE_PLAN }]);
   return w;
 }
 
@@ -63,7 +51,7 @@ describe("consents pause a query and resume it", () => {
     // Catalog mode: the planner read only the tenant's catalog, so a share as planned is `expected`.
     const w = await inviteWorld({ planning: { mode: "catalog" } });
     const sid = await openSession(w);
-    const qid = await ask(w, sid, inviteQuery);
+    const qid = await ask(w, sid, INVITE_QUERY);
     const paused = await settle(w, sid, qid);
     expect(paused.status).toBe("awaiting_consent");
     const [consent] = await pendingConsents(w, sid);
@@ -84,7 +72,7 @@ describe("consents pause a query and resume it", () => {
   it("in apps mode, the same share warns that the planner read app-written text", async () => {
     const w = await inviteWorld();
     const sid = await openSession(w);
-    const qid = await ask(w, sid, inviteQuery);
+    const qid = await ask(w, sid, INVITE_QUERY);
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
     const [consent] = await pendingConsents(w, sid);
     expect(consent).toMatchObject({ kind: "data_share", assessment: { verdict: "warning" } });
@@ -96,7 +84,7 @@ describe("consents pause a query and resume it", () => {
   it("survives eviction while paused, and resumes after the answer", async () => {
     const w = await inviteWorld();
     const sid = await openSession(w);
-    const qid = await ask(w, sid, inviteQuery);
+    const qid = await ask(w, sid, INVITE_QUERY);
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
     await evictDurableObject(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)));
     const [consent] = await pendingConsents(w, sid);
@@ -109,7 +97,7 @@ describe("consents pause a query and resume it", () => {
     const w = await inviteWorld();
     const sid = await openSession(w);
     const other = await openSession(w);
-    const qid = await ask(w, sid, inviteQuery);
+    const qid = await ask(w, sid, INVITE_QUERY);
     await settle(w, sid, qid);
     const [consent] = await pendingConsents(w, sid);
     expect((await answer(w, other, consent!.id, { decision: "allow" })).status).toBe(404);
@@ -123,9 +111,9 @@ describe("consents pause a query and resume it", () => {
 
   it("expires an unanswered consent and stops the query cleanly", async () => {
     const w = await hubWorld(["contacts", "calendar"], { consent: { timeoutSeconds: 1 } });
-    await script(w.models.planner, [{ respond: invitePlan }]);
+    await script(w.models.planner, [{ respond: INVITE_PLAN }]);
     const sid = await openSession(w);
-    const qid = await ask(w, sid, inviteQuery);
+    const qid = await ask(w, sid, INVITE_QUERY);
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const q = await settle(w, sid, qid, 5000);
@@ -175,20 +163,20 @@ describe("scopes and standing grants", () => {
   it("keeps a session grant within its session only", async () => {
     const w = await inviteWorld();
     const sid = await openSession(w);
-    const first = await ask(w, sid, inviteQuery);
+    const first = await ask(w, sid, INVITE_QUERY);
     await settle(w, sid, first);
     const [consent] = await pendingConsents(w, sid);
     await answer(w, sid, consent!.id, { decision: "allow", scope: "session" });
     expect((await settle(w, sid, first)).status).toBe("completed");
-    expect((await settle(w, sid, await ask(w, sid, inviteQuery))).status).toBe("completed");
+    expect((await settle(w, sid, await ask(w, sid, INVITE_QUERY))).status).toBe("completed");
     const fresh = await openSession(w);
-    expect((await settle(w, fresh, await ask(w, fresh, inviteQuery))).status).toBe("awaiting_consent");
+    expect((await settle(w, fresh, await ask(w, fresh, INVITE_QUERY))).status).toBe("awaiting_consent");
   });
 
   it("lists a permanent grant, honours it in new sessions, and asks again once it is revoked", async () => {
     const w = await inviteWorld();
     const sid = await openSession(w);
-    const first = await ask(w, sid, inviteQuery);
+    const first = await ask(w, sid, INVITE_QUERY);
     await settle(w, sid, first);
     const [consent] = await pendingConsents(w, sid);
     await answer(w, sid, consent!.id, { decision: "allow", scope: "permanent" });
@@ -201,13 +189,13 @@ describe("scopes and standing grants", () => {
       expect.objectContaining({ kind: "data_share", subject: "data_share:contacts->calendar.create_event" }),
     ]);
     const other = await openSession(w);
-    expect((await settle(w, other, await ask(w, other, inviteQuery))).status).toBe("completed");
+    expect((await settle(w, other, await ask(w, other, INVITE_QUERY))).status).toBe("completed");
 
     const revoked = await api("DELETE", `/v1/users/alice/grants/${grants.grants[0]!.id}`, {
       key: w.frontend,
     });
     expect(revoked.status).toBe(200);
-    expect((await settle(w, other, await ask(w, other, inviteQuery))).status).toBe("awaiting_consent");
+    expect((await settle(w, other, await ask(w, other, INVITE_QUERY))).status).toBe("awaiting_consent");
     expect(
       (await api("DELETE", `/v1/users/alice/grants/${grants.grants[0]!.id}`, { key: w.frontend })).status,
     ).toBe(404);
@@ -217,9 +205,9 @@ describe("scopes and standing grants", () => {
     const w = await hubWorld(["contacts", "calendar"], {
       consent: { trustedApps: ["contacts", "calendar"] },
     });
-    await script(w.models.planner, [{ respond: invitePlan }]);
+    await script(w.models.planner, [{ respond: INVITE_PLAN }]);
     const sid = await openSession(w);
-    expect((await settle(w, sid, await ask(w, sid, inviteQuery))).status).toBe("completed");
+    expect((await settle(w, sid, await ask(w, sid, INVITE_QUERY))).status).toBe("completed");
   });
 });
 

@@ -318,3 +318,28 @@ export async function nextConsent(w: HubWorld, sid: string): Promise<ConsentView
   }
   throw new Error("no consent was asked");
 }
+
+/** A contact's address flows from the contacts app into a calendar invite: a data_share consent. */
+export const INVITE_PLAN = {
+  steps: [
+    tool("c", "contacts.lookup", { name: lit("landlord") }),
+    tool("ev", "calendar.create_event", {
+      title: lit("Flat viewing"),
+      date: lit("2026-10-05"),
+      participants: { arr: [ref("c", "email")] },
+    }),
+    display(ref("ev")),
+  ],
+};
+export const INVITE_QUERY = "Invite my landlord to a Flat viewing on 2026-10-05";
+
+/** What the session's hub still holds of its queries' values: consents' requests and journaled values. */
+export async function keptValues(w: HubWorld, sid: string): Promise<string> {
+  const { runInDurableObject } = await import("cloudflare:test");
+  return runInDurableObject(env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid)), async (_, state) =>
+    JSON.stringify([
+      state.storage.sql.exec("SELECT request FROM consents").toArray(),
+      state.storage.sql.exec("SELECT value FROM journal").toArray(),
+    ]),
+  );
+}
