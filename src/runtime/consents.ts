@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { type Assessment, allowedScopes, type ConsentKind, SCOPES, type Scope } from "../policy/index.ts";
 import { type Failure, failure, type Ok } from "../result.ts";
+import { ConsentViewSchema } from "./consent-view.ts";
 
 /**
  * Consents as data, and the rules for answering one: which answers stand, what an answer settles
@@ -30,6 +31,8 @@ export const ConsentRequestSchema = z.object({
   authorization: z.object({ url: z.string() }).optional(),
   /** A collaboration consent: what the asking agent read, in words and as confidentiality levels. */
   asker: z.object({ read: z.array(z.string()), carried: z.array(z.string()) }).optional(),
+  /** The consent as a person reads it (consent-view.ts); absent on consents stored before views. */
+  view: ConsentViewSchema.optional(),
 });
 export type ConsentRequest = z.infer<typeof ConsentRequestSchema> & { assessment: Assessment };
 

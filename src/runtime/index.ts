@@ -34,6 +34,16 @@ export {
   shownRequest,
 } from "./collaboration.ts";
 export type {
+  ConsentView,
+  SourceKind,
+  ViewField,
+  ViewKind,
+  ViewSource,
+  ViewWarning,
+  WarningCode,
+} from "./consent-view.ts";
+export { ConsentViewSchema, SOURCE_KINDS, VIEW_KINDS, WARNING_CODES } from "./consent-view.ts";
+export type {
   AnswerCheck,
   Consent,
   ConsentAnswer,

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CONSENT_KINDS } from "../../policy/index.ts";
-import { PROVENANCES } from "../../runtime/index.ts";
+import { ConsentViewSchema, PROVENANCES } from "../../runtime/index.ts";
 import { EventSchema } from "./events.ts";
 
 export const SessionSchema = z
@@ -62,6 +62,10 @@ export const ConsentSchema = z
       .object({ url: z.string() })
       .optional()
       .openapi({ description: "An authorize consent: open this URL for the user to sign in to the app" }),
+    view: ConsentViewSchema.openapi("ConsentView").optional().openapi({
+      description:
+        "The consent as a person reads it: typed fields with where each value came from and warnings in words; render this",
+    }),
     status: z.enum(["pending", "allowed", "denied", "expired"]),
     scope: z.enum(["once", "session", "permanent"]).nullable(),
     choice: z.string().nullable(),
