@@ -86,6 +86,12 @@ export class TrustedReferences {
   }
 }
 
+/** Whether a value is exactly one of the trusted values (an IBAN also as grouped with ASCII spaces). */
+export function isTrustedValue(value: string, trusted: TrustedReferences): boolean {
+  if (trusted.values.some((t) => t.value === value)) return true;
+  return isIban(value) && trusted.ibans.some((t) => t.value === compact(value.trim()).toUpperCase());
+}
+
 /**
  * The references a value writes that none of the query's trusted values has: an IBAN no saved
  * payee has (`unknown_payee`), an address, domain or phone number not among the user's contacts
