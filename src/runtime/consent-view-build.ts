@@ -38,12 +38,12 @@ export function trustedReferences(pool: TrustedPool, floor: number): TrustedRefe
 
 /** Every source of a value, in Lattice's words. */
 export function sourcesOf(arg: ArgOrigin | undefined): ViewSource[] {
-  if (!arg) return [{ kind: "planner", apps: [], words: "chosen by the planner" }];
+  if (!arg) return [{ kind: "planner", apps: [], words: "the planner's choice" }];
   const apps = arg.origins.filter((o) => o !== "artifacts");
   const named = apps.length ? `${apps.join(", ")}'s answer` : "an app's answer";
   const words: Record<Provenance, ViewSource> = {
     user: { kind: "user", apps: [], words: "your words" },
-    planner: { kind: "planner", apps: [], words: "chosen by the planner" },
+    planner: { kind: "planner", apps: [], words: "the planner's choice" },
     app: { kind: "app", apps, words: named },
     model: { kind: "model", apps, words: `a model's reading of ${named}` },
     artifacts: { kind: "saved", apps: [], words: "your saved data" },

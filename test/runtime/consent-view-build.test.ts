@@ -178,7 +178,7 @@ describe("consent view: shapes", () => {
       }).map((s) => s.words),
     ).toEqual([
       "your words",
-      "chosen by the planner",
+      "the planner's choice",
       "mail's answer",
       "a model's reading of mail's answer",
       "your saved data",
