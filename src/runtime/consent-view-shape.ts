@@ -31,32 +31,38 @@ export const ROLE_LABELS: Readonly<Record<string, string>> = {
 };
 
 /** Property names (lower case, without `_` and `-`) and formats that suggest a role. */
-const HINTS: Readonly<Record<ViewShapeKind, Readonly<Record<string, { names: RegExp; formats?: RegExp }>>>> =
-  {
-    payment: {
-      iban: { names: /^(iban|account|accountnumber|bankaccount|creditoriban)$/, formats: /^iban$/ },
-      amount: { names: /^(amount|sum|total|value)$/ },
-      payee: { names: /^(payee|beneficiary|creditor|recipientname|payeename|name)$/ },
-      currency: { names: /^currency$/ },
-      reference: { names: /^(reference|memo|remittance|purpose|description)$/ },
+const HINTS: Readonly<
+  Record<ViewShapeKind, Readonly<Record<string, { names: RegExp; formats?: RegExp; patterns?: RegExp }>>>
+> = {
+  payment: {
+    // An IBAN's pattern starts with a country code and two check digits.
+    iban: {
+      names: /^(iban|account|accountnumber|bankaccount|creditoriban)$/,
+      formats: /^iban$/,
+      patterns: /\[A-Z\]\{2\}\[0-9\]\{2\}/,
     },
-    mail: {
-      to: { names: /^(to|recipient|recipients|email|emailaddress)$/, formats: /^(idn-)?email$/ },
-      cc: { names: /^(cc|bcc)$/ },
-      subject: { names: /^(subject|title)$/ },
-      body: { names: /^(body|message|text|content)$/ },
-    },
-    share: {
-      what: { names: /^(what|file|document|item|resource|artifact|data)$/ },
-      with: { names: /^(with|sharewith|grantee|recipient|recipients)$/ },
-    },
-    booking: {
-      from: { names: /^(from|origin|pickup|departure|start)$/ },
-      to: { names: /^(to|destination|dropoff|arrival|end)$/ },
-      when: { names: /^(when|date|time|datetime|at|pickuptime|departuretime)$/, formats: /^date(-time)?$/ },
-      what: { names: /^(what|service|room|seats|item|product)$/ },
-    },
-  };
+    amount: { names: /^(amount|sum|total|value)$/ },
+    payee: { names: /^(payee|beneficiary|creditor|recipientname|payeename|name)$/ },
+    currency: { names: /^currency$/ },
+    reference: { names: /^(reference|memo|remittance|purpose|description)$/ },
+  },
+  mail: {
+    to: { names: /^(to|recipient|recipients|email|emailaddress)$/, formats: /^(idn-)?email$/ },
+    cc: { names: /^(cc|bcc)$/ },
+    subject: { names: /^(subject|title)$/ },
+    body: { names: /^(body|message|text|content)$/ },
+  },
+  share: {
+    what: { names: /^(what|file|document|item|resource|artifact|data)$/ },
+    with: { names: /^(with|sharewith|grantee|recipient|recipients)$/ },
+  },
+  booking: {
+    from: { names: /^(from|origin|pickup|departure|start)$/ },
+    to: { names: /^(to|destination|dropoff|arrival|end)$/ },
+    when: { names: /^(when|date|time|datetime|at|pickuptime|departuretime)$/, formats: /^date(-time)?$/ },
+    what: { names: /^(what|service|room|seats|item|product)$/ },
+  },
+};
 
 /** Each kind's least set of roles an inferred shape needs, any one of the alternatives. */
 const NEEDS: ReadonlyArray<[ViewShapeKind, ReadonlyArray<readonly string[]>]> = [
@@ -93,7 +99,12 @@ function inferRoles(kind: ViewShapeKind, schema: unknown): Map<string, string> {
     for (const [name, prop] of Object.entries(properties(schema))) {
       if (used.has(name)) continue;
       const format = isRecord(prop) && typeof prop.format === "string" ? prop.format : "";
-      if (hint.names.test(name.toLowerCase().replace(/[_-]/g, "")) || (hint.formats?.test(format) ?? false)) {
+      const pattern = isRecord(prop) && typeof prop.pattern === "string" ? prop.pattern : "";
+      if (
+        hint.names.test(name.toLowerCase().replace(/[_-]/g, "")) ||
+        (hint.formats?.test(format) ?? false) ||
+        (hint.patterns?.test(pattern) ?? false)
+      ) {
         found.set(role, name);
         used.add(name);
         break;

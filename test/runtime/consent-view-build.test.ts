@@ -124,6 +124,12 @@ describe("consent view: shapes", () => {
     ["mail", { to: { format: "email" }, subject: {}, body: {} }, "mail", ["to", "subject", "body"]],
     ["mail by format", { recipient: { format: "email" }, text: {} }, "mail", ["to", "body"]],
     ["payment", { iban: {}, amount: {} }, "payment", ["iban", "amount"]],
+    [
+      "payment by an IBAN's pattern",
+      { recipient: { pattern: "^[A-Z]{2}[0-9]{2}[A-Z0-9]{8,30}$" }, amount: {}, subject: {} },
+      "payment",
+      ["iban", "amount"],
+    ],
     ["booking", { from: {}, to: {} }, "booking", ["from", "to"]],
     ["booking by date", { pickup: {}, date: { format: "date" } }, "booking", ["from", "when"]],
     ["share", { file: {}, with: {} }, "share", ["what", "with"]],
