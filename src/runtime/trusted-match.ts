@@ -54,6 +54,9 @@ const PHONE_VALUE = /^\+?[0-9][0-9 ()./-]{5,}[0-9]$/;
 const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}/;
 const digits = (s: string) => s.replace(/[^0-9]/g, "");
 
+const MAX_TRUSTED = 5_000;
+const MAX_TRUSTED_TEXT = 500_000;
+
 /** The trusted values' IBANs, e-mail addresses, hosts and phone numbers, with a source each. */
 export class TrustedReferences {
   readonly values: readonly TrustedValue[];
@@ -62,9 +65,18 @@ export class TrustedReferences {
   readonly ibans: readonly TrustedValue[];
 
   constructor(values: readonly TrustedValue[], extract: (text: string) => Iterable<string>) {
-    this.values = values;
-    const ibans: TrustedValue[] = [];
+    // Bounded as the pool's own references are: past the bound a value is compared with fewer
+    // trusted ones, which can only add an "unknown" warning, never take one away.
+    const kept: TrustedValue[] = [];
+    let text = 0;
     for (const t of values) {
+      text += t.value.length;
+      if (text > MAX_TRUSTED_TEXT || kept.length >= MAX_TRUSTED) break;
+      kept.push(t);
+    }
+    this.values = kept;
+    const ibans: TrustedValue[] = [];
+    for (const t of this.values) {
       for (const ref of extract(t.value)) {
         if (!this.refs.has(ref)) this.refs.set(ref, t.source);
         if (ref.startsWith("iban:")) ibans.push({ value: ref.slice(5), source: t.source });
