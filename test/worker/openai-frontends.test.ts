@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { chatSessionId } from "../../src/worker/chat/trusted-headers.ts";
 import worker from "../../src/worker/index.ts";
 import { api } from "./helpers.ts";
-import { answer, display, type HubWorld, hubWorld, lit, ref, script, tool } from "./hub-kit.ts";
+import { display, type HubWorld, hubWorld, lit, ref, script, tool } from "./hub-kit.ts";
 
 /**
  * Stock chat frontends at /v1/openai: what Open WebUI sends with ENABLE_FORWARD_USER_INFO_HEADERS
@@ -52,17 +52,27 @@ interface Lattice {
 }
 const latticeOf = (value: unknown) => (value as { lattice: Lattice }).lattice;
 
-/** One chat as Open WebUI runs it: each turn sends the whole history so far and its headers. */
+/**
+ * One chat as Open WebUI runs it: each turn streams, sending the whole history so far (Lattice's own
+ * earlier replies included), its headers, and no `user`.
+ */
 function openWebUiChat(oai: OpenAI, headers: Record<string, string>) {
   const history: Message[] = [];
   return async (text: string) => {
     history.push({ role: "user", content: text });
-    const reply = (await oai.chat.completions.create(
-      { model: "lattice", messages: history, stream: false },
+    const stream = await oai.chat.completions.create(
+      { model: "lattice", messages: history, stream: true },
       { headers },
-    )) as OpenAI.ChatCompletion;
-    history.push({ role: "assistant", content: reply.choices[0]?.message.content ?? "" });
-    return { text: reply.choices[0]?.message.content ?? "", lattice: latticeOf(reply) };
+    );
+    let content = "";
+    let lattice: Lattice | undefined;
+    for await (const chunk of stream) {
+      content += chunk.choices[0]?.delta.content ?? "";
+      lattice ??= (chunk as unknown as { lattice?: Lattice }).lattice;
+    }
+    history.push({ role: "assistant", content });
+    expect(lattice).toBeDefined();
+    return { text: content, lattice: lattice! };
   };
 }
 
@@ -152,7 +162,7 @@ describe("Open WebUI's forwarded headers", () => {
     expect(latticeOf(reply).sessionId).toBe(sid);
   });
 
-  it("resumes the query a consent held: the whole history resent runs nothing, the next turn shows the outcome", async () => {
+  it("resumes the query a consent held: the history resent runs nothing; answered by its link, the next turn shows the outcome", async () => {
     const w = await world();
     const turn = openWebUiChat(client(w.frontend), openWebUiHeaders(ALICE, "chat-pay"));
     const asked = await turn(`Send 40 EUR to ${IBAN} with subject lunch`);
@@ -166,7 +176,14 @@ describe("Open WebUI's forwarded headers", () => {
       queryId: asked.lattice.queryId,
     });
     expect(waiting.text).toMatch(/still waits for your answer; this message was not run/);
-    expect((await answer(w, asked.lattice.sessionId, consent!, { decision: "allow" })).status).toBe(200);
+    // The user holds no Lattice credential: the link's token, in its fragment, answers alone.
+    const link = /\/consents\/([A-Za-z0-9_-]+)#link=(lc\.[A-Za-z0-9._-]+)/.exec(asked.text);
+    expect(link?.[1]).toBe(consent);
+    const answered = await api("POST", `/v1/sessions/${asked.lattice.sessionId}/consents/${consent}`, {
+      key: link![2],
+      body: { decision: "allow", scope: "once" },
+    });
+    expect(answered.status).toBe(200);
     const outcome = await turn("done?");
     expect(outcome.lattice).toMatchObject({ queryId: asked.lattice.queryId, status: "completed" });
     expect(outcome.text).toMatch(/went on after your answer/);

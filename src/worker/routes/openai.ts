@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { randomId } from "../../objects/crypto.ts";
+import { consentLinkTokens } from "../chat/consent-links.ts";
 import { owedQuery, recordTurn, settle } from "../chat/follow.ts";
 import { latticeField } from "../chat/lattice-field.ts";
 import { renderQuery, renderResumed } from "../chat/render.ts";
@@ -84,7 +85,8 @@ export const openaiRoutes = base
     const answer = async () => {
       const query = await settle(hub, qid);
       await recordTurn(hub, query);
-      const content = owed ? renderResumed(query, links) : renderQuery(query, links);
+      const linked = { ...links, tokens: await consentLinkTokens(c, user, sid, query) };
+      const content = owed ? renderResumed(query, linked) : renderQuery(query, linked);
       return { content, lattice: latticeField(query, sid) };
     };
     if (stream) return sse(chunks(id, model, includeUsage, answer), headers);
