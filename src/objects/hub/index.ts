@@ -210,11 +210,6 @@ export class HubDO extends DurableObject<Env> {
     return this.opened ? this.consentStore.list(filter).map(shownConsent) : [];
   }
 
-  consent(consentId: string): Consent | null {
-    const consent = this.opened ? this.consentStore.get(consentId) : null;
-    return consent ? shownConsent(consent) : null;
-  }
-
   /** The user's answer, checked by the runtime's rules; errors are returned so the route maps each. */
   async answerConsent(consentId: string, answer: ConsentAnswer, by?: Answerer): Promise<AnswerResult> {
     const consent = this.opened ? this.consentStore.get(consentId) : null;
