@@ -12,7 +12,7 @@
  * - A consent link reads `lc.<tenantId>.<payload>.<tag>`: one user's answer to one consent of one
  *   session, for a person who holds no Lattice credential (a stock chat frontend's user). Signed as a
  *   user token is (its own purpose), valid at most until the consent expires; the edge accepts it
- *   only for GET and POST of that consent (middleware/auth), and the consent answers once.
+ *   only for GET and POST of that consent (linkReaches), and the consent answers once.
  *
  * The deployment key is derived (HKDF) from the Worker secret `LATTICE_KEY_SECRET`. Without it,
  * keys are checked by the TenantDO alone and no user token or consent link can be issued.
@@ -108,6 +108,11 @@ export function verifyConsentLink(
   now = Date.now(),
 ): Promise<ConsentLink | null> {
   return opened(secret, LINK, "consent-links", LinkPayload, credential, now);
+}
+
+/** The one resource a consent link was signed for: its consent, read (GET) or answered (POST). */
+export function linkReaches(link: Pick<ConsentLink, "s" | "c">, method: string, path: string): boolean {
+  return (method === "GET" || method === "POST") && path === `/v1/sessions/${link.s}/consents/${link.c}`;
 }
 
 type Purpose = "api-keys" | "user-tokens" | "consent-links";

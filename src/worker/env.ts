@@ -9,7 +9,7 @@ export interface Principal {
   user?: { userId: string; roles: string[] | null };
   /**
    * Set for a consent link (credentials.ts): the one consent of one user's session it answers. The
-   * edge lets it reach nothing else (middleware/auth linkReaches); openHub checks the session too.
+   * edge lets it reach nothing else (credentials.ts linkReaches); openHub checks the session too.
    */
   link?: { userId: string; sessionId: string; consentId: string };
 }

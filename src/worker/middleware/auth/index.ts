@@ -1,9 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import {
   apiKeyTagValid,
-  type ConsentLink,
   isConsentLink,
   isUserToken,
+  linkReaches,
   tenantOfCredential,
   verifyConsentLink,
   verifyUserToken,
@@ -83,11 +83,6 @@ export function requireRole(...roles: KeyRole[]) {
     c.set("principal", { tenantId, keyId: found.keyId, role: found.role });
     await next();
   });
-}
-
-/** The one resource a consent link was signed for: its consent, read (GET) or answered (POST). */
-export function linkReaches(link: Pick<ConsentLink, "s" | "c">, method: string, path: string): boolean {
-  return (method === "GET" || method === "POST") && path === `/v1/sessions/${link.s}/consents/${link.c}`;
 }
 
 let cache: PrincipalCache | null = null;
