@@ -89,7 +89,7 @@ describe("progress", () => {
         display(ref("accountant"), "Accountant"),
       ],
     };
-    await script(w.models.planner, [{ respond: plan }]);
+    await script(w.models.planner, [{ respond: plan }, { respond: plan }]);
     const chunks = await openaiStream(w, "Who are my landlord and my accountant?");
     const lookup = "` contacts.lookup ` (app ` contacts `)";
     expect(reasoning(chunks)).toEqual([
@@ -102,6 +102,17 @@ describe("progress", () => {
     ]);
     expectProgressFirst(chunks);
     expect(contentOf(chunks)).toContain("Morgan Lee");
+
+    // The AI SDK stream: a data part per step, each running then done, all before the answer's text.
+    const ui = (await aiSdkStream(w, "Who are my landlord and my accountant?")) as Array<{
+      type: string;
+      id?: string;
+      data?: { state: string };
+    }>;
+    const steps = ui.filter((c) => c.type === "data-lattice-step").map((c) => `${c.id} ${c.data?.state}`);
+    expect(steps).toEqual(["steps[0] running", "steps[0] done", "steps[1] running", "steps[1] done"]);
+    const types = ui.map((c) => c.type);
+    expect(types.lastIndexOf("data-lattice-step")).toBeLessThan(types.indexOf("text-start"));
   });
 
   it("shows server-everything's progress in the OpenAI stream and as AI SDK data parts, before the answer", async () => {
