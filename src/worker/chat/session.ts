@@ -104,17 +104,27 @@ export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryVi
   throw new ApiError(400, started.code, { message: started.message, details: { param: null } });
 }
 
-/** Server-sent events from a generator of frames (each a whole `data: …\n\n`), pulled as read. */
-export function sse(frames: AsyncGenerator<string>, headers: Record<string, string> = {}): Response {
+/**
+ * Server-sent events from a generator of frames (each a whole `data: …\n\n`), pulled as read. Given
+ * a function, the generator gets a signal aborted when the client goes away, so one waiting on the
+ * hub can stop at once rather than at its next frame.
+ */
+export function sse(
+  frames: AsyncGenerator<string> | ((signal: AbortSignal) => AsyncGenerator<string>),
+  headers: Record<string, string> = {},
+): Response {
   const encoder = new TextEncoder();
+  const gone = new AbortController();
+  const source = typeof frames === "function" ? frames(gone.signal) : frames;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await frames.next();
+      const next = await source.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value));
     },
     async cancel() {
-      await frames.return(undefined);
+      gone.abort();
+      await source.return(undefined);
     },
   });
   const sseHeaders = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", ...headers };

@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { randomId } from "../../objects/crypto.ts";
+import type { QueryView } from "../../objects/hub/view.ts";
 import { consentLinkTokens } from "../chat/consent-links.ts";
-import { owedQuery, recordTurn, settle } from "../chat/follow.ts";
+import { follow, owedQuery, recordTurn, settle } from "../chat/follow.ts";
 import { latticeField } from "../chat/lattice-field.ts";
+import { progressLine } from "../chat/progress.ts";
 import { renderQuery, renderResumed } from "../chat/render.ts";
 import {
   callerUser,
@@ -19,6 +21,7 @@ import { ApiError } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { plainAnswer } from "../openai/plain.ts";
 import {
+  type Answer,
   ChatBody,
   chunks,
   completion,
@@ -82,16 +85,33 @@ export const openaiRoutes = base
     const id = `chatcmpl-${qid}`;
     // Always named, so a client that opened a session this turn can send it on the next.
     const headers = { [SESSION_HEADER]: sid };
-    const answer = async () => {
-      const query = await settle(hub, qid);
+    const outcome = async (query: QueryView): Promise<Answer> => {
       await recordTurn(hub, query);
       const linked = { ...links, tokens: await consentLinkTokens(c, user, sid, query) };
       const content = owed ? renderResumed(query, linked) : renderQuery(query, linked);
       return { content, lattice: latticeField(query, sid) };
     };
-    if (stream) return sse(chunks(id, model, includeUsage, answer), headers);
-    const { content, lattice } = await answer();
-    return c.json(completion(id, model, content, lattice), 200, headers);
+    if (!stream) {
+      const { content, lattice } = await outcome(await settle(hub, qid));
+      return c.json(completion(id, model, content, lattice), 200, headers);
+    }
+    // A turn that reports on an earlier one's query shows only the progress made since.
+    const after = owed?.trace.at(-1)?.seq ?? 0;
+    // The query's progress as lines while it runs (each step, each report of an app's progress), then the answer.
+    const answer = async function* (signal: AbortSignal): AsyncGenerator<string, Answer> {
+      const events = follow(hub, qid, after, signal);
+      try {
+        let next = await events.next();
+        for (; !next.done; next = await events.next()) {
+          const line = progressLine(next.value);
+          if (line) yield line;
+        }
+        return await outcome(next.value);
+      } finally {
+        await events.return(undefined as never); // a client gone mid-way: the hub's stream is let go
+      }
+    };
+    return sse((signal) => chunks(id, model, includeUsage, () => answer(signal)), headers);
   });
 
 async function parseBody(request: Request): Promise<ChatBody> {
