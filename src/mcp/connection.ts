@@ -45,10 +45,23 @@ export class McpFailure extends Error {
   }
 }
 
+/** A server's progress on a call: its numbers only (its `message` is the server's words, not kept). */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+}
+
 export interface McpConnection {
   listTools(): Promise<McpToolDefinition[]>;
-  /** The raw result; the caller checks it against the pinned definition. */
-  callTool(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * The raw result; the caller checks it against the pinned definition. With `onProgress`, the call
+   * asks for progress (a progressToken) and is told each `notifications/progress` as it arrives.
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    onProgress?: (progress: McpProgress) => void,
+  ): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -106,10 +119,20 @@ export async function connectMcp(
       }
       throw new McpFailure("app_error", `the server's tool list runs past ${MAX_PAGES} pages`);
     },
-    callTool: (name, args) => op((request) => client.callTool({ name, arguments: args }, request)),
+    callTool: (name, args, onProgress) =>
+      op((request) =>
+        client.callTool(
+          { name, arguments: args },
+          onProgress ? { ...request, onprogress: (p) => onProgress(progressOf(p)) } : request,
+        ),
+      ),
     close: () => client.close().catch(() => undefined),
   };
 }
+
+/** The numbers of a progress notification, whatever else the server put in it. */
+const progressOf = (p: { progress: number; total?: number }): McpProgress =>
+  p.total === undefined ? { progress: p.progress } : { progress: p.progress, total: p.total };
 
 /** A definition within the limits a stored manifest holds (names, text, schema sizes), or a refusal. */
 function checkedDefinition(def: McpToolDefinition): McpToolDefinition {

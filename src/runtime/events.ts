@@ -22,6 +22,11 @@ export const EVENT_DATA = {
   planned: z.looseObject({ attempts: z.number(), violations: z.number(), tokens: z.unknown() }),
   step_started: Step,
   step_finished: Step.extend({ label: Label }),
+  /**
+   * A running tool step's progress as its app reports it (an MCP server's `notifications/progress`):
+   * numbers only. The server's own `message` is never carried, so no app's words reach a person here.
+   */
+  step_progress: Step.extend({ progress: z.number().nonnegative(), total: z.number().positive().optional() }),
   display: Display,
   display_redacted: Display,
   consent_requested: z.looseObject({

@@ -8,7 +8,7 @@ import { DEMO_MCP_APP_NAMES, DEMO_MCP_TOKEN, type DemoMcpAppName } from "./mcp/n
 import { APPS, DEMO_APP_NAMES, type DemoAppName } from "./registry.ts";
 
 export { ATTACKER, HEALTH_SECRET } from "./attacker.ts";
-export { SHADY_INJECT_MARKER, SHADY_POISON_MARKER } from "./mcp/names.ts";
+export { SHADY_INJECT_MARKER, SHADY_POISON_MARKER, SHADY_PROGRESS_MARKER } from "./mcp/names.ts";
 export { DEMO_APP_NAMES, DEMO_MCP_APP_NAMES, DEMO_MCP_TOKEN, type DemoAppName, type DemoMcpAppName };
 
 /** Apps that attack through their own manifest or outputs (the others only carry injected *data*). */

@@ -112,15 +112,17 @@ export const CHAT = String.raw`
     var target = L.$("consent");
     var following = false, shown = null;
     async function load() {
-      var r = await L.api("GET", "/v1/sessions/" + sid + "/consents");
+      var r = await L.api("GET", "/v1/sessions/" + sid + "/consents/" + cid);
+      if (r.status === 404) { target.textContent = "No such consent in this session."; return; }
       if (!r.ok) { target.textContent = L.errorText(r); return; }
-      var consent = r.body.consents.filter(function (c) { return c.id === cid; })[0];
-      if (!consent) { target.textContent = "No such consent in this session."; return; }
+      var consent = r.body;
       // A pending dialog is kept while it stays pending: the person's choices in it survive.
       if (shown !== consent.status || consent.status !== "pending") L.clear(target).appendChild(L.renderConsent(sid, consent, load));
       shown = consent.status;
       if (following) return;
       following = true;
+      // A consent link reads and answers this consent only: the outcome shows in the chat it came from.
+      if (L.viaLink) { L.$("query").textContent = "Your chat shows the outcome: once you have answered here, send any message there."; return; }
       follow(sid, consent.queryId, L.$("query"), null, { consents: false, onEvent: function (e) { if (/^consent_/.test(e.type)) load(); } });
     }
     await load();

@@ -13,7 +13,9 @@ var L = { pages: {} };
   var started = false;
   L.needs = body.dataset.needs;
 
-  L.credential = function () { return sessionStorage.getItem(STORE[L.needs]); };
+  // A consent link's token (#link=lc.… on a consent page, from a chat): held here only, never stored.
+  var consentLink = null;
+  L.credential = function () { return consentLink || sessionStorage.getItem(STORE[L.needs]); };
 
   /** The user a token names (for paths and the header only: the API checks the token itself). */
   L.userOf = function (token) {
@@ -138,6 +140,7 @@ var L = { pages: {} };
   L.signOut = function (why) {
     if (L.signingOut) return;
     L.signingOut = true;
+    if (consentLink) why = "This consent link has expired or was refused: send any message in your chat for a fresh one.";
     sessionStorage.removeItem(STORE[L.needs]);
     if (why) sessionStorage.setItem(WHY, why);
     // A chat session's address names the last user's session: the next user starts a new one.
@@ -159,10 +162,10 @@ var L = { pages: {} };
     started = true;
     L.$("signin").hidden = true;
     L.$("content").hidden = false;
-    L.$("signout").hidden = false;
+    L.$("signout").hidden = !!consentLink;
     var cred = L.credential();
     L.user = L.needs === "user" ? L.userOf(cred) : null;
-    L.$("who").textContent = L.needs === "user" ? "Signed in as " + L.user : "Signed in with " + (L.needs === "admin" ? "an admin" : "a developer") + " key";
+    L.$("who").textContent = consentLink ? "Answering as " + L.user + " (from your chat's link)" : L.needs === "user" ? "Signed in as " + L.user : "Signed in with " + (L.needs === "admin" ? "an admin" : "a developer") + " key";
     var page = L.pages[body.dataset.page];
     if (focus) L.focusMain();
     if (page) await page();
@@ -254,6 +257,16 @@ var L = { pages: {} };
       start(true);
     });
     L.$("signout").addEventListener("click", function () { L.signOut(""); });
+    // A consent link answers this page's one consent: dropped from the address bar at once, no question
+    // asked (it signs in to nothing and is kept nowhere), and no other request may carry it.
+    var linked = body.dataset.page === "consent" && /^#link=(lc\.[A-Za-z0-9._-]+)$/.exec(location.hash);
+    if (linked) {
+      history.replaceState(null, "", location.pathname + location.search);
+      consentLink = linked[1];
+      L.viaLink = true;
+      start(true);
+      return;
+    }
     var why = sessionStorage.getItem(WHY) || "";
     sessionStorage.removeItem(WHY);
     var token = fromFragment();

@@ -2,6 +2,7 @@ import type { Policy } from "../../policy/index.ts";
 import { type AppCall, type AppCallOutcome, callApp, type Defences } from "../../runtime/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { spokeStub } from "../stubs.ts";
+import type { CallProgress } from "./progress.ts";
 import type { HubStore, Session } from "./store.ts";
 
 /**
@@ -17,6 +18,8 @@ export interface QueryScope {
   policy: Policy;
   defences: Defences;
   store: HubStore;
+  /** Where a plan step's call takes its app's progress reports while it runs (absent: none taken). */
+  progress?: CallProgress;
 }
 
 export function appCaller(input: QueryScope): (call: AppCall) => Promise<AppCallOutcome> {
@@ -32,8 +35,13 @@ export function appCaller(input: QueryScope): (call: AppCall) => Promise<AppCall
   };
   return (call) =>
     callApp(scope, call, {
-      send: (spokeCall) =>
-        spokeStub(env, session.tenantId, session.userId, call.target.appId).call(spokeCall),
+      send: (spokeCall) => {
+        const send = () =>
+          spokeStub(env, session.tenantId, session.userId, call.target.appId).call(spokeCall);
+        if (!input.progress || call.origin.kind !== "step") return send();
+        const step = { queryId, key: call.origin.key, tool: call.target.tool, app: call.target.app };
+        return input.progress.during(spokeCall.callId, step, send);
+      },
       callId: () => randomId("call"),
       digest: sha256Hex,
       emit: (type, data) => store.emit(queryId, type, data),

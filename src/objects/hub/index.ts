@@ -26,6 +26,7 @@ import { ConsentStore } from "./consents.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "./migrations.ts";
 import { admitQuery, picksRefused } from "./planning-views.ts";
+import { CallProgress, type ProgressReport } from "./progress.ts";
 import { type Caller, HubStore, mayUse, type QueryRecord, type Session } from "./store.ts";
 import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
@@ -56,6 +57,7 @@ export class HubDO extends DurableObject<Env> {
     this.store.events(after, queryId, limit),
   );
   private readonly lifecycle: QueryLifecycle;
+  private readonly progress: CallProgress;
   /**
    * Whether this hub was ever opened. Any call on an id constructs its object, so a hub creates its
    * tables only when opened: a request naming an unknown session id reads, writes nothing, and
@@ -74,10 +76,12 @@ export class HubDO extends DurableObject<Env> {
       consents: this.consentStore,
       transaction: (work) => ctx.storage.transactionSync(work),
     });
+    this.progress = new CallProgress(this.store);
     this.lifecycle = new QueryLifecycle({
       env,
       store: this.store,
       consents: this.consentStore,
+      progress: this.progress,
       audit: (type, detail) => this.audit(type, detail),
     });
     // After a restart, make sure unfinished queries have an alarm to resume them.
@@ -341,6 +345,14 @@ export class HubDO extends DurableObject<Env> {
 
   private view(row: QueryRecord): QueryView {
     return viewQuery(this.store, this.consentStore, row);
+  }
+
+  /**
+   * A spoke's report of its app's progress on a call this hub is waiting on (SpokeCall.callId):
+   * written as the step's `step_progress` event. Called by SpokeDOs, never from HTTP.
+   */
+  stepProgress(callId: string, report: ProgressReport): boolean {
+    return this.opened && this.progress.report(callId, report);
   }
 
   // --- collaboration between spokes (collaboration.ts): called by SpokeDOs, never from HTTP ---

@@ -23,6 +23,7 @@ import { artifactsStub, tenantStub } from "../stubs.ts";
 import type { ConsentStore } from "./consents.ts";
 import { planningContextOf, type TenantContext } from "./planning-views.ts";
 import { queryPorts } from "./ports.ts";
+import type { CallProgress } from "./progress.ts";
 import type { HubStore, QueryRecord, Session } from "./store.ts";
 
 /** What a planning reads: the tenant's context, and the user's artifact metadata. */
@@ -45,6 +46,7 @@ export class QueryLifecycle {
   private readonly store: HubStore;
   private readonly consents: ConsentStore;
   private readonly audit: (type: AuditType, detail: Record<string, unknown>) => void;
+  private readonly progress: CallProgress;
   /** Loaded (re-verified) queries of this instance, keyed by query id with the stored text they came from. */
   private readonly loaded = new Map<string, { from: string; query: LoadedQuery }>();
 
@@ -52,9 +54,11 @@ export class QueryLifecycle {
     env: Env;
     store: HubStore;
     consents: ConsentStore;
+    progress: CallProgress;
     audit(type: AuditType, detail: Record<string, unknown>): void;
   }) {
     this.env = input.env;
+    this.progress = input.progress;
     this.store = input.store;
     this.consents = input.consents;
     this.audit = input.audit;
@@ -211,6 +215,7 @@ export class QueryLifecycle {
         policy,
         defences,
         store: this.store,
+        progress: this.progress,
         consents: this.consents,
         audit: (type, detail) => this.audit(type, detail),
       }),

@@ -1,7 +1,13 @@
 import type { Functionality } from "../../apps/manifest.ts";
 import type { ServingApp, SpokeErrorCode } from "../../contracts.ts";
 import { appAuthHeaders, forgetAppToken, secretBinding, tokenFetch } from "../../mcp/auth.ts";
-import { connectMcp, type McpConnection, McpFailure, type McpLimits } from "../../mcp/connection.ts";
+import {
+  connectMcp,
+  type McpConnection,
+  McpFailure,
+  type McpLimits,
+  type McpProgress,
+} from "../../mcp/connection.ts";
 import { pinsOf, toolChanges } from "../../mcp/definitions.ts";
 import { toolOutcome } from "../../mcp/results.ts";
 import { sendAudit } from "../audit-sink.ts";
@@ -36,6 +42,8 @@ export interface ToolCall {
   checkPins: boolean;
   /** A per-user OAuth access token, when the app's auth is `oauth` (the spoke's own store). */
   userToken?: string;
+  /** Told the server's progress on the call (its numbers) as it arrives. */
+  onProgress?: (progress: McpProgress) => void;
 }
 
 export type ToolCallResult =
@@ -87,7 +95,9 @@ export async function callMcpTool(
       }
       pinCheck = { version: call.app.version, sessionId: call.sessionId, at: Date.now() };
     }
-    const result = await withRetry(call, () => connection!.callTool(call.fn.tool.name, call.args));
+    const result = await withRetry(call, () =>
+      connection!.callTool(call.fn.tool.name, call.args, call.onProgress),
+    );
     const outcome = toolOutcome(call.fn, result);
     if (!outcome.ok) {
       await sendAudit(tenant, "mcp_tool_failed", {

@@ -1,7 +1,8 @@
 import type { HubDO } from "../../objects/hub/index.ts";
 import type { QueryView } from "../../objects/hub/view.ts";
 import type { Rpc } from "../../objects/rpc.ts";
-import { recordTurn, views } from "../chat/follow.ts";
+import type { HubEvent } from "../../runtime/index.ts";
+import { follow, recordTurn } from "../chat/follow.ts";
 import { latticeField } from "../chat/lattice-field.ts";
 import { asked, type ConsentLinks, consentLink, renderQuery } from "../chat/render.ts";
 import { ApiError } from "../errors.ts";
@@ -30,9 +31,9 @@ export interface Follow {
   /** Sent first: the ends of tool parts whose approval was answered (denied, or not answerable here). */
   closing?: UiChunk[];
   approvalId(consentId: string): Promise<string>;
+  /** Aborted when the client goes away: the hub's stream is let go at once. */
+  signal?: AbortSignal;
 }
-
-type Event = QueryView["trace"][number];
 
 export async function* uiChunks(f: Follow): AsyncGenerator<UiChunk> {
   yield {
@@ -49,29 +50,62 @@ export async function* uiChunks(f: Follow): AsyncGenerator<UiChunk> {
   };
   for (const chunk of f.closing ?? []) yield chunk;
   for (const note of f.notes ?? []) yield* text(note);
-  let cursor = f.after;
-  let query: QueryView | undefined;
+  let query: QueryView;
+  // Consents are shown once the query stops the turn, as they then stand (one answered meanwhile is not).
+  const asked: string[] = [];
+  const events = follow(f.hub, f.qid, f.after, f.signal);
   try {
-    for await (const view of views(f.hub, f.qid)) {
-      query = view;
-      for (const event of view.trace.filter((e) => e.seq > cursor)) {
-        cursor = event.seq;
-        for await (const chunk of eventChunks(event, view, f)) yield chunk;
-      }
+    let next = await events.next();
+    for (; !next.done; next = await events.next()) {
+      const event = next.value;
+      if (event.type === "consent_requested") asked.push(String(event.data.consentId));
+      else yield* eventChunks(event, f);
     }
+    query = next.value;
+    for (const consent of query.consents.filter((c) => asked.includes(c.id) && c.status === "pending"))
+      yield* approvalChunks(consent, f);
     // A query still going when the stream ends is reported on by the chat's next request.
-    await recordTurn(f.hub, query!);
+    await recordTurn(f.hub, query);
   } catch (err) {
     if (!(err instanceof ApiError)) console.error("ai-sdk stream failed", err);
     yield { type: "error", errorText: err instanceof ApiError ? err.message : "internal error" };
     return;
+  } finally {
+    await events.return(undefined as never); // a client gone mid-way: the hub's stream is let go
   }
-  // `views` yields at least once or throws, so the query is known here.
-  yield* text(renderQuery(query!, f.links));
-  yield { type: "finish", finishReason: "stop", messageMetadata: { lattice: latticeField(query!, f.sid) } };
+  yield* text(renderQuery(query, f.links));
+  yield { type: "finish", finishReason: "stop", messageMetadata: { lattice: latticeField(query, f.sid) } };
 }
 
-async function* eventChunks(event: Event, query: QueryView, f: Follow): AsyncGenerator<UiChunk> {
+/**
+ * A step's state as a data part (`data-lattice-step`, one per step, its id the step's key): each
+ * later chunk of the same id replaces the part, so the message holds each step's latest state, and
+ * `useChat` renders it from `message.parts`. Names (tool, app) are data for the frontend to show as
+ * names; a progress report is numbers only.
+ */
+function stepData(event: HubEvent): UiChunk | null {
+  const d = event.data as { key?: unknown; kind?: unknown; tool?: unknown; app?: unknown };
+  if (typeof d.key !== "string") return null;
+  const state = { step_started: "running", step_progress: "running", step_finished: "done" }[
+    event.type as "step_started" | "step_progress" | "step_finished"
+  ];
+  if (!state) return null;
+  const p = event.data as { progress?: unknown; total?: unknown };
+  const data = {
+    key: d.key,
+    kind: d.kind === "qllm" ? "qllm" : "tool",
+    ...(typeof d.tool === "string" && { tool: d.tool }),
+    ...(typeof d.app === "string" && { app: d.app }),
+    state,
+    ...(typeof p.progress === "number" && { progress: p.progress }),
+    ...(typeof p.total === "number" && { total: p.total }),
+  };
+  return { type: "data-lattice-step", id: d.key, data };
+}
+
+async function* eventChunks(event: HubEvent, f: Follow): AsyncGenerator<UiChunk> {
+  const step = stepData(event);
+  if (step) yield step;
   const d = event.data as { key?: string; kind?: string; tool?: string; app?: string; label?: unknown };
   const key = typeof d.key === "string" ? d.key : null;
   const toolName = d.kind === "qllm" ? "lattice.q-llm" : String(d.tool ?? "tool");
@@ -90,10 +124,6 @@ async function* eventChunks(event: Event, query: QueryView, f: Follow): AsyncGen
       output: { label: d.label ?? null },
       dynamic: true,
     };
-  }
-  if (event.type === "consent_requested") {
-    const consent = query.consents.find((c) => c.id === (event.data as { consentId?: string }).consentId);
-    if (consent?.status === "pending") yield* approvalChunks(consent, f);
   }
 }
 

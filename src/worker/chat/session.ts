@@ -6,7 +6,7 @@ import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, type ApiErrorCode, quotaExceeded } from "../errors.ts";
 import { callerOf, hubOf } from "../hub.ts";
-import { SessionParam } from "../schemas/ids.ts";
+import { SessionParam, UserIdSchema } from "../schemas/ids.ts";
 import { requireKnownRoles } from "../tenant.ts";
 
 /**
@@ -21,14 +21,36 @@ export const SESSION_HEADER = "X-Lattice-Session";
 const badRequest = (code: ApiErrorCode, message: string, param: string) =>
   new ApiError(400, code, { message, details: { param } });
 
-/** The user the turn is for: the named one with a frontend key; a user token's own user. */
-export function callerUser(c: Ctx, given: string | undefined, param: string): string {
+/**
+ * The user the turn is for: a user token's own user (a different `given` or header is refused); with
+ * a frontend key, the one `given` names or a trusted header (trusted-headers.ts) names, which must
+ * agree when both are sent. Only a frontend key, the chat product's server secret, names a user.
+ */
+export function callerUser(
+  c: Ctx,
+  given: string | undefined,
+  param: string,
+  header?: { name: string; value: string },
+): string {
   const token = c.var.principal.user;
   if (token) {
     if (given !== undefined && given !== token.userId) {
       throw badRequest("user_mismatch", `${param} does not match the user token`, param);
     }
+    if (header && header.value !== token.userId)
+      throw badRequest("user_mismatch", `${header.name} does not match the user token`, header.name);
     return token.userId;
+  }
+  if (header) {
+    if (!UserIdSchema.safeParse(header.value).success)
+      throw badRequest(
+        "invalid_request",
+        `${header.name} is not a user id (letters, digits, _ and -, at most 128)`,
+        header.name,
+      );
+    if (given !== undefined && given !== header.value)
+      throw badRequest("user_mismatch", `${param} and ${header.name} name different users`, param);
+    return header.value;
   }
   if (given === undefined)
     throw badRequest("user_required", `${param} is required with a frontend key`, param);
@@ -82,17 +104,27 @@ export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryVi
   throw new ApiError(400, started.code, { message: started.message, details: { param: null } });
 }
 
-/** Server-sent events from a generator of frames (each a whole `data: …\n\n`), pulled as read. */
-export function sse(frames: AsyncGenerator<string>, headers: Record<string, string> = {}): Response {
+/**
+ * Server-sent events from a generator of frames (each a whole `data: …\n\n`), pulled as read. Given
+ * a function, the generator gets a signal aborted when the client goes away, so one waiting on the
+ * hub can stop at once rather than at its next frame.
+ */
+export function sse(
+  frames: AsyncGenerator<string> | ((signal: AbortSignal) => AsyncGenerator<string>),
+  headers: Record<string, string> = {},
+): Response {
   const encoder = new TextEncoder();
+  const gone = new AbortController();
+  const source = typeof frames === "function" ? frames(gone.signal) : frames;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const next = await frames.next();
+      const next = await source.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value));
     },
     async cancel() {
-      await frames.return(undefined);
+      gone.abort();
+      await source.return(undefined);
     },
   });
   const sseHeaders = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", ...headers };

@@ -88,12 +88,23 @@ export function completion(id: string, model: ModelId, content: string, lattice?
   };
 }
 
-/** A chat.completion.chunk stream's frames around one answer: role, content, stop, usage?, [DONE]. */
+export interface Answer {
+  content: string;
+  lattice?: unknown;
+}
+
+/**
+ * A chat.completion.chunk stream's frames around one answer: role, a `reasoning_content` delta per
+ * progress line the answer yields while it runs, content, stop, usage?, [DONE]. Progress goes out as
+ * reasoning, not content: Open WebUI and LibreChat show `reasoning_content` as a collapsible
+ * "thinking" block apart from the answer, and a client that knows no such field (the `openai` SDK's
+ * types) reads the same `content` as without it.
+ */
 export async function* chunks(
   id: string,
   model: ModelId,
   includeUsage: boolean,
-  answer: () => Promise<{ content: string; lattice?: unknown }>,
+  answer: () => AsyncGenerator<string, Answer> | Promise<Answer>,
 ): AsyncGenerator<string> {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -105,9 +116,21 @@ export async function* chunks(
     logprobs: null,
   });
   yield chunk([choice({ role: "assistant", content: "" }, null)]);
-  let result: { content: string; lattice?: unknown };
+  let result: Answer;
+  let running: AsyncGenerator<string, Answer> | undefined;
   try {
-    result = await answer();
+    const produced = answer();
+    if (produced instanceof Promise) result = await produced;
+    else {
+      running = produced;
+      for (let next = await running.next(); ; next = await running.next()) {
+        if (next.done) {
+          result = next.value;
+          break;
+        }
+        yield chunk([choice({ reasoning_content: `${next.value}\n\n` }, null)]);
+      }
+    }
   } catch (err) {
     const apiError =
       err instanceof ApiError ? err : new ApiError(500, "internal_error", { message: "internal error" });
@@ -115,6 +138,9 @@ export async function* chunks(
     yield frame(oaiErrorBody(apiError));
     yield "data: [DONE]\n\n";
     return;
+  } finally {
+    // A client gone mid-progress: the answer's own cleanup (its hub stream) runs now.
+    await running?.return(undefined as never);
   }
   yield chunk([choice({ content: result.content }, null)]);
   yield chunk([choice({}, "stop")], result.lattice === undefined ? {} : { lattice: result.lattice });

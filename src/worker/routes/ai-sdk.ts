@@ -62,7 +62,8 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
       follow = { ...common, qid: query.id, after: 0, known: new Set(), messageId: `msg_${query.id}` };
     }
   }
-  return sse(uiFrames(uiChunks(follow)), { "x-vercel-ai-ui-message-stream": "v1", [SESSION_HEADER]: sid });
+  const headers = { "x-vercel-ai-ui-message-stream": "v1", [SESSION_HEADER]: sid };
+  return sse((signal) => uiFrames(uiChunks({ ...follow, signal })), headers);
 });
 
 /** The named session (the user's own), else the one this chat id has for the user, opened once. */

@@ -1,7 +1,10 @@
 import { Hono } from "hono";
 import { randomId } from "../../objects/crypto.ts";
-import { owedQuery, recordTurn, settle } from "../chat/follow.ts";
+import type { QueryView } from "../../objects/hub/view.ts";
+import { consentLinkTokens } from "../chat/consent-links.ts";
+import { follow, owedQuery, recordTurn, settle } from "../chat/follow.ts";
 import { latticeField } from "../chat/lattice-field.ts";
+import { progressLine } from "../chat/progress.ts";
 import { renderQuery, renderResumed } from "../chat/render.ts";
 import {
   callerUser,
@@ -12,11 +15,13 @@ import {
   sse,
   startQuery,
 } from "../chat/session.ts";
+import { chatSessionId, firstHeader, trustedHeaders } from "../chat/trusted-headers.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
 import { plainAnswer } from "../openai/plain.ts";
 import {
+  type Answer,
   ChatBody,
   chunks,
   completion,
@@ -48,7 +53,8 @@ export const openaiRoutes = base
     const body = await parseBody(c.req.raw);
     const model = body.model as ModelId;
     const text = lastUserText(body);
-    const user = callerUser(c, body.user, "user");
+    const trusted = await trustedHeaders(c.env, c.var.principal.tenantId);
+    const user = callerUser(c, body.user, "user", firstHeader(c, trusted.user));
     const stream = body.stream === true;
     const includeUsage = body.stream_options?.include_usage === true;
 
@@ -61,10 +67,16 @@ export const openaiRoutes = base
       );
     }
 
+    // X-Lattice-Session first; else a chat's turns share the session derived from its chat id.
     const header = c.req.header(SESSION_HEADER);
+    const chat = header ? undefined : firstHeader(c, trusted.chat);
     const { sid, hub } = header
       ? { sid: header, hub: await ownSession(c, user, header) }
-      : await newSession(c, user);
+      : await newSession(
+          c,
+          user,
+          chat && (await chatSessionId(c.env.LATTICE_KEY_SECRET, c.var.principal.tenantId, user, chat)),
+        );
     const links = { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid };
     // A turn after one that left its query open (asking, or still running) reports on that query:
     // its text is not run, and never taken as a consent's answer (what an injection could forge).
@@ -73,15 +85,33 @@ export const openaiRoutes = base
     const id = `chatcmpl-${qid}`;
     // Always named, so a client that opened a session this turn can send it on the next.
     const headers = { [SESSION_HEADER]: sid };
-    const answer = async () => {
-      const query = await settle(hub, qid);
+    const outcome = async (query: QueryView): Promise<Answer> => {
       await recordTurn(hub, query);
-      const content = owed ? renderResumed(query, links) : renderQuery(query, links);
+      const linked = { ...links, tokens: await consentLinkTokens(c, user, sid, query) };
+      const content = owed ? renderResumed(query, linked) : renderQuery(query, linked);
       return { content, lattice: latticeField(query, sid) };
     };
-    if (stream) return sse(chunks(id, model, includeUsage, answer), headers);
-    const { content, lattice } = await answer();
-    return c.json(completion(id, model, content, lattice), 200, headers);
+    if (!stream) {
+      const { content, lattice } = await outcome(await settle(hub, qid));
+      return c.json(completion(id, model, content, lattice), 200, headers);
+    }
+    // A turn that reports on an earlier one's query shows only the progress made since.
+    const after = owed?.trace.at(-1)?.seq ?? 0;
+    // The query's progress as lines while it runs (each step, each report of an app's progress), then the answer.
+    const answer = async function* (signal: AbortSignal): AsyncGenerator<string, Answer> {
+      const events = follow(hub, qid, after, signal);
+      try {
+        let next = await events.next();
+        for (; !next.done; next = await events.next()) {
+          const line = progressLine(next.value);
+          if (line) yield line;
+        }
+        return await outcome(next.value);
+      } finally {
+        await events.return(undefined as never); // a client gone mid-way: the hub's stream is let go
+      }
+    };
+    return sse((signal) => chunks(id, model, includeUsage, () => answer(signal)), headers);
   });
 
 async function parseBody(request: Request): Promise<ChatBody> {

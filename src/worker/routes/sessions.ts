@@ -161,6 +161,8 @@ export const sessionRoutes = base
   });
 
 const MAX_STREAM_MS = 5 * 60_000;
+/** How long a relay the client left reads on for the hub's end before it lets go. */
+const DRAIN_MS = 1_000;
 const SSE_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
 
 /** Open event streams a session may hold at once (the hub keeps each in memory): more answer 429. */
@@ -222,6 +224,15 @@ function relay(body: ReadableStream<Uint8Array>, free: () => Promise<void>): Rea
     },
     cancel: async (reason) => {
       await free().catch(() => {});
+      // The hub has ended its side: read on to that end (briefly), so the pipe closes rather than
+      // being aborted under the hub's last write.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<null>((resolve) => (timer = setTimeout(resolve, DRAIN_MS, null)));
+      for (;;) {
+        const next = await Promise.race([reader.read().catch(() => ({ done: true as const })), timeout]);
+        if (!next || next.done) break;
+      }
+      clearTimeout(timer);
       await reader.cancel(reason).catch(() => {});
     },
   });

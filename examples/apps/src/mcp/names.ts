@@ -17,3 +17,5 @@ export const isDemoMcpAppName = (name: string): name is DemoMcpAppName =>
 export const SHADY_POISON_MARKER = "SHADY-POISON-7731";
 /** In every find_notes answer: the instruction shadynotes injects into its output. */
 export const SHADY_INJECT_MARKER = "SHADY-INJECT-4412";
+/** In the progress message find_notes sends when asked for progress: words a client must not show as its own. */
+export const SHADY_PROGRESS_MARKER = "SHADY-PROGRESS-5150";

@@ -1,6 +1,8 @@
 import { MCP_LIMITS } from "../../../mcp/connection.ts";
+import { hubStub } from "../../stubs.ts";
 import { DEFAULT_LIMITS } from "../endpoint.ts";
 import { callMcpTool } from "../mcp.ts";
+import { progressRelay } from "../progress.ts";
 import { oauthTargetFor } from "../user-oauth.ts";
 import { type TransportFactory, undelivered } from "./transport.ts";
 
@@ -21,6 +23,11 @@ export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
     // The app in hand: its OAuth settings need no second trip to the tenant.
     const oauthTarget = await oauthTargetFor(spoke.env, call.tenantId, app);
     const userToken = oauthTarget ? await spoke.oauth().accessToken(oauthTarget) : undefined;
+    // The server's progress goes to the hub that asked, under this call's id, while the call runs.
+    const sid = call.sessionId;
+    const relay = sid
+      ? progressRelay((p) => hubStub(spoke.env, call.tenantId, sid).stepProgress(call.callId, p))
+      : null;
     const result = await callMcpTool(
       {
         app,
@@ -30,10 +37,11 @@ export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
         limits,
         checkPins: call.checkPins !== false,
         ...(userToken && { userToken }),
+        ...(relay && { onProgress: relay.report }),
       },
       spoke.tenant,
       spoke.pins.last(),
-    );
+    ).finally(() => relay?.end());
     if (!result.ok) {
       // A token the server no longer takes: dropped, so the next query asks the user to sign in again.
       if (result.code === "authorization_required" && oauthTarget && userToken)
