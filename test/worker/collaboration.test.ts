@@ -7,6 +7,7 @@ import { spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { SpokeDO } from "../../src/objects/spoke/index.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
+import type { ConsentView } from "../../src/runtime/consent-view.ts";
 import { worldState } from "./demo.ts";
 import { api } from "./helpers.ts";
 import {
@@ -129,6 +130,15 @@ describe("collaboration between spokes", () => {
         "written by the app inboxpilot's own model",
       );
       expect(collaboration.options!.map((o) => o.tool).sort()).toEqual(["cheapcab.quote", "swiftride.quote"]);
+      // Its view: what the asking app wants sent, written by its agent, and what that agent read.
+      const view = (collaboration as { view?: ConsentView }).view!;
+      expect(view.title).toBe("inboxpilot asks to use ride.quote");
+      expect(view.fields.map((f) => [f.name, f.value, f.sources[0]?.words])).toEqual([
+        ["from", "Home", "inboxpilot's agent"],
+        ["to", "Airport", "inboxpilot's agent"],
+        ["read", expect.any(String), "inboxpilot's agent"],
+      ]);
+      expect(view.options!.every((o) => !o.preselected)).toBe(true);
       await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
 
       const q = await settle(w, sid, qid);
