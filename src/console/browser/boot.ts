@@ -66,6 +66,8 @@ export function boot(page: Page | undefined, linkMode?: () => Promise<void>): vo
     return m[1] === sessionStorage.getItem(STORE.user) ? null : m[1]!;
   }
 
+  // link-signin.test.ts's control patches the served script at `function askAboutLink(token) {`: a
+  // name that would shadow `token` here makes esbuild rename the parameter, and the control miss.
   function askAboutLink(token: string) {
     const user = userOf(token);
     const tenant = token.split(".")[1] ?? "";
@@ -117,8 +119,8 @@ export function boot(page: Page | undefined, linkMode?: () => Promise<void>): vo
   }
   // A link to this same page with a token changes only the fragment: no load runs boot again.
   window.addEventListener("hashchange", () => {
-    const token = fromFragment();
-    if (token) askAboutLink(token);
+    const handed = fromFragment();
+    if (handed) askAboutLink(handed);
   });
   byId("signin-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -150,8 +152,8 @@ export function boot(page: Page | undefined, linkMode?: () => Promise<void>): vo
     void linkMode();
     return;
   }
-  const token = fromFragment();
-  if (token) askAboutLink(token);
+  const handed = fromFragment();
+  if (handed) askAboutLink(handed);
   else if (credential()) void start(false);
   else showSignIn(why);
 }
