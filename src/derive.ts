@@ -14,7 +14,9 @@ export function purposeKey(
     | "app-credentials"
     | "user-oauth"
     | "oauth-state"
-    | "chat-approvals",
+    | "chat-approvals"
+    | "chat-sessions"
+    | "consent-links",
   algorithm: Parameters<SubtleCrypto["deriveKey"]>[2],
   usages: string[],
 ): Promise<CryptoKey> {

@@ -27,6 +27,20 @@ const RoleName = z
   .string()
   .regex(/^[a-z][a-z0-9_-]{0,63}$/, "a role name: lowercase letters, digits, - and _");
 
+/** Headers Lattice reads for itself (credentials, the session, the body's framing) name nothing else. */
+const RESERVED_HEADERS = [
+  "authorization",
+  "cookie",
+  "host",
+  "content-type",
+  "content-length",
+  "x-lattice-session",
+];
+const HeaderName = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, "a header name: letters, digits and -, at most 64")
+  .refine((h) => !RESERVED_HEADERS.includes(h.toLowerCase()), "a header Lattice reads for itself");
+
 /** What an argument is: where data goes, what the action does (amounts, flags, what to delete), or what it carries. */
 export const ARGUMENT_ROLES = ["destination", "control", "payload"] as const;
 export type ArgumentRole = (typeof ARGUMENT_ROLES)[number];
@@ -161,6 +175,24 @@ export const PolicySchema = z
      * the admin turns it on (a chat frontend's title and tag completions).
      */
     plainModel: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
+    /**
+     * Stock chat frontends at `/v1/openai` (Open WebUI, LibreChat): with a frontend key, the request
+     * headers that name the user when the body has none, and the chat whose turns share one session;
+     * the first one present counts. Only a frontend key (the chat product's server secret) may name a
+     * user this way, as it may with `user`: a user token's own user always wins.
+     */
+    trustedHeaders: z
+      .strictObject({
+        user: z
+          .array(HeaderName)
+          .max(8)
+          .default(() => ["X-OpenWebUI-User-Id"]),
+        chat: z
+          .array(HeaderName)
+          .max(8)
+          .default(() => ["X-OpenWebUI-Chat-Id"]),
+      })
+      .prefault({}),
     models: z
       .strictObject({
         default: ModelRoleSchema.optional(),

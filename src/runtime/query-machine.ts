@@ -33,6 +33,8 @@ export interface MachineQuery {
 export interface Answerer {
   keyId: string;
   viaUserToken: boolean;
+  /** Answered through a consent link the chat showed (a user with no Lattice credential). */
+  viaConsentLink?: boolean;
   userId?: string;
 }
 

@@ -7,6 +7,11 @@ export interface Principal {
   role: KeyRole;
   /** Set for a user token: the one user it acts for, and the session roles it allows (null: any). */
   user?: { userId: string; roles: string[] | null };
+  /**
+   * Set for a consent link (credentials.ts): the one consent of one user's session it answers. The
+   * edge lets it reach nothing else (credentials.ts linkReaches); openHub checks the session too.
+   */
+  link?: { userId: string; sessionId: string; consentId: string };
 }
 
 /** Hono environment shared by every route file; `Env` is the ambient bindings type (src/env.d.ts). */

@@ -18,12 +18,16 @@ export async function openHub(c: Ctx, sid: string): Promise<Rpc<HubDO>> {
   // A session belongs to its user and roles: a user token for anyone else, or lacking one of the
   // session's roles, finds nothing.
   if (!session || !mayUse(session, callerOf(c))) throw notFound("session");
+  // A consent link acts for its one session's user (the edge already held it to its path).
+  const link = c.var.principal.link;
+  if (link && (link.sessionId !== sid || link.userId !== session.userId)) throw notFound("session");
   return hub;
 }
 
 /** Who answers a consent, as its audit row names them: the key's id, and a user token's user. */
 export function answererOf(c: Pick<Ctx, "var">): Answerer {
-  const { keyId, user } = c.var.principal;
+  const { keyId, user, link } = c.var.principal;
+  if (link) return { keyId, viaUserToken: false, viaConsentLink: true, userId: link.userId };
   return user ? { keyId, viaUserToken: true, userId: user.userId } : { keyId, viaUserToken: false };
 }
 

@@ -17,6 +17,65 @@ async function chat(token: string, text: string): Promise<string> {
   return body.choices[0]!.message.content;
 }
 
+/**
+ * A turn as Open WebUI sends it (ENABLE_FORWARD_USER_INFO_HEADERS): the frontend key, the user and
+ * chat in its headers, no `user`, the whole history; returns Lattice's reply, added to the history.
+ */
+async function openWebUiTurn(history: Array<{ role: string; content: string }>, chatId: string) {
+  const res = await fetch(`${stack().api}/v1/openai/chat/completions`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${stack().demo.keys.frontend}`,
+      "Content-Type": "application/json",
+      "X-OpenWebUI-User-Name": "Alex Demo",
+      "X-OpenWebUI-User-Id": "alex",
+      "X-OpenWebUI-User-Email": "alex@example.com",
+      "X-OpenWebUI-User-Role": "user",
+      "X-OpenWebUI-Chat-Id": chatId,
+    },
+    body: JSON.stringify({ model: "lattice", messages: history }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+  const content = body.choices[0]!.message.content;
+  history.push({ role: "assistant", content });
+  return content;
+}
+
+describe("a consent link from a stock chat frontend, for a user with no Lattice credential", () => {
+  const b = useBrowser();
+
+  it("answers in the console from the link alone, stores nothing, and the next chat turn shows the outcome", async () => {
+    const chatId = crypto.randomUUID();
+    const history = [{ role: "user", content: DEMO }];
+    const asked = await openWebUiTurn(history, chatId);
+    const link = /http:\/\/\S+\/consents\/[A-Za-z0-9_-]+#link=lc\.[A-Za-z0-9._-]+/.exec(asked)?.[0];
+    expect(link, asked).toBeDefined();
+
+    await b.page.goto(`${stack().api}/console`);
+    await b.page.evaluate(() => sessionStorage.clear());
+    await b.page.goto(link!);
+    const consent = b.page.getByRole("group", { name: /Consent: An action that cannot be undone/ });
+    await consent.waitFor();
+    // The token left the address bar at once and went into no storage; no sign-in was asked.
+    expect(new URL(b.page.url()).hash).toBe("");
+    expect(await b.page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
+    expect(await b.page.locator("#who").textContent()).toBe("Answering as alex (from your chat's link)");
+    expect(await consent.locator(".facts").textContent()).toContain("mail.send");
+
+    await consent.getByRole("button", { name: "Allow" }).click();
+    await expect.poll(() => b.page.locator("#consent .answered").textContent()).toContain("allowed");
+    expect(await b.page.locator("#query").textContent()).toMatch(/Your chat shows the outcome/);
+    await checkPage(b, "consent-link-chat");
+    expect(await b.page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
+
+    history.push({ role: "user", content: "Did it go out?" });
+    const outcome = await openWebUiTurn(history, chatId);
+    expect(outcome).toMatch(/went on after your answer; this message was not run/);
+    expect(outcome).not.toMatch(/could not answer/);
+  });
+});
+
 describe("a consent link from the OpenAI-compatible endpoint", () => {
   const b = useBrowser();
 

@@ -41,6 +41,7 @@ describe("parsePolicy: defaults", () => {
         plainCallsPerDay: 1_000,
       },
       plainModel: { enabled: false },
+      trustedHeaders: { user: ["X-OpenWebUI-User-Id"], chat: ["X-OpenWebUI-Chat-Id"] },
       models: {},
       planning: { mode: "catalog", earlierQueries: 10 },
       roles: { member: { entries: "*" } },
@@ -154,6 +155,28 @@ describe("parsePolicy: refusals name the field", () => {
     expect(issues({ version: 3 })).toEqual([{ path: "version", message: 'unknown field "version"' }]);
     expect(issues({ tools: { "a.b": { minIntegrity: "user" } } })[0]?.path).toBe('tools["a.b"].minIntegrity');
     expect(issues({ consent: { datashare: false } })[0]?.path).toBe("consent.datashare");
+  });
+
+  it.each([
+    [{ user: ["X User"] }, "trustedHeaders.user[0]", /a header name/],
+    [{ user: ["Authorization"] }, "trustedHeaders.user[0]", /reads for itself/],
+    [{ chat: ["x-lattice-session"] }, "trustedHeaders.chat[0]", /reads for itself/],
+    [{ chat: ["Cookie"] }, "trustedHeaders.chat[0]", /reads for itself/],
+    [{ user: Array.from({ length: 9 }, (_, i) => `X-U-${i}`) }, "trustedHeaders.user", /8/],
+    [{ users: ["X-Id"] }, "trustedHeaders.users", /unknown field/],
+  ])("refuses trusted headers %j at %s", (trustedHeaders, path, message) => {
+    const [issue] = issues({ trustedHeaders });
+    expect(issue?.path).toBe(path);
+    expect(issue?.message).toMatch(message);
+  });
+
+  it("takes a tenant's own trusted headers (LibreChat's templates), replacing the defaults", () => {
+    const r = parsePolicy({ trustedHeaders: { user: ["X-LibreChat-User-Id"] } });
+    expect(r.ok && r.policy.trustedHeaders).toEqual({
+      user: ["X-LibreChat-User-Id"],
+      chat: ["X-OpenWebUI-Chat-Id"],
+    });
+    expect(parsePolicy({ trustedHeaders: { user: [], chat: [] } }).ok).toBe(true);
   });
 
   it("refuses a tool key that is not <app>.<functionality>", () => {

@@ -23,7 +23,13 @@ export function userOf(token: string): string | null {
 const USER_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export function boot(page: Page | undefined, linkMode?: () => Promise<void>): void {
+/** A consent link: the page it opens and the user its token names (for the header only). */
+export interface LinkMode {
+  user: string | null;
+  run(): Promise<void>;
+}
+
+export function boot(page: Page | undefined, linkMode?: LinkMode): void {
   let started = false;
   let link: string | null = null;
   const userPage = needs() === "user";
@@ -145,11 +151,11 @@ export function boot(page: Page | undefined, linkMode?: () => Promise<void>): vo
   if (linkMode) {
     byId("signin").hidden = true;
     byId("content").hidden = false;
-    byId("who").textContent = "Answering from a link (not signed in)";
+    byId("who").textContent = `Answering as ${linkMode.user ?? "the link's user"} (from your chat's link)`;
     // Every other page needs a sign-in this person does not have: the menu would only lead there.
     const nav = document.querySelector<HTMLElement>("header nav");
     if (nav) nav.hidden = true;
-    void linkMode();
+    void linkMode.run();
     return;
   }
   const handed = fromFragment();

@@ -1,8 +1,8 @@
 /**
  * The consent page: the one consent a chat product links to, answerable here. Signed in, it is
  * re-read on each of its query's events (it may be answered elsewhere) and shows the query below it.
- * From a consent link (`#link=<token>`), the person holds no Lattice credential: the link's token is
- * read from the fragment, the fragment is cleared at once, and the token is used as the Bearer of
+ * From a consent link (`#link=lc.…`, from a chat), the person holds no Lattice credential: the token
+ * is read from the fragment, the fragment is cleared at once, and the token is used as the Bearer of
  * this consent's own GET and POST only. It is never stored, and no other request carries it.
  */
 import type { Lattice } from "@lattice/client";
@@ -12,8 +12,8 @@ import { renderConsent } from "./consent.ts";
 import { byId, clear, el } from "./dom.ts";
 import type { Consent } from "./words.ts";
 
-/** What a link token may look like: a bounded, URL-safe string (the API checks what it says). */
-const LINK = /^#link=([A-Za-z0-9._~-]{16,2048})$/;
+/** A consent link's token (credentials.ts: `lc.<tenant>.<payload>.<tag>`; the API checks it). */
+const LINK = /^#link=(lc\.[A-Za-z0-9._-]+)$/;
 
 /** A consent link's token, taken out of the URL (the address bar, history, a copied URL keep none). */
 export function takeLinkToken(): string | null {
@@ -23,23 +23,14 @@ export function takeLinkToken(): string | null {
   return m[1]!;
 }
 
-/** The one consent, with the given client: the list for a signed-in user, the consent alone from a link. */
-async function readConsent(client: Lattice, sid: string, cid: string, link: string | null) {
-  if (link) {
-    // The link's grant names this one consent; the typed client's schema has no route for a single
-    // consent's GET yet, so this one read is a plain same-origin fetch with the link as its Bearer.
-    const res = await fetch(`/v1/sessions/${encodeURIComponent(sid)}/consents/${encodeURIComponent(cid)}`, {
-      headers: { Authorization: `Bearer ${link}` },
-    }).catch(() => null);
-    if (!res) return { consent: null, error: "The consent could not be read (network)." };
-    const body = (await res.json().catch(() => null)) as (Consent & { error?: { message?: string } }) | null;
-    if (!res.ok) return { consent: null, error: body?.error?.message ?? `request failed (${res.status})` };
-    return { consent: body, error: "" };
-  }
-  const r = await call(client.api.GET("/v1/sessions/{sid}/consents", { params: { path: { sid } } }));
+/** The one consent (a consent link reads its own, answered or not; a user token reads any of theirs). */
+async function readConsent(client: Lattice, sid: string, cid: string) {
+  const r = await call(
+    client.api.GET("/v1/sessions/{sid}/consents/{cid}", { params: { path: { sid, cid } } }),
+  );
+  if (r.status === 404) return { consent: null, error: "No such consent in this session." };
   if (!r.ok || !r.data) return { consent: null, error: r.error };
-  const consent = (r.data.consents as Consent[]).find((c) => c.id === cid) ?? null;
-  return { consent, error: consent ? "" : "No such consent in this session." };
+  return { consent: r.data as Consent, error: "" };
 }
 
 export async function consentPage(link: string | null): Promise<void> {
@@ -59,7 +50,7 @@ export async function consentPage(link: string | null): Promise<void> {
   let following = false;
   let shown: string | null = null;
   const load = async (): Promise<void> => {
-    const { consent, error } = await readConsent(client, sid, cid, link);
+    const { consent, error } = await readConsent(client, sid, cid);
     if (!consent) {
       clear(target).appendChild(el("p", { class: "error", role: "alert", text: error }));
       return;

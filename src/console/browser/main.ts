@@ -6,7 +6,7 @@
 import { adminAppsPage, catalogPage } from "./admin.ts";
 import { api } from "./api.ts";
 import { auditPage } from "./audit.ts";
-import { boot, type Page } from "./boot.ts";
+import { boot, type Page, userOf } from "./boot.ts";
 import { chatPage } from "./chat.ts";
 import { renderConsent } from "./consent.ts";
 import { consentPage, takeLinkToken } from "./consent-page.ts";
@@ -46,4 +46,4 @@ const PAGES: Record<string, Page> = {
 
 const page = document.body.dataset.page ?? "";
 const link = page === "consent" ? takeLinkToken() : null;
-boot(PAGES[page], link ? () => consentPage(link) : undefined);
+boot(PAGES[page], link ? { user: userOf(link), run: () => consentPage(link) } : undefined);

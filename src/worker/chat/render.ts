@@ -16,10 +16,15 @@ type Consent = QueryView["consents"][number];
 export interface ConsentLinks {
   consoleBase: string;
   sid: string;
+  /** A consent link's token by consent id (chat/consent-links.ts), carried in the URL's fragment. */
+  tokens?: Record<string, string>;
 }
 
-export const consentLink = (links: ConsentLinks, consentId: string) =>
-  `${links.consoleBase}/sessions/${links.sid}/consents/${consentId}`;
+/** The fragment never reaches a server (nor its logs): the console's script reads it and drops it. */
+export const consentLink = (links: ConsentLinks, consentId: string) => {
+  const token = links.tokens?.[consentId];
+  return `${links.consoleBase}/sessions/${links.sid}/consents/${consentId}${token ? `#link=${token}` : ""}`;
+};
 
 export function pendingConsents(query: QueryView): Consent[] {
   return query.consents.filter((c) => c.status === "pending");

@@ -6,7 +6,7 @@ import type { Rpc } from "../../objects/rpc.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, type ApiErrorCode, quotaExceeded } from "../errors.ts";
 import { callerOf, hubOf } from "../hub.ts";
-import { SessionParam } from "../schemas/ids.ts";
+import { SessionParam, UserIdSchema } from "../schemas/ids.ts";
 import { requireKnownRoles } from "../tenant.ts";
 
 /**
@@ -21,14 +21,36 @@ export const SESSION_HEADER = "X-Lattice-Session";
 const badRequest = (code: ApiErrorCode, message: string, param: string) =>
   new ApiError(400, code, { message, details: { param } });
 
-/** The user the turn is for: the named one with a frontend key; a user token's own user. */
-export function callerUser(c: Ctx, given: string | undefined, param: string): string {
+/**
+ * The user the turn is for: a user token's own user (a different `given` or header is refused); with
+ * a frontend key, the one `given` names or a trusted header (trusted-headers.ts) names, which must
+ * agree when both are sent. Only a frontend key, the chat product's server secret, names a user.
+ */
+export function callerUser(
+  c: Ctx,
+  given: string | undefined,
+  param: string,
+  header?: { name: string; value: string },
+): string {
   const token = c.var.principal.user;
   if (token) {
     if (given !== undefined && given !== token.userId) {
       throw badRequest("user_mismatch", `${param} does not match the user token`, param);
     }
+    if (header && header.value !== token.userId)
+      throw badRequest("user_mismatch", `${header.name} does not match the user token`, header.name);
     return token.userId;
+  }
+  if (header) {
+    if (!UserIdSchema.safeParse(header.value).success)
+      throw badRequest(
+        "invalid_request",
+        `${header.name} is not a user id (letters, digits, _ and -, at most 128)`,
+        header.name,
+      );
+    if (given !== undefined && given !== header.value)
+      throw badRequest("user_mismatch", `${param} and ${header.name} name different users`, param);
+    return header.value;
   }
   if (given === undefined)
     throw badRequest("user_required", `${param} is required with a frontend key`, param);

@@ -27,6 +27,20 @@ const list = createRoute({
   },
 });
 
+const read = createRoute({
+  method: "get",
+  path: "/{sid}/consents/{cid}",
+  tags: ["frontend"],
+  summary: "One consent request of the session (a consent link reads its own)",
+  security,
+  request: { params: SessionParam.extend({ cid: z.string().min(1).max(64) }) },
+  responses: {
+    200: jsonResponse(ConsentSchema, "The consent"),
+    ...authErrors,
+    ...notFoundError,
+  },
+});
+
 const answer = createRoute({
   method: "post",
   path: "/{sid}/consents/{cid}",
@@ -62,8 +76,18 @@ export const consentRoutes = base
     const hub = await openHub(c, c.req.valid("param").sid);
     return c.json({ consents: await hub.consents(c.req.valid("query")) }, 200);
   })
+  .openapi(read, async (c) => {
+    const { sid, cid } = c.req.valid("param");
+    if (!linkedTo(c, cid)) throw notFound("consent");
+    // Read from the session's list: hub/index.ts is near the file limit, and a session's consents are few.
+    const consents = await (await openHub(c, sid)).consents();
+    const consent = consents.find((one) => one.id === cid);
+    if (!consent) throw notFound("consent");
+    return c.json(consent, 200);
+  })
   .openapi(answer, async (c) => {
     const { sid, cid } = c.req.valid("param");
+    if (!linkedTo(c, cid)) throw notFound("consent");
     const result = await (await openHub(c, sid)).answerConsent(cid, c.req.valid("json"), answererOf(c));
     if (result.ok) return c.json(result.consent, 200);
     switch (result.code) {
@@ -83,3 +107,9 @@ export const consentRoutes = base
         ]);
     }
   });
+
+/** A consent link answers its own consent only (the edge holds it to that path already). */
+const linkedTo = (c: { var: AppEnv["Variables"] }, cid: string) => {
+  const link = c.var.principal.link;
+  return !link || link.consentId === cid;
+};

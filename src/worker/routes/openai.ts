@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { randomId } from "../../objects/crypto.ts";
+import { consentLinkTokens } from "../chat/consent-links.ts";
 import { owedQuery, recordTurn, settle } from "../chat/follow.ts";
 import { latticeField } from "../chat/lattice-field.ts";
 import { renderQuery, renderResumed } from "../chat/render.ts";
@@ -12,6 +13,7 @@ import {
   sse,
   startQuery,
 } from "../chat/session.ts";
+import { chatSessionId, firstHeader, trustedHeaders } from "../chat/trusted-headers.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -48,7 +50,8 @@ export const openaiRoutes = base
     const body = await parseBody(c.req.raw);
     const model = body.model as ModelId;
     const text = lastUserText(body);
-    const user = callerUser(c, body.user, "user");
+    const trusted = await trustedHeaders(c.env, c.var.principal.tenantId);
+    const user = callerUser(c, body.user, "user", firstHeader(c, trusted.user));
     const stream = body.stream === true;
     const includeUsage = body.stream_options?.include_usage === true;
 
@@ -61,10 +64,16 @@ export const openaiRoutes = base
       );
     }
 
+    // X-Lattice-Session first; else a chat's turns share the session derived from its chat id.
     const header = c.req.header(SESSION_HEADER);
+    const chat = header ? undefined : firstHeader(c, trusted.chat);
     const { sid, hub } = header
       ? { sid: header, hub: await ownSession(c, user, header) }
-      : await newSession(c, user);
+      : await newSession(
+          c,
+          user,
+          chat && (await chatSessionId(c.env.LATTICE_KEY_SECRET, c.var.principal.tenantId, user, chat)),
+        );
     const links = { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid };
     // A turn after one that left its query open (asking, or still running) reports on that query:
     // its text is not run, and never taken as a consent's answer (what an injection could forge).
@@ -76,7 +85,8 @@ export const openaiRoutes = base
     const answer = async () => {
       const query = await settle(hub, qid);
       await recordTurn(hub, query);
-      const content = owed ? renderResumed(query, links) : renderQuery(query, links);
+      const linked = { ...links, tokens: await consentLinkTokens(c, user, sid, query) };
+      const content = owed ? renderResumed(query, linked) : renderQuery(query, linked);
       return { content, lattice: latticeField(query, sid) };
     };
     if (stream) return sse(chunks(id, model, includeUsage, answer), headers);

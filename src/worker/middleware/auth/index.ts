@@ -1,5 +1,13 @@
 import { createMiddleware } from "hono/factory";
-import { apiKeyTagValid, isUserToken, tenantOfCredential, verifyUserToken } from "../../../credentials.ts";
+import {
+  apiKeyTagValid,
+  isConsentLink,
+  isUserToken,
+  linkReaches,
+  tenantOfCredential,
+  verifyConsentLink,
+  verifyUserToken,
+} from "../../../credentials.ts";
 import { secretsEqual, sha256Hex } from "../../../objects/crypto.ts";
 import { tenantStub } from "../../../objects/stubs.ts";
 import type { KeyRole } from "../../../objects/tenant/keys.ts";
@@ -25,6 +33,24 @@ export function requireRole(...roles: KeyRole[]) {
     const credential = bearer(c.req.header("Authorization"));
     if (!credential) throw unauthorized();
     const secret = c.env.LATTICE_KEY_SECRET;
+    if (isConsentLink(credential)) {
+      const link = await verifyConsentLink(secret, credential);
+      if (!link) throw unauthorized("invalid or expired consent link");
+      if (!roles.includes("frontend") || !linkReaches(link, c.req.method, c.req.path))
+        throw new ApiError(403, "forbidden", {
+          message:
+            "a consent link reaches only its own consent: GET or POST /v1/sessions/{sid}/consents/{cid}",
+        });
+      const { tenantId, kid, u, s, c: consentId } = link;
+      c.set("principal", {
+        tenantId,
+        keyId: kid,
+        role: "frontend",
+        link: { userId: u, sessionId: s, consentId },
+      });
+      await withinRate(c.env, credential);
+      return next();
+    }
     if (isUserToken(credential)) {
       const grant = await verifyUserToken(secret, credential);
       if (!grant) throw unauthorized("invalid or expired user token");
@@ -85,14 +111,15 @@ export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
 
 /** For routes a user token must not reach (issuing tokens): an API key only. */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.var.principal.user)
+  if (c.var.principal.user || c.var.principal.link)
     throw new ApiError(403, "forbidden", { message: "this route needs an API key, not a user token" });
   await next();
 });
 
 /** A user token reaches only its own user's resources: another user's are not found, as if absent. */
 export function ownUser(c: { var: AppEnv["Variables"] }, userId: string): boolean {
-  const user = c.var.principal.user;
+  const { user, link } = c.var.principal;
+  if (link) return false;
   return !user || user.userId === userId;
 }
 

@@ -1,0 +1,77 @@
+import { purposeKey } from "../../derive.ts";
+import { hex } from "../../objects/crypto.ts";
+import { tenantStub } from "../../objects/stubs.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+
+/**
+ * What a stock chat frontend (Open WebUI, LibreChat) tells Lattice in headers it cannot be taught
+ * to send otherwise: the user (trusted only with a frontend key, see callerUser) and the chat, so
+ * that every turn of one chat is one session. The tenant's policy names the headers
+ * (`trustedHeaders`); each is read at most once a minute per isolate, as CORS origins are.
+ */
+
+type Ctx = {
+  env: AppEnv["Bindings"];
+  var: AppEnv["Variables"];
+  req: { header(name: string): string | undefined };
+};
+
+export interface TrustedHeaders {
+  user: string[];
+  chat: string[];
+}
+
+const TTL_MS = 60_000;
+const cached = new Map<string, { until: number; headers: Promise<TrustedHeaders> }>();
+
+export function trustedHeaders(env: Env, tenantId: string): Promise<TrustedHeaders> {
+  const hit = cached.get(tenantId);
+  if (hit && hit.until > Date.now()) return hit.headers;
+  const headers = tenantStub(env, tenantId)
+    .policy()
+    .then(({ policy }) => policy.trustedHeaders);
+  // A failed read is not kept: the next turn asks again.
+  headers.catch(() => cached.delete(tenantId));
+  cached.set(tenantId, { until: Date.now() + TTL_MS, headers });
+  return headers;
+}
+
+/** The first of `names` the request carries (a header sent empty counts as absent). */
+export function firstHeader(c: Ctx, names: string[]): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const value = c.req.header(name)?.trim();
+    if (value) return { name, value };
+  }
+  return undefined;
+}
+
+const MAX_CHAT_ID = 256;
+
+/**
+ * The session of one chat: `ses_` and 16 bytes of HMAC-SHA-256 over (tenant, user, chat id) under
+ * the deployment's chat-sessions key. The user is part of it, so a chat id another user's frontend
+ * sent (or a guessed one) names a different session; the key keeps the ids unpredictable to anyone
+ * without the deployment's secret.
+ */
+export async function chatSessionId(
+  secret: string | undefined,
+  tenantId: string,
+  userId: string,
+  chat: { name: string; value: string },
+): Promise<string> {
+  if (!secret)
+    throw new ApiError(503, "not_configured", {
+      message: `this deployment sets no LATTICE_KEY_SECRET, so ${chat.name} cannot name a session`,
+    });
+  if (chat.value.length > MAX_CHAT_ID)
+    throw new ApiError(400, "invalid_request", {
+      message: `${chat.name} is longer than ${MAX_CHAT_ID} characters`,
+      details: { param: chat.name },
+    });
+  const key = await purposeKey(secret, "chat-sessions", { name: "HMAC", hash: "SHA-256", length: 256 }, [
+    "sign",
+  ]);
+  const message = new TextEncoder().encode(JSON.stringify([tenantId, userId, chat.value]));
+  return `ses_${hex(new Uint8Array(await crypto.subtle.sign("HMAC", key, message)).slice(0, 16))}`;
+}
