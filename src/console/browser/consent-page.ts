@@ -42,7 +42,7 @@ export async function consentPage(link: string | null): Promise<void> {
       el("p", {
         class: "error",
         role: "alert",
-        text: "This link no longer works: it expired or was used. Ask again in your chat.",
+        text: "This consent link has expired or was refused: send any message in your chat for a fresh one.",
       }),
     );
   };
@@ -63,13 +63,8 @@ export async function consentPage(link: string | null): Promise<void> {
       clear(target).appendChild(renderConsent(client, sid, consent, show));
     }
     shown = consent.status;
-    if (link) {
-      if (consent.status !== "pending") {
-        byId("query").textContent =
-          "Your answer is recorded. Your next message in the chat shows the outcome.";
-      }
-      return;
-    }
+    // A link reaches this consent only (no stream, no query): the outcome shows in the chat.
+    if (link) return;
     if (following) return;
     following = true;
     const refresh = refresher(byId("query"), sid, consent.queryId, { consents: false });
@@ -80,7 +75,9 @@ export async function consentPage(link: string | null): Promise<void> {
     });
     refresh();
   };
-  if (link)
-    byId("query").textContent = "You opened this from a link: answer here, then go back to your chat.";
+  if (link) {
+    byId("query").textContent =
+      "Your chat shows the outcome: once you have answered here, send any message there.";
+  }
   await load();
 }
