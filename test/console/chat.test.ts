@@ -57,8 +57,8 @@ describe("chat and consents in the browser", () => {
     }
     const turns = b.page.locator("#query .turn");
     expect(await turns.locator(".query-text").allTextContents()).toEqual([
-      "You asked: “Who is my landlord?”",
-      "You asked: “Compare rides from Home to Airport”",
+      "You asked: Who is my landlord?",
+      "You asked: Compare rides from Home to Airport",
     ]);
     // The landlord (an object) as key/value lines; the quotes (a list of objects) as a table.
     expect(await turns.nth(0).locator(".display dl.value.fields dt").count()).toBeGreaterThan(0);
@@ -72,8 +72,8 @@ describe("chat and consents in the browser", () => {
     await b.page.reload();
     await expect.poll(() => completed.count()).toBe(2);
     expect(await turns.locator(".query-text").allTextContents()).toEqual([
-      "You asked: “Who is my landlord?”",
-      "You asked: “Compare rides from Home to Airport”",
+      "You asked: Who is my landlord?",
+      "You asked: Compare rides from Home to Airport",
     ]);
   });
 

@@ -25,6 +25,11 @@ describe("the console's served script", () => {
     expect(committed === consoleModule(`${bundleConsole()}\n// an edit`)).toBe(false);
   });
 
+  it("keeps the text link-signin.test.ts's control patches (a bundler rename would make the control miss)", () => {
+    expect(SCRIPT).toContain("function askAboutLink(token) {");
+    expect(SCRIPT).toMatch(/let link = null;[\s\S]*function answerLink\(accept\) \{\s*const token = link;/);
+  });
+
   it("is valid JavaScript", () => {
     expect(() => new Script(SCRIPT, { filename: "console.js" })).not.toThrow();
   });

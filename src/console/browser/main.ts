@@ -44,6 +44,11 @@ const PAGES: Record<string, Page> = {
   diff: manifestDiff,
 };
 
-const page = document.body.dataset.page ?? "";
-const link = page === "consent" ? takeLinkToken() : null;
-boot(PAGES[page], link ? { user: userOf(link), run: () => consentPage(link) } : undefined);
+// Names apart from boot's own (`page`, `link`): the bundle keeps boot's as written, which
+// link-signin.test.ts's control relies on when it patches the served script.
+const pageName = document.body.dataset.page ?? "";
+const consentLink = pageName === "consent" ? takeLinkToken() : null;
+boot(
+  PAGES[pageName],
+  consentLink ? { user: userOf(consentLink), run: () => consentPage(consentLink) } : undefined,
+);
