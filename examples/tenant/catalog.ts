@@ -6,6 +6,7 @@
  * (`providers: "all"`), and the hub asks the user which app books. Importable from Node (the
  * seeder) and from Workers.
  */
+import type { CatalogView } from "../../src/apps/catalog-view.ts";
 import type { FunctionalityInput, ManifestInput } from "../../src/apps/manifest.ts";
 
 export interface CatalogEntryInput {
@@ -16,6 +17,7 @@ export interface CatalogEntryInput {
   irreversible: boolean;
   output?: { confidentiality: string; integrity?: string };
   destinations: string[];
+  view?: CatalogView;
 }
 
 /** The admin's descriptions, by entry name. */
@@ -68,6 +70,18 @@ const DESTINATIONS: Record<string, string[]> = {
   "chat.send_message": ["channel", "user"],
   "chat.invite_user": ["email"],
   "inboxpilot.pay_invoice": ["recipient"],
+};
+
+/** How each consent reads for a person: a mail, a payment, a booking, a share (catalog-view.ts). */
+const VIEWS: Record<string, CatalogView> = {
+  "mail.send": { kind: "mail", to: "to", subject: "subject", body: "body" },
+  "bank.send_money": { kind: "payment", iban: "recipient", amount: "amount", reference: "subject" },
+  "bank.schedule_transfer": { kind: "payment", iban: "recipient", amount: "amount", reference: "subject" },
+  "inboxpilot.pay_invoice": { kind: "payment", iban: "recipient", amount: "amount" },
+  "ride.book": { kind: "booking", from: "from", to: "to" },
+  "travel.book": { kind: "booking", what: "flightId" },
+  "calendar.create_event": { kind: "booking", what: "title", when: "date" },
+  "drive.share": { kind: "share", what: "id", with: "with" },
 };
 
 /** Functionalities with a shared entry (the hub asks which app serves a step). */
@@ -130,6 +144,7 @@ export function entryOf(
     irreversible: fn.irreversible ?? false,
     ...(fn.output && { output: fn.output }),
     destinations,
+    ...(VIEWS[name] && { view: VIEWS[name] }),
   };
 }
 

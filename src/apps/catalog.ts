@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pathResolves } from "../policy/index.ts";
+import { CatalogView } from "./catalog-view.ts";
 import type { FieldProblem } from "./check.ts";
 import { JsonSchemaObject, OutputLabel } from "./manifest.ts";
 import { schemaProblems } from "./schemas.ts";
@@ -28,6 +29,8 @@ export const CatalogEntry = z
      * dotted property names, `[]` for every item of a list, e.g. `to`, `message.cc[]`.
      */
     destinations: z.array(z.string().min(1).max(200)).max(32).default([]),
+    /** How its consent reads for a person (a mail, a payment, …); inferred from `request` when absent. */
+    view: CatalogView.optional(),
   })
   .strict()
   .openapi("CatalogEntry");
@@ -64,6 +67,10 @@ export function catalogProblems(
       if (!pathResolves(entry.request, path))
         add(`destinations.${j}`, `"${path}" is not a property of the request`);
     });
+    for (const [role, path] of Object.entries(entry.view ?? {})) {
+      if (role !== "kind" && typeof path === "string" && !pathResolves(entry.request, path))
+        add(`view.${role}`, `"${path}" is not a property of the request`);
+    }
   });
   return problems;
 }

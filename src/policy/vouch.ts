@@ -118,6 +118,20 @@ export class TrustedPool {
     return n;
   }
 
+  /**
+   * Every string value held at or above `floor` by the user's words or a tool's `trustedValues`,
+   * with where it came from (`query` or the tool): what a consent view compares a shown value with.
+   */
+  trustedStrings(floor: number): Array<{ value: string; origin: string }> {
+    const out: Array<{ value: string; origin: string }> = [];
+    for (const [key, holders] of this.values) {
+      if (!key.startsWith("s:")) continue;
+      const held = holders.find((h) => h.integrity >= floor && h.origin !== null);
+      if (held) out.push({ value: key.slice(2), origin: held.origin! });
+    }
+    return out;
+  }
+
   /** The trusted holder of a reference at or above `floor`, if any. */
   reference(ref: Reference, floor: number): Held | null {
     const held = this.references().get(ref);

@@ -1,14 +1,10 @@
 import type { AuditType } from "../audit-types.ts";
 import {
-  allowedScopes,
-  assess,
   type CallFacts,
   type ConsentKind,
   type ConsentNeed,
   checkCall,
   consentFor,
-  displayRequirement,
-  flowAllowed,
   type Lattices,
   type Policy,
   type PoolSource,
@@ -21,6 +17,7 @@ import {
   type Violation,
   vouch,
 } from "../policy/index.ts";
+import { appSelectionAsk, authorizeAsk, callAsk } from "./consent-asks.ts";
 import type { Consent, ConsentAsk } from "./consents.ts";
 import { StepFailure } from "./failure.ts";
 import type { Pc } from "./interpreter.ts";
@@ -107,32 +104,7 @@ export class Gate {
     const decided = this.decision(subject, "app_selection");
     if (decided === "pending") return null;
     if (decided) return byId(decided.choice) ?? first;
-    this.asked = {
-      kind: "app_selection",
-      stepKey: key,
-      subject,
-      grantSubject: subject,
-      tool: step.tool,
-      request: {
-        functionality: choice,
-        data: snapshot.mode === "apps" ? { plannerChose: step.tool } : {},
-        assessment: assess(
-          {
-            tool: step.tool,
-            app: first.app,
-            irreversible: first.entry.irreversible,
-            violations: [],
-            origins: [],
-            inPlan: true,
-            plannedFrom: snapshot.mode,
-          },
-          "app_selection",
-        ),
-        scopes: allowedScopes("app_selection"),
-        // Each option in the app's own words, shown as the app's.
-        options: targets.map((t) => ({ tool: targetId(t), app: t.app, description: t.description })),
-      },
-    };
+    this.asked = appSelectionAsk({ step, key, subject, choice, snapshot, targets });
     return null;
   }
 
@@ -189,30 +161,20 @@ export class Gate {
     if (decided === "pending") return "pause";
     if (decided) return "go";
     if (await this.standingRule(target, key, args, pc, need, violations.length)) return "go";
-    // The consent shows the concrete values, except those the display policy keeps from the frontend.
-    const l = this.g.lattices;
-    const shown = displayRequirement(this.g.policy, l);
-    const data = Object.fromEntries(
-      Object.entries(args).map(([name, a]) => [
-        name,
-        flowAllowed(l, a.label, shown) ? a.value : { withheld: true, label: a.label },
-      ]),
-    );
-    this.asked = {
-      kind: need.kind,
-      stepKey: key,
+    this.asked = callAsk({
+      policy: this.g.policy,
+      lattices: this.g.lattices,
+      snapshot: this.g.snapshot,
+      queryText: this.g.queryText,
+      target,
+      key,
       subject,
       grantSubject,
-      tool: target.tool,
-      request: {
-        ...(origins.length && { from: origins }),
-        to: target.app,
-        functionality: target.tool,
-        data,
-        assessment: need.assessment,
-        scopes: need.scopes,
-      },
-    };
+      need,
+      origins,
+      args,
+      bound,
+    });
     return "pause";
   }
 
@@ -282,24 +244,7 @@ export class Gate {
         `${target.app} was not authorized: the user allowed it without signing in`,
       );
     }
-    this.asked = {
-      kind: "authorize",
-      stepKey: key,
-      subject,
-      grantSubject: null,
-      tool: target.tool,
-      request: {
-        to: target.app,
-        functionality: target.tool,
-        data: {},
-        assessment: {
-          verdict: "expected",
-          reasons: [`${target.app} asks you to sign in to it once, at its own site`],
-        },
-        scopes: allowedScopes("authorize"),
-        authorization: { url: status.url },
-      },
-    };
+    this.asked = authorizeAsk(target, key, subject, status.url);
     return "pause";
   }
 

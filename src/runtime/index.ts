@@ -33,6 +33,7 @@ export {
   relayNext,
   shownRequest,
 } from "./collaboration.ts";
+export { collaborationView, relayView } from "./consent-asks.ts";
 export type {
   ConsentView,
   SourceKind,

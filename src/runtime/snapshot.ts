@@ -38,6 +38,8 @@ const TargetSchema = z.object({
   description: z.string(),
   /** Catalog mode: the entry's response schema, which the hub checks each answer against too. */
   response: z.record(z.string(), z.unknown()).optional(),
+  /** Catalog mode: how the entry's consent reads (catalog-view.ts), as the admin declared it. */
+  view: z.record(z.string(), z.string()).optional(),
   /** The app's MCP server wants each user's own OAuth authorization before calls. */
   authorize: z.literal(true).optional(),
 });
@@ -182,7 +184,11 @@ function catalogSnapshot(
         integrity: doc.output.integrity ?? l.integrity.bottom,
       };
       const entry = { irreversible: doc.irreversible, output, requestSchema: doc.request };
-      bound.push({ ...targetOf(doc.name, app, fn, entry), response: doc.response });
+      bound.push({
+        ...targetOf(doc.name, app, fn, entry),
+        response: doc.response,
+        ...(doc.view && { view: { ...doc.view } as Record<string, string> }),
+      });
     }
     if (!bound.length) continue;
     targets[doc.name] = bound;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QueryView } from "../../src/objects/hub/view.ts";
+import type { ConsentView } from "../../src/runtime/consent-view.ts";
 import { fenced, inert, renderQuery, renderResumed } from "../../src/worker/chat/render.ts";
 
 const links = { consoleBase: "https://lattice.example/console", sid: "ses_1" };
@@ -96,5 +97,147 @@ describe("chat rendering of untrusted values", () => {
   it("fences longer than any backtick run inside", () => {
     expect(fenced("a ```` b")).toMatch(/^`{5}text\n/);
     expect(fenced("plain")).toBe("```text\nplain\n```");
+  });
+});
+
+describe("chat rendering of a consent's view", () => {
+  const view: ConsentView = {
+    kind: "payment",
+    title: "Pay with inboxpilot",
+    app: "inboxpilot",
+    fields: [
+      {
+        name: "iban",
+        label: "IBAN",
+        value: "D\u041589370400440532013000",
+        withheld: false,
+        sources: [{ kind: "app", apps: ["bank"], words: "bank's answer" }],
+        highlight: true,
+        warnings: [
+          {
+            code: "near_trusted_value",
+            message: "looks like a value from bank.list_scheduled's answer but is not the same",
+            visible: "D[Cyrillic \u0415]89370400440532013000",
+          },
+        ],
+      },
+      {
+        name: "amount",
+        label: "Amount",
+        value: "1250",
+        withheld: false,
+        sources: [{ kind: "user", apps: [], words: "your words" }],
+        highlight: false,
+        warnings: [],
+      },
+      {
+        name: "reference",
+        label: "Reference",
+        value: HOSTILE,
+        withheld: false,
+        sources: [{ kind: "model", apps: ["mail"], words: "a model's reading of mail's answer" }],
+        highlight: true,
+        warnings: [],
+      },
+      {
+        name: "secret",
+        label: "Note",
+        value: null,
+        withheld: true,
+        sources: [],
+        highlight: true,
+        warnings: [],
+      },
+    ],
+    reason: "this cannot be undone once it is done",
+    warnings: 1,
+  };
+  const pending = (v: ConsentView): QueryView => ({
+    ...completed("x", false),
+    status: "awaiting_consent",
+    display: [],
+    consents: [
+      {
+        id: "con_1",
+        kind: "irreversible",
+        queryId: "q_1",
+        stepId: "steps[2]",
+        functionality: "inboxpilot.pay_invoice",
+        to: "inboxpilot",
+        data: {},
+        assessment: { verdict: "warning", reasons: [] },
+        scopes: ["once"],
+        status: "pending",
+        scope: null,
+        choice: null,
+        grantSubject: null,
+        createdAt: "",
+        expiresAt: "",
+        view: v,
+      } as unknown as QueryView["consents"][number],
+    ],
+  });
+
+  it("leads with the warning, shows the value made visible, then each field with its source", () => {
+    const text = renderQuery(pending(view), links);
+    const lines = text.split("\n");
+    const warning = lines.findIndex((l) => l.includes("Warning, IBAN"));
+    const field = lines.findIndex((l) => l.startsWith("  - IBAN:"));
+    expect(warning).toBeGreaterThan(0);
+    expect(field).toBeGreaterThan(warning);
+    expect(lines[warning]).toContain("` D[Cyrillic \u0415]89370400440532013000 `");
+    expect(lines[field]).toBe("  - IBAN: ` D\u041589370400440532013000 ` (check: from bank's answer)");
+    expect(text).toContain("  - Amount: ` 1250 ` (from your words)");
+    expect(text).toContain("  - Note: [withheld] (check: from unknown)");
+    expect(text).toContain("Look carefully: 1 value may not be what it seems.");
+  });
+
+  it("keeps a hostile value inert: no forged consent line, link or image is live", () => {
+    const text = renderQuery(pending(view), links);
+    expect(text).toContain("evil.example");
+    expect(live(text)).not.toMatch(/evil|!\[/);
+    expect(
+      live(text)
+        .split("\n")
+        .filter((l) => l.startsWith("Lattice needs")),
+    ).toHaveLength(1);
+  });
+
+  it("lists an app choice's options in the apps' own words, none marked as a default", () => {
+    const choice: ConsentView = {
+      kind: "app_choice",
+      title: "Choose an app for ride.book",
+      fields: [],
+      options: [{ tool: "cheapcab.book", app: "cheapcab", description: HOSTILE, preselected: false }],
+      reason: "more than one app can do this: you choose which one",
+      warnings: 0,
+    };
+    const text = renderQuery(pending(choice), links);
+    expect(text).toContain("  - Option ` cheapcab ` (` cheapcab.book `), in its own words:");
+    expect(text).not.toContain("your default");
+    expect(live(text)).not.toMatch(/evil/);
+  });
+});
+
+describe("chat rendering of an object answer", () => {
+  it("shows a trusted object as name: value lines, every value inert", () => {
+    const text = renderQuery(
+      completed({ name: "Morgan Lee", email: "morgan@lee.example" }, false, "Your landlord"),
+      links,
+    );
+    expect(text).toBe("` Your landlord `: \n- ` name `: ` Morgan Lee `\n- ` email `: ` morgan@lee.example `");
+  });
+
+  it("shows an app's list of objects as a table whose every cell is a code span", () => {
+    const rows = [{ name: "Morgan | Lee", note: HOSTILE }, { name: "Sam" }];
+    const text = renderQuery(completed(rows, true, "Contacts"), links);
+    expect(text).toContain("| ` name ` | ` note ` |");
+    expect(text).toContain("| ` Morgan \\| Lee ` |");
+    expect(live(text)).not.toMatch(/evil|!\[|Lattice needs/);
+  });
+
+  it("shows an app's object as key: value lines inside a fence", () => {
+    const text = renderQuery(completed({ name: "Morgan Lee" }, true, "Your landlord"), links);
+    expect(text).toBe("(unverified, from ` notes `) ` Your landlord `: \n```text\nname: Morgan Lee\n```");
   });
 });

@@ -10,6 +10,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { describe, expect, it } from "vitest";
+import type { ConsentView } from "../../src/runtime/consent-view.ts";
 import worker from "../../src/worker/index.ts";
 import { worldState } from "./demo.ts";
 import { api } from "./helpers.ts";
@@ -18,6 +19,8 @@ import {
   display,
   type HubWorld,
   hubWorld,
+  INVITE_PLAN,
+  INVITE_QUERY,
   lit,
   openSession,
   pendingConsents,
@@ -181,6 +184,64 @@ describe("the AI SDK UI message stream", () => {
     expect((await worldState(w.world)).calls.map((c) => c.functionality)).toEqual(["send_money"]);
     const answered = await api("GET", `/v1/sessions/${sid}/consents`, { key: w.frontend });
     expect((answered.body as { consents: Array<{ status: string }> }).consents[0]?.status).toBe("allowed");
+  });
+
+  it("carries the consent's view in the approval: a payment, its values' sources", async () => {
+    const { w, sid } = await bankWorld();
+    const chat = new Chat(w.frontend, { "X-Lattice-Session": sid });
+    await chat.sendMessage({ text: PAY });
+    const approval = (
+      toolParts(chat.last)[0] as { approval: { descriptor?: { lattice: { view?: ConsentView } } } }
+    ).approval;
+    const view = approval.descriptor!.lattice.view!;
+    expect(view.kind).toBe("payment");
+    expect(view.fields.find((f) => f.name === "iban")).toMatchObject({
+      value: LANDLORD_IBAN,
+      sources: [{ kind: "user", words: "your words" }],
+      warnings: [],
+    });
+  });
+
+  it.each([
+    ["session", "session", false],
+    // Control: without a reason the approval is for once, and the next request asks again.
+    [undefined, "once", true],
+  ])(
+    "an approval with reason %s answers for %s; the next request asks again: %s",
+    async (reason, scope, again) => {
+      const w = await hubWorld(["contacts", "calendar"]);
+      await script(w.models.planner, [{ respond: INVITE_PLAN }]);
+      const sid = await openSession(w);
+      const chat = new Chat(w.frontend, { "X-Lattice-Session": sid });
+      const asking = () => toolParts(chat.last).find((p) => p.state === "approval-requested");
+      await chat.sendMessage({ text: INVITE_QUERY });
+      const approval = (asking() as { approval: { id: string } }).approval;
+      await chat.addToolApprovalResponse({ id: approval.id, approved: true, ...(reason && { reason }) });
+      await chat.idle();
+      expect(chat.last.metadata).toMatchObject({ lattice: { status: "completed" } });
+      const consents = (await api("GET", `/v1/sessions/${sid}/consents`, { key: w.frontend })).body as {
+        consents: Array<{ kind: string; scope: string | null }>;
+      };
+      expect(consents.consents).toEqual([expect.objectContaining({ kind: "data_share", scope })]);
+      await chat.sendMessage({ text: INVITE_QUERY });
+      expect(asking() !== undefined).toBe(again);
+    },
+  );
+
+  it("an approval for longer than an irreversible consent allows is refused, not narrowed to once", async () => {
+    const { w, sid } = await bankWorld();
+    const chat = new Chat(w.frontend, { "X-Lattice-Session": sid });
+    await chat.sendMessage({ text: PAY });
+    const approval = (toolParts(chat.last)[0] as { approval: { id: string } }).approval;
+    await chat.addToolApprovalResponse({ id: approval.id, approved: true, reason: "permanent" });
+    await chat.idle();
+    expect(toolParts(chat.last)[0]).toMatchObject({ state: "output-error" });
+    expect((toolParts(chat.last)[0] as { errorText?: string }).errorText).toMatch(/only once, not permanent/);
+    expect((await worldState(w.world)).calls).toEqual([]);
+    const [still] = await pendingConsents(w, sid);
+    expect(still).toMatchObject({ kind: "irreversible", status: "pending" });
+    // Control: the same consent answered once (the approval without a reason) runs, as above.
+    expect((await answer(w, sid, still!.id, { decision: "allow", scope: "once" })).status).toBe(200);
   });
 
   it("denying the approval stops the step: no call, the part denied, the consent denied", async () => {

@@ -89,7 +89,8 @@ describe("the OpenAI-compatible endpoint", () => {
     const text = data.choices[0]?.message.content ?? "";
     // An app's answer is not the user's word: marked, and quoted in a fence it cannot close; the
     // planner's title and the app's name are code spans, so no Markdown in them is live.
-    expect(text).toMatch(/^\(unverified, from ` contacts `\) ` Landlord `: \n```text\n\{/);
+    // An object reads as `name: value` lines, not JSON.
+    expect(text).toMatch(/^\(unverified, from ` contacts `\) ` Landlord `: \n```text\nname: Morgan Lee\n/);
     expect(text).toContain(LANDLORD_IBAN);
     const lattice = latticeOf(data);
     expect(lattice.status).toBe("completed");

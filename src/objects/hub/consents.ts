@@ -88,7 +88,8 @@ export class ConsentStore {
 
   /**
    * A private session's query is over: its consents keep what was asked and answered, not the
-   * values shown (`data`) nor a spoke's request as its agent wrote it (`payload`).
+   * values shown (`data`, and the `view` that shows them) nor a spoke's request as its agent wrote
+   * it (`payload`).
    */
   forgetValues(queryId: string): void {
     for (const row of this.sql<{ id: string; request: string }>`SELECT id, request FROM consents
@@ -96,6 +97,7 @@ export class ConsentStore {
       const {
         data: _data,
         payload: _payload,
+        view: _view,
         ...kept
       } = decode(ConsentRequestSchema, row.request, "a consent's request");
       this.sql`UPDATE consents SET request = ${JSON.stringify({ ...kept, data: null })} WHERE id = ${row.id}`;

@@ -64,7 +64,16 @@ export async function answerApprovals(
       continue;
     }
     const decision = answer.approved ? ("allow" as const) : ("deny" as const);
-    const result = await hub.answerConsent(consentId, { decision, scope: "once" }, by);
+    // A denial is for this request only; an approval stands as long as the client asked, if offered.
+    const lasting = decision === "deny" ? "once" : answer.scope;
+    const result = await hub.answerConsent(consentId, { decision, scope: lasting }, by);
+    if (!result.ok && result.code === "scope_not_allowed") {
+      // Refused, not narrowed: the user asked for more than this consent may give, so nothing is answered.
+      const allowed = (result.details as { allowed: string[] }).allowed.join(", ");
+      const errorText = `Not answered: this consent can be allowed only ${allowed}, not ${lasting}. Approve it again for once, or answer it on its page.`;
+      next.closing!.push({ type: "tool-output-error", toolCallId, errorText, dynamic: true });
+      continue;
+    }
     if (result.ok && decision === "deny") next.closing!.push({ type: "tool-output-denied", toolCallId });
     if (result.ok) next.answeredIds.push(consentId);
   }

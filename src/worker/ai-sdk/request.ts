@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { Scope } from "../../policy/index.ts";
 import { ApiError, invalid } from "../errors.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
 import { fieldIssues } from "../validation.ts";
@@ -12,7 +13,13 @@ const Part = z.looseObject({
   type: z.string(),
   text: z.string().optional(),
   state: z.string().optional(),
-  approval: z.looseObject({ id: z.string().max(300), approved: z.boolean().optional() }).optional(),
+  approval: z
+    .looseObject({
+      id: z.string().max(300),
+      approved: z.boolean().optional(),
+      reason: z.string().max(500).optional(),
+    })
+    .optional(),
 });
 const Message = z.looseObject({
   id: z.string().max(200).optional(),
@@ -47,19 +54,28 @@ export async function parseChatRequest(request: Request): Promise<ChatRequest> {
 }
 
 /**
+ * How long an approval stands: `addToolApprovalResponse({id, approved, reason})` may give `reason`
+ * as `"session"` or `"permanent"`; anything else (no reason, or words) answers once.
+ */
+export function approvalScope(reason: string | undefined): Scope {
+  const word = reason?.trim().toLowerCase();
+  return word === "session" || word === "permanent" ? word : "once";
+}
+
+/**
  * The approval answers of the last message, if it is the assistant's: older answers stay in a chat's
  * history and were taken when they were new. Each id once.
  */
-export function approvalAnswers(body: ChatRequest): Array<{ id: string; approved: boolean }> {
+export function approvalAnswers(body: ChatRequest): Array<{ id: string; approved: boolean; scope: Scope }> {
   const last = body.messages.at(-1);
   if (last?.role !== "assistant") return [];
-  const seen = new Map<string, boolean>();
+  const seen = new Map<string, { approved: boolean; scope: Scope }>();
   for (const p of last.parts) {
     if (p.state === "approval-responded" && p.approval && typeof p.approval.approved === "boolean") {
-      seen.set(p.approval.id, p.approval.approved);
+      seen.set(p.approval.id, { approved: p.approval.approved, scope: approvalScope(p.approval.reason) });
     }
   }
-  return Array.from(seen, ([id, approved]) => ({ id, approved }));
+  return Array.from(seen, ([id, a]) => ({ id, ...a }));
 }
 
 /** The query text: the last message, if it is the user's, its text parts joined. */

@@ -110,11 +110,18 @@ async function* approvalChunks(consent: QueryView["consents"][number], f: Follow
     title: asked(consent),
   };
   const { verdict, reasons } = consent.assessment;
+  // What a careful reader must know first: the view's warnings, in Lattice's words, by field.
+  const lookFirst = (consent.view?.fields ?? []).flatMap((fl) =>
+    fl.warnings.map((w) => `${fl.label}: ${w.message}${w.visible ? ` (shown visibly: ${w.visible})` : ""}`),
+  );
   yield {
     type: "tool-approval-request",
     approvalId: await f.approvalId(consent.id),
     toolCallId,
-    reason: `${verdict === "warning" ? "Warning" : "As expected"}: ${reasons.join("; ") || "nothing unusual"}`,
+    reason: [
+      ...(lookFirst.length ? [`Look carefully: ${lookFirst.join("; ")}`] : []),
+      `${verdict === "warning" ? "Warning" : "As expected"}: ${reasons.join("; ") || "nothing unusual"}`,
+    ].join(". "),
     approvalDescriptor: {
       lattice: {
         consentId: consent.id,
@@ -128,6 +135,8 @@ async function* approvalChunks(consent: QueryView["consents"][number], f: Follow
           options: consent.options.map((o) => ({ tool: o.tool, app: o.app, appSays: o.description })),
         }),
         ...(consent.authorization && { authorization: consent.authorization }),
+        // The typed view (consent-view.ts): a UI renders its fields, sources and warnings.
+        ...(consent.view && { view: consent.view }),
         answerAt: consentLink(f.links, consent.id),
       },
     },

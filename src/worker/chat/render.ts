@@ -1,4 +1,5 @@
 import type { QueryView } from "../../objects/hub/view.ts";
+import type { ConsentView } from "../../runtime/consent-view.ts";
 
 /**
  * A query as chat text, for every chat adapter. Chat frontends render assistant text as Markdown,
@@ -48,12 +49,20 @@ export function inert(text: string): string {
 function renderItem(item: Display): string {
   const title = item.title ? `${inert(item.title)}: ` : "";
   if (item.redacted) return `${title}[withheld]`;
-  const value = typeof item.value === "string" ? item.value : JSON.stringify(item.value ?? null);
-  if (!item.untrusted) return `${title}${inert(value)}`;
+  const table = tableOf(item.value);
+  const lines = linesOf(item.value);
+  const value =
+    lines?.join("\n") ?? (typeof item.value === "string" ? item.value : JSON.stringify(item.value ?? null));
+  if (!item.untrusted) {
+    if (table) return `${title}\n${table}`;
+    if (lines) return `${title}\n${objectLines(item.value as Record<string, unknown>)}`;
+    return `${title}${inert(value)}`;
+  }
   const from = item.provenance.apps.length
     ? `from ${item.provenance.apps.map(inert).join(", ")}`
     : "from an app";
-  return `(unverified, ${from}) ${title}\n${fenced(value)}`;
+  // A table's every cell is a code span: as inert as a fence, and readable.
+  return `(unverified, ${from}) ${title}\n${table ?? fenced(value)}`;
 }
 
 /** The assistant's text for a query that finished, waits for the user, or is still going. */
@@ -62,7 +71,9 @@ export function renderQuery(query: QueryView, links: ConsentLinks): string {
   if (pending.length) {
     return [
       "Lattice needs your answer before this request can go on:",
-      ...pending.map((c) => `- ${asked(c)}: ${consentLink(links, c.id)}`),
+      ...pending.map(
+        (c) => `- ${asked(c)}: ${consentLink(links, c.id)}${c.view ? `\n${viewText(c.view)}` : ""}`,
+      ),
       `Open the link to see exactly what would be shared or done, and answer there (or POST /v1/sessions/${links.sid}/consents/{id}). Then send any message here to see the outcome. A reply in this chat is never taken as your answer.`,
     ].join("\n");
   }
@@ -108,4 +119,80 @@ export function asked(c: Consent): string {
     authorize: "signing in to an app",
   };
   return `${what[c.kind] ?? inert(c.kind)}: ${inert(c.functionality)}${to} (consent ${c.id})`;
+}
+
+/**
+ * Lattice's own words as plain text: every character Markdown could read as markup escaped. They
+ * name apps and tools (identifiers an app chose), so they are kept from becoming links or emphasis.
+ */
+export function plain(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
+}
+
+const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
+const cellText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? null));
+
+/** An object of scalars as `key: value` lines (an answer such as a contact), else null. */
+function linesOf(value: unknown): string[] | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (!entries.length || entries.length > 40 || !entries.every(([, v]) => scalar(v))) return null;
+  return entries.map(([k, v]) => `${k}: ${cellText(v)}`);
+}
+
+function objectLines(value: Record<string, unknown>): string {
+  return Object.entries(value)
+    .map(([k, v]) => `- ${inert(k)}: ${inert(cellText(v))}`)
+    .join("\n");
+}
+
+/** A list of objects of scalars as a Markdown table, every cell a code span, else null. */
+function tableOf(value: unknown): string | null {
+  if (!Array.isArray(value) || !value.length || value.length > 50) return null;
+  const rows = value.filter(
+    (r): r is Record<string, unknown> => typeof r === "object" && r !== null && !Array.isArray(r),
+  );
+  if (rows.length !== value.length || !rows.every((r) => Object.values(r).every(scalar))) return null;
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  if (!keys.length || keys.length > 12) return null;
+  // A pipe would end a cell even inside a code span: GFM reads `\|` as one inside a table.
+  const cell = (v: unknown) => (v === undefined ? " " : inert(cellText(v)).replace(/\|/g, "\\|"));
+  return [
+    `| ${keys.map(cell).join(" | ")} |`,
+    `| ${keys.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${keys.map((k) => cell(r[k])).join(" | ")} |`),
+  ].join("\n");
+}
+
+/**
+ * A consent's view under its line: what a careful reader must know first (its warnings, in
+ * Lattice's words, each value as Lattice made it visible), then each field with where it came
+ * from, values inert; an app choice's options in the apps' own words, quoted.
+ */
+export function viewText(view: ConsentView): string {
+  const out = [`  ${plain(view.title)}: ${plain(view.reason)}.`];
+  if (view.warnings > 0) {
+    out.push(
+      `  Look carefully: ${view.warnings === 1 ? "1 value" : `${view.warnings} values`} may not be what ${view.warnings === 1 ? "it seems" : "they seem"}.`,
+    );
+  }
+  for (const f of view.fields) {
+    if (!f.warnings.length) continue;
+    const visible = f.warnings.find((w) => w.visible)?.visible;
+    const shown = visible ? ` Shown with every character visible: ${inert(visible)}` : "";
+    out.push(
+      `  - Warning, ${plain(f.label)}: ${f.warnings.map((w) => plain(w.message)).join("; ")}.${shown}`,
+    );
+  }
+  for (const f of view.fields) {
+    const value = f.withheld ? "[withheld]" : inert(f.value ?? "");
+    const from = f.sources.map((s) => plain(s.words)).join(", ") || "unknown";
+    out.push(`  - ${plain(f.label)}: ${value} (${f.highlight ? "check: " : ""}from ${from})`);
+  }
+  for (const o of view.options ?? []) {
+    out.push(
+      `  - Option ${inert(o.app)} (${inert(o.tool)}), in its own words: ${inert(o.description)}${o.preselected ? " (your default)" : ""}`,
+    );
+  }
+  return out.join("\n");
 }

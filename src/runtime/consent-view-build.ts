@@ -1,0 +1,248 @@
+import type { Assessment, ConsentKind, TrustedPool } from "../policy/index.ts";
+import { references } from "../policy/index.ts";
+import type { ConsentView, ViewField, ViewKind, ViewSource } from "./consent-view.ts";
+import { ROLE_LABELS, shapeOf, titleAt, valuesAtPath } from "./consent-view-shape.ts";
+import type { Reading } from "./lookalike.ts";
+import type { Provenance } from "./records.ts";
+import { isTrustedValue, TrustedReferences, valueWarnings } from "./trusted-match.ts";
+
+/**
+ * Builds the consent view (consent-view.ts) the hub attaches to every consent: the call's values in
+ * the shape of a mail, payment, booking or share (consent-view-shape.ts), each with where it came
+ * from and what a careful reader could not see (lookalike.ts, trusted-match.ts); an app choice's
+ * options; a sign-in. Pure.
+ */
+
+/** Where an argument's value came from, as the interpreter tracked it (values.ts's Labeled). */
+export interface ArgOrigin {
+  readonly provenance: readonly Provenance[];
+  readonly origins: readonly string[];
+}
+
+/** The longest value a view carries; its warnings are found on the whole value. */
+const MAX_SHOWN = 4000;
+
+/** Roles a person compares by eye, character by character: recipients, accounts, amounts, dates. */
+const REFERENCE_ROLES = new Set(["to", "cc", "payee", "iban", "amount", "currency", "with", "when"]);
+/** Roles where a value content chose sends data or money somewhere: called out when not the user's. */
+const DESTINATION_ROLES = new Set(["to", "cc", "iban", "payee", "with"]);
+
+/** The query's trusted values for the view's comparisons, each named for a person. */
+export function trustedReferences(pool: TrustedPool, floor: number): TrustedReferences {
+  const values = pool.trustedStrings(floor).map(({ value, origin }) => ({
+    value,
+    source: origin === "query" ? "your words" : `${origin}'s answer`,
+  }));
+  return new TrustedReferences(values, references);
+}
+
+/** Every source of a value, in Lattice's words. */
+export function sourcesOf(arg: ArgOrigin | undefined): ViewSource[] {
+  if (!arg) return [{ kind: "planner", apps: [], words: "the planner's choice" }];
+  const apps = arg.origins.filter((o) => o !== "artifacts");
+  const named = apps.length ? `${apps.join(", ")}'s answer` : "an app's answer";
+  const words: Record<Provenance, ViewSource> = {
+    user: { kind: "user", apps: [], words: "your words" },
+    planner: { kind: "planner", apps: [], words: "the planner's choice" },
+    app: { kind: "app", apps, words: named },
+    model: { kind: "model", apps, words: `a model's reading of ${named}` },
+    artifacts: { kind: "saved", apps: [], words: "your saved data" },
+  };
+  return arg.provenance.map((p) => words[p]);
+}
+
+/** A shown value as text: scalars as written, lists joined, anything else as compact JSON. */
+export function textOf(values: readonly unknown[]): string {
+  const one = (v: unknown): string =>
+    typeof v === "string"
+      ? v
+      : v === null || v === undefined
+        ? "none"
+        : typeof v === "object"
+          ? JSON.stringify(v)
+          : String(v);
+  const text = values.map(one).join(", ");
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
+}
+
+const isWithheld = (v: unknown) =>
+  typeof v === "object" && v !== null && (v as Record<string, unknown>).withheld === true;
+
+interface FieldInput {
+  name: string;
+  label: string;
+  path: string;
+  reading: Reading;
+  destination: boolean;
+}
+
+function field(
+  f: FieldInput,
+  data: Readonly<Record<string, unknown>>,
+  args: Readonly<Record<string, ArgOrigin>>,
+  trusted: TrustedReferences | null,
+  writer: ViewSource | undefined,
+): ViewField {
+  const top = f.path.split(/[.[]/)[0]!;
+  const sources = writer ? [writer] : sourcesOf(args[top]);
+  if (isWithheld(data[top])) {
+    return {
+      name: f.name,
+      label: f.label,
+      value: null,
+      withheld: true,
+      sources,
+      highlight: true,
+      warnings: [],
+    };
+  }
+  const found = valuesAtPath(data, f.path);
+  const value = textOf(found);
+  const full = found.map((v) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""))).join("\n");
+  const warnings = valueWarnings(full, f.reading, trusted, references);
+  const content = sources.some((s) => s.kind === "app" || s.kind === "model");
+  // A recipient content chose is called out, unless it is exactly one the user trusts (a saved payee).
+  if (f.destination && content && !(trusted && isTrustedValue(full, trusted))) {
+    warnings.push({
+      code: "not_your_words",
+      message: `this was not in your words: it comes from ${sources
+        .filter((s) => s.kind !== "user")
+        .map((s) => s.words)
+        .join(" and ")}`,
+    });
+  }
+  const highlight = warnings.length > 0 || sources.some((s) => s.kind !== "user");
+  return { name: f.name, label: f.label, value, withheld: false, sources, highlight, warnings };
+}
+
+const TITLES: Readonly<Record<string, (app: string, tool: string) => string>> = {
+  mail: (app) => `Send an e-mail with ${app}`,
+  payment: (app) => `Pay with ${app}`,
+  booking: (app) => `Book with ${app}`,
+  share: (app) => `Share with ${app}`,
+  action: (app, tool) => `Use ${tool} on ${app}`,
+};
+
+/** Why the hub asks, in plain words: the kind's own reason, then the assessment's. */
+export function reasonFor(
+  kind: ConsentKind,
+  assessment: Assessment,
+  from: readonly string[],
+  to: string,
+): string {
+  const lead: Record<ConsentKind, string> = {
+    irreversible: "this cannot be undone once it is done",
+    data_share: `data from ${from.join(", ") || "your apps"} goes to ${to}`,
+    endorse: "a value here did not come from you, and the policy wants your OK before it is used",
+    app_selection: "more than one app can do this: you choose which one",
+    authorize: `${to} needs you to sign in to it once, at its own site`,
+    collaboration: `${from.join(", ")} asks to use ${to} while answering you`,
+  };
+  const more = assessment.reasons.filter((r) => r !== lead[kind]);
+  return [lead[kind], ...more].join("; ");
+}
+
+export interface CallViewInput {
+  kind: ConsentKind;
+  /** The name called (catalog entry or app functionality) and the app that would act. */
+  tool: string;
+  app: string;
+  from: readonly string[];
+  /** The entry's declared view (catalog mode), if any. */
+  declared?: Readonly<Record<string, string>> | undefined;
+  requestSchema: unknown;
+  /** Use the schema's titles as labels: only the admin's catalog is Lattice's side's words. */
+  titles: boolean;
+  /** The values as shown: the display policy's withheld ones as `{withheld: true}`. */
+  data: Readonly<Record<string, unknown>>;
+  args: Readonly<Record<string, ArgOrigin>>;
+  assessment: Assessment;
+  /** The query's trusted values; null where none were read (no payee or contact is called unknown). */
+  trusted: TrustedReferences | null;
+  /** Who wrote every value, where that is one writer (a spoke's agent) rather than each argument's origins. */
+  writer?: ViewSource;
+}
+
+/** A call's view: its shape's roles first, then every other argument, none left out. */
+export function callView(input: CallViewInput): ConsentView {
+  const shape = shapeOf(input.declared, input.requestSchema);
+  const label = (path: string, fallback: string) =>
+    (input.titles && titleAt(input.requestSchema, path)) || fallback;
+  // Only an argument a role shows whole is left out of the rest: a nested role shows part of one.
+  const covered = new Set(shape.roles.map(([, path]) => path.replace(/\[\]$/, "")));
+  const fields: FieldInput[] = shape.roles.map(([role, path]) => ({
+    name: role,
+    label: label(path, ROLE_LABELS[role] ?? role),
+    path,
+    reading: REFERENCE_ROLES.has(role) ? "reference" : "text",
+    destination: DESTINATION_ROLES.has(role),
+  }));
+  for (const name of Object.keys(input.data)) {
+    if (covered.has(name)) continue;
+    const v = input.data[name];
+    const short = typeof v !== "string" || (v.length <= 80 && !/\s{2,}|\n/.test(v));
+    fields.push({
+      name,
+      label: label(name, name),
+      path: name,
+      reading: short ? "reference" : "text",
+      destination: false,
+    });
+  }
+  const shown = fields.map((f) => field(f, input.data, input.args, input.trusted, input.writer));
+  return {
+    kind: shape.kind,
+    title: TITLES[shape.kind]!(input.app, input.tool),
+    app: input.app,
+    fields: shown,
+    reason: reasonFor(input.kind, input.assessment, input.from, input.app),
+    warnings: shown.filter((f) => f.warnings.length > 0).length,
+  };
+}
+
+/**
+ * An app choice: the options in the apps' own words, none preselected unless it is the user's
+ * standing default (the gate uses a standing default without asking, so one asked has none).
+ */
+export function choiceView(input: {
+  functionality: string;
+  options: ReadonlyArray<{ tool: string; app: string; description: string }>;
+  standing: string | null;
+  assessment: Assessment;
+}): ConsentView {
+  return {
+    kind: "app_choice",
+    title: `Choose an app for ${input.functionality}`,
+    fields: [],
+    options: input.options.map((o) => ({ ...o, preselected: o.tool === input.standing })),
+    reason: reasonFor("app_selection", input.assessment, [], input.functionality),
+    warnings: 0,
+  };
+}
+
+/** A sign-in: the app and the site the user would sign in at (its host, which the app chose). */
+export function signInView(input: { app: string; url: string; assessment: Assessment }): ConsentView {
+  let host: string;
+  try {
+    host = new URL(input.url).host;
+  } catch {
+    host = input.url.slice(0, 200);
+  }
+  const site: ViewField = {
+    name: "at",
+    label: "Sign-in site",
+    value: host,
+    withheld: false,
+    sources: [{ kind: "app", apps: [input.app], words: `${input.app}'s settings` }],
+    highlight: true,
+    warnings: valueWarnings(host, "reference", null, references),
+  };
+  return {
+    kind: "sign_in" satisfies ViewKind,
+    title: `Sign in to ${input.app}`,
+    app: input.app,
+    fields: [site],
+    reason: reasonFor("authorize", input.assessment, [], input.app),
+    warnings: site.warnings.length ? 1 : 0,
+  };
+}
