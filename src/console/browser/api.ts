@@ -127,7 +127,15 @@ export function follow(client: Lattice, sid: string, onEvent: (e: LatticeEvent) 
               if (!frame.data) continue;
               let event: LatticeEvent;
               try {
-                event = JSON.parse(frame.data) as LatticeEvent;
+                const parsed = JSON.parse(frame.data) as unknown;
+                // A frame without the event's envelope is skipped like one that is not JSON.
+                if (
+                  !parsed ||
+                  typeof parsed !== "object" ||
+                  typeof (parsed as { type?: unknown }).type !== "string"
+                )
+                  continue;
+                event = parsed as LatticeEvent;
               } catch {
                 continue;
               }

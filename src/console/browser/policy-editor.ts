@@ -29,15 +29,17 @@ export async function policyPage(): Promise<void> {
     e.preventDefault();
     clear(errors);
     text.removeAttribute("aria-invalid");
-    let doc: Record<string, unknown>;
+    let doc: unknown;
     try {
-      doc = JSON.parse(text.value) as Record<string, unknown>;
+      doc = JSON.parse(text.value) as unknown;
     } catch (err) {
       text.setAttribute("aria-invalid", "true");
       errors.appendChild(el("p", { class: "field-error", text: `Not JSON: ${(err as Error).message}` }));
       return;
     }
-    const saved = await call(api().api.PUT("/v1/admin/policy", { body: doc }));
+    // A policy is an object; anything else is the API's to refuse, with its field errors.
+    const body = (doc && typeof doc === "object" ? doc : { policy: doc }) as Record<string, unknown>;
+    const saved = await call(api().api.PUT("/v1/admin/policy", { body }));
     if (saved.ok && saved.data) {
       byId("policy-status").textContent = `Saved: version ${saved.data.version} in force.`;
       text.value = JSON.stringify(saved.data.policy, null, 2);

@@ -15,7 +15,7 @@ export function pathSegments(field: string): string[] {
   while (re.lastIndex < rest.length) {
     const m = re.exec(rest);
     if (!m) break;
-    out.push(m[1] ?? (m[2] !== undefined ? (JSON.parse(`"${m[2]}"`) as string) : m[3]!));
+    out.push(m[1] ?? (m[2] !== undefined ? String(JSON.parse(`"${m[2]}"`) as unknown) : m[3]!));
   }
   return out;
 }
@@ -34,7 +34,7 @@ export function jsonPaths(text: string): Record<string, [number, number]> {
     const start = i++;
     while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
     i++;
-    return { start, end: i, value: JSON.parse(text.slice(start, i)) as string };
+    return { start, end: i, value: String(JSON.parse(text.slice(start, i)) as unknown) };
   };
   const value = (path: string[]): void => {
     ws();
