@@ -61,6 +61,8 @@ export default defineConfig({
             "test/apps/**/*.test.ts",
             "test/llm/**/*.test.ts",
             "test/contract/**/*.test.ts",
+            // The console's browser modules that need no DOM (its flows are the console project's).
+            "test/console-logic/**/*.test.ts",
             "test/bench/**/*.test.ts",
             // Each AgentDojo suite keeps its Node tests in its own folder, beside its apps and tasks.
             "bench/security/agentdojo/**/*.test.ts",

@@ -6,7 +6,7 @@ import { ConsentPage } from "./pages/consent.tsx";
 import { DataPage } from "./pages/data.tsx";
 import { DeveloperPage } from "./pages/developer.tsx";
 import { PlanPage } from "./pages/plan.tsx";
-import { SCRIPT } from "./script.ts";
+import { SCRIPT } from "./script.gen.ts";
 import { STYLES } from "./styles.ts";
 
 // Route patterns admit only what an id can hold, so a shell's data attributes are always plain ids.

@@ -50,4 +50,24 @@ table { border-collapse: collapse; width: 100%; } th, td { text-align: left; bor
 .field-error { color: #a4161a; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 #events li, #trace li { font-size: .95rem; }
+.turn { border-bottom: 1px solid var(--line); padding: .5rem 0 1rem; }
+.turn + .turn { margin-top: .5rem; }
+.query-text { font-weight: 600; }
+dl.value.fields { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; margin: .25rem 0; }
+dl.value.fields dt { font-weight: 600; } dl.value.fields dd { margin: 0; overflow-wrap: anywhere; }
+table.value.rows { margin: .25rem 0; }
+p.value.text { white-space: pre-wrap; margin: .25rem 0; }
+.view-title { font-size: 1.1rem; font-weight: 700; margin: .25rem 0 .5rem; }
+.warnings { background: var(--warnbg); border: 2px solid var(--warn); border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
+.warnings h4 { margin: 0 0 .25rem; color: var(--warn); }
+.warnings ul { margin: 0; padding-left: 1.25rem; } .warnings li { margin: .25rem 0; }
+.warnings code { font-size: 1rem; background: #fff; padding: 0 .25rem; border: 1px solid var(--warn); border-radius: 3px; overflow-wrap: anywhere; }
+.view-fields { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: .5rem 0; }
+.view-fields dt { font-weight: 600; padding: .2rem 0; }
+.view-fields dd { margin: 0; padding: .2rem .5rem; border-left: 4px solid transparent; overflow-wrap: anywhere; }
+.view-fields dd.highlight { background: var(--warnbg); border-left-color: var(--warn); }
+.view-fields q { font-family: ui-monospace, monospace; }
+.view-fields .source { color: var(--muted); font-size: .9rem; }
+.view-fields dd.highlight .source { color: var(--warn); font-weight: 600; }
+.reason { margin: .5rem 0; }
 `;

@@ -27,10 +27,10 @@ describe("chat and consents in the browser", () => {
     // Irreversible actions are decided one at a time: "once" is the only scope offered.
     expect(await consent.getByRole("radio").count()).toBe(1);
     expect(await consent.getByRole("radio", { name: "Just this once" }).isChecked()).toBe(true);
-    // The live event list saw the planning and the consent request from the session stream.
+    // The live event list saw the consent request from the session stream, said in words.
     await expect
       .poll(() => b.page.locator("#events li").allTextContents())
-      .toContain("Your consent is asked (irreversible)");
+      .toContain("Your consent is asked: an action that cannot be undone (mail.send)");
     await checkPage(b, "chat-consent");
 
     await consent.getByRole("button", { name: "Allow" }).click();
@@ -45,6 +45,36 @@ describe("chat and consents in the browser", () => {
     await b.page.reload();
     await expect.poll(() => b.page.locator("#query .status").textContent()).toBe("Status: Completed");
     expect(await b.page.locator("#query .query-text").textContent()).toContain(DEMO);
+  });
+
+  it("keeps earlier turns: a second question adds a turn, answers read as lines and tables, a reload shows both", async () => {
+    await signIn(b, "/console", await userToken("alex"));
+    const completed = b.page.locator("#query .turn .status-completed");
+    for (const [i, question] of ["Who is my landlord?", "Compare rides from Home to Airport"].entries()) {
+      await b.page.getByLabel("Your question").fill(question);
+      await b.page.getByRole("button", { name: "Ask" }).click();
+      await expect.poll(() => completed.count(), { timeout: 30_000 }).toBe(i + 1);
+    }
+    const turns = b.page.locator("#query .turn");
+    expect(await turns.locator(".query-text").allTextContents()).toEqual([
+      "You asked: Who is my landlord?",
+      "You asked: Compare rides from Home to Airport",
+    ]);
+    // The landlord (an object) as key/value lines; each answer as a shaped value, never a JSON block.
+    expect(await turns.nth(0).locator(".display dl.value.fields dt").count()).toBeGreaterThan(0);
+    expect(await turns.nth(1).locator(".display .value").count()).toBeGreaterThan(0);
+    // Events in words: no step keys, no raw labels.
+    const lines = await b.page.locator("#events li").allTextContents();
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(line).not.toMatch(/steps\[|label |\/ untrusted/);
+    await checkPage(b, "chat-transcript");
+
+    await b.page.reload();
+    await expect.poll(() => completed.count()).toBe(2);
+    expect(await turns.locator(".query-text").allTextContents()).toEqual([
+      "You asked: Who is my landlord?",
+      "You asked: Compare rides from Home to Airport",
+    ]);
   });
 
   it("shows an app choice in each app's own words, marked as the app's, and as text only", async () => {

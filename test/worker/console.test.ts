@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SCRIPT } from "../../src/console/script.ts";
+import { SCRIPT } from "../../src/console/script.gen.ts";
 import { api } from "./helpers.ts";
 
 const PAGES = [

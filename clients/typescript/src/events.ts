@@ -15,7 +15,8 @@ const MAX_EVENT_CHARS = 1_000_000;
  * JSON ends the stream with a LatticeError.
  */
 export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<LatticeEvent> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // As a Uint8Array-to-string transform: the DOM library types its writable side wider (BufferSource).
+  const reader = body.pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>).getReader();
   let buffer = "";
   let heldCR = false;
   try {

@@ -8,7 +8,7 @@ const EXAMPLES = [
   "Search my notes for groceries",
 ];
 
-/** Chat: ask, follow the query live from the session's event stream, read the answer with its marks. */
+/** Chat: the session's turns, each followed live from the event stream, answers with their marks. */
 export function ChatPage(props: { sessionId?: string }) {
   return (
     <Layout title="Chat" page="chat" needs="user" data={props.sessionId ? { session: props.sessionId } : {}}>
@@ -31,11 +31,12 @@ export function ChatPage(props: { sessionId?: string }) {
       </section>
       <div class="columns">
         <section aria-labelledby="answer-title">
-          <h2 id="answer-title">Answer</h2>
+          <h2 id="answer-title">Conversation</h2>
+          {/* The session's turns, oldest first: a new question is added below the earlier ones. */}
           <div id="query"></div>
         </section>
         <section aria-labelledby="events-title">
-          <h2 id="events-title">Live events</h2>
+          <h2 id="events-title">What Lattice is doing</h2>
           <ol id="events" aria-live="polite"></ol>
         </section>
       </div>

@@ -1,0 +1,317 @@
+/** Admin: pending versions with their diff, binding and clearance at approval; the catalog. */
+import type { components } from "@lattice/client";
+import { api, call } from "./api.ts";
+import { byId, clear, el, focusMain, say, table } from "./dom.ts";
+import { type DiffRow, manifestDiff } from "./manifest-diff.ts";
+import { catalogLabel } from "./words.ts";
+
+type CatalogEntry = components["schemas"]["CatalogEntry"];
+interface Destinations {
+  declared?: string[];
+  inferred: string[];
+  confirmed?: string[];
+}
+interface Version {
+  version: number;
+  status: string;
+  label: string;
+  clearance?: string | null;
+  bindings: Record<string, string>;
+  manifest: { functionalities: Array<{ name: string; tool?: { name: string } }>; mcp?: unknown };
+  destinations?: { functionalities?: Record<string, Destinations>; tools?: Record<string, Destinations> };
+}
+interface AdminApp {
+  id: string;
+  name: string;
+  serving: number | null;
+  enabled: boolean;
+  versions: Version[];
+}
+
+function diffTable(app: AdminApp, v: Version, rows: DiffRow[]): HTMLElement {
+  const caption = app.serving
+    ? `Changes against approved version ${app.serving}`
+    : "New app: everything it declares";
+  if (!rows.length) return el("p", { text: "No change against the approved version." });
+  return el("table", { class: "diff" }, [
+    el("caption", {
+      text:
+        caption +
+        (v.manifest.mcp ? " (mcp.definitions are the MCP server's tool definitions, as it listed them)" : ""),
+    }),
+    el("thead", {}, [
+      el(
+        "tr",
+        {},
+        ["Field", "Approved", "Pending"].map((h) => el("th", { scope: "col", text: h })),
+      ),
+    ]),
+    el(
+      "tbody",
+      {},
+      rows.map((r) =>
+        el("tr", {}, [
+          el("th", { scope: "row", text: r.path }),
+          el("td", { class: r.before === undefined ? "" : "diff-del", text: r.before ?? "—" }),
+          el("td", { class: r.after === undefined ? "" : "diff-add", text: r.after ?? "(removed)" }),
+        ]),
+      ),
+    ),
+  ]);
+}
+
+/**
+ * Per functionality and agent tool: the destinations its developer declared and those Lattice
+ * infers from its schema (formats, names). Values can add more at call time unless the admin
+ * confirms the whole list here; only that confirmation turns the inference off.
+ */
+function destinationsFieldset(id: string, view: Version["destinations"]): HTMLElement {
+  const rows: HTMLElement[] = [];
+  for (const [kind, words] of [
+    ["functionalities", "functionality"],
+    ["tools", "agent tool"],
+  ] as const) {
+    Object.entries(view?.[kind] ?? {}).forEach(([name, d], i) => {
+      const box = `${id}-dest-${kind}-${i}`;
+      const list = [...(d.declared ?? []), ...d.inferred];
+      rows.push(
+        el("tr", {}, [
+          el("th", { scope: "row", text: `${name} (${words})` }),
+          el("td", { text: d.declared ? d.declared.join(", ") || "none (declared empty)" : "not declared" }),
+          el("td", { text: d.inferred.join(", ") || "—" }),
+          el("td", {}, [
+            el("input", { id: box, type: "checkbox", name: `confirm:${kind}:${name}` }),
+            el("label", { for: box, text: "confirm exactly: " }),
+            el("input", {
+              id: `${box}-paths`,
+              type: "text",
+              name: `dest:${kind}:${name}`,
+              value: (d.confirmed ?? list).join(", "),
+              "aria-label": `Destination paths of ${name}`,
+            }),
+          ]),
+        ]),
+      );
+    });
+  }
+  if (!rows.length) return el("p", { text: "No functionality or tool to review for destinations." });
+  return el("fieldset", {}, [
+    el("legend", { text: "Destinations (where data, messages or money go)" }),
+    el("p", {
+      text: "Inferred destinations count unless you confirm a list: checked, the paths given (comma-separated; empty = sends nowhere) replace them.",
+    }),
+    el("table", {}, [
+      el("thead", {}, [
+        el(
+          "tr",
+          {},
+          ["Name", "Declared", "Inferred", "Your confirmation"].map((h) =>
+            el("th", { scope: "col", text: h }),
+          ),
+        ),
+      ]),
+      el("tbody", {}, rows),
+    ]),
+  ]);
+}
+
+/** The checked destination lists, as the approval's destinations; null when none is checked. */
+function confirmedDestinations(
+  data: FormData,
+): Partial<Record<"functionalities" | "tools", Record<string, string[]>>> | null {
+  let out: Partial<Record<"functionalities" | "tools", Record<string, string[]>>> | null = null;
+  for (const key of data.keys()) {
+    if (!key.startsWith("confirm:")) continue;
+    const [, part = "", ...rest] = key.split(":");
+    const kind = part === "tools" ? "tools" : "functionalities";
+    const name = rest.join(":");
+    const paths = String(data.get(`dest:${kind}:${name}`) ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
+    out ??= {};
+    const listed = out[kind] ?? {};
+    listed[name] = paths;
+    out[kind] = listed;
+  }
+  return out;
+}
+
+function pendingCard(
+  app: AdminApp,
+  v: Version,
+  catalog: CatalogEntry[],
+  levels: string[],
+  reload: (m: string) => void,
+) {
+  const id = `review-${app.id}-${v.version}`;
+  const approved = app.versions.find((x) => x.version === app.serving);
+  const form = el("form", { class: "review" });
+  const names = catalog.map((e) => e.name);
+  const bindings = el("fieldset", {}, [el("legend", { text: "Bind each functionality to a catalog entry" })]);
+  v.manifest.functionalities.forEach((f, i) => {
+    const sel = `${id}-bind-${i}`;
+    const guess =
+      approved?.bindings[f.name] ?? (names.includes(`${app.name}.${f.name}`) ? `${app.name}.${f.name}` : "");
+    bindings.appendChild(
+      el("label", { for: sel, text: f.name + (f.tool ? ` (MCP tool ${f.tool.name})` : "") }),
+    );
+    bindings.appendChild(
+      el("select", { id: sel, name: `bind:${f.name}` }, [
+        el("option", { value: "", text: "not bound (cannot be planned)" }),
+        ...names.map((n) => el("option", { value: n, selected: n === guess, text: n })),
+      ]),
+    );
+  });
+  form.appendChild(bindings);
+  form.appendChild(destinationsFieldset(id, v.destinations));
+  const clearance = `${id}-clearance`;
+  form.appendChild(
+    el("label", { for: clearance, text: "Clearance (the most confidential data it may receive)" }),
+  );
+  form.appendChild(
+    el(
+      "select",
+      { id: clearance, name: "clearance" },
+      levels.map((l) =>
+        el("option", { value: l, selected: l === (approved?.clearance ?? "internal"), text: l }),
+      ),
+    ),
+  );
+  const reason = `${id}-reason`;
+  form.appendChild(el("label", { for: reason, text: "Reason (shown to the developer if you reject)" }));
+  form.appendChild(el("input", { id: reason, name: "reason", type: "text" }));
+  const status = el("p", { class: "review-status", role: "alert" });
+  const path = { params: { path: { appId: app.id, v: v.version } } };
+  async function approve() {
+    const data = new FormData(form);
+    const b: Record<string, string> = {};
+    for (const [key, value] of data.entries())
+      if (key.startsWith("bind:") && value) b[key.slice(5)] = String(value);
+    const confirmed = confirmedDestinations(data);
+    const r = await call(
+      api().api.POST("/v1/admin/apps/{appId}/versions/{v}/approve", {
+        ...path,
+        body: {
+          clearance: String(data.get("clearance")),
+          bindings: b,
+          ...(confirmed && { destinations: confirmed }),
+        },
+      }),
+    );
+    if (!r.ok) {
+      status.textContent = r.error + (r.details ? `: ${JSON.stringify(r.details)}` : "");
+      return;
+    }
+    status.textContent = `Approved version ${v.version} of ${app.name}`;
+    reload(status.textContent);
+  }
+  async function reject() {
+    const why = new FormData(form).get("reason");
+    if (!why) {
+      status.textContent = "Say why, for the developer.";
+      byId(reason).focus();
+      return;
+    }
+    const r = await call(
+      api().api.POST("/v1/admin/apps/{appId}/versions/{v}/reject", {
+        ...path,
+        body: { reason: String(why) },
+      }),
+    );
+    status.textContent = r.ok ? `Rejected version ${v.version} of ${app.name}` : r.error;
+    if (r.ok) reload(status.textContent);
+  }
+  form.appendChild(
+    el("div", { class: "buttons" }, [
+      el("button", { type: "button", onclick: () => void approve(), text: "Approve" }),
+      el("button", { type: "button", onclick: () => void reject(), text: "Reject" }),
+    ]),
+  );
+  form.appendChild(status);
+  return el("article", { class: "pending-app", "aria-labelledby": `${id}-title` }, [
+    el("h3", { id: `${id}-title`, text: `${app.name} version ${v.version} (${v.label})` }),
+    diffTable(app, v, manifestDiff(approved?.manifest, v.manifest)),
+    form,
+  ]);
+}
+
+interface Lattices {
+  lattices: { confidentiality: string[]; integrity: string[] };
+}
+
+export async function adminAppsPage(): Promise<void> {
+  const load = async (message: string): Promise<void> => {
+    const [apps, catalog, policy] = await Promise.all([
+      call(api().api.GET("/v1/admin/apps")),
+      call(api().api.GET("/v1/admin/catalog")),
+      call(api().api.GET("/v1/admin/policy")),
+    ]);
+    const failed = [apps, catalog, policy].find((r) => !r.ok);
+    if (failed) {
+      byId("pending").textContent = failed.error;
+      return;
+    }
+    const list = (apps.data as { apps: AdminApp[] }).apps;
+    const entries = catalog.data!.entries;
+    const levels = (policy.data!.policy as unknown as Lattices).lattices.confidentiality;
+    const pending = clear(byId("pending"));
+    // The card whose button was used is gone: focus goes to the heading, the outcome to the live region.
+    if (message) {
+      pending.appendChild(el("p", { class: "done", text: message }));
+      say(message);
+      focusMain();
+    }
+    const cards = list.flatMap((app) =>
+      app.versions
+        .filter((v) => v.status === "pending")
+        .map((v) => pendingCard(app, v, entries, levels, load)),
+    );
+    if (!cards.length) pending.appendChild(el("p", { text: "No version waits for review." }));
+    for (const c of cards) pending.appendChild(c);
+    clear(byId("apps")).appendChild(
+      table(
+        ["App", "Serving", "Versions", "Enabled"],
+        list.map((app) => [
+          app.name,
+          app.serving ? `version ${app.serving}` : "none",
+          app.versions
+            .map((v) => `${v.version}: ${v.status}${v.clearance ? ` (${v.clearance})` : ""}`)
+            .join("; "),
+          app.enabled ? "yes" : "no",
+        ]),
+      ),
+    );
+  };
+  await load("");
+}
+
+export async function catalogPage(): Promise<void> {
+  const target = byId("catalog");
+  const [r, policy] = await Promise.all([
+    call(api().api.GET("/v1/admin/catalog")),
+    call(api().api.GET("/v1/admin/policy")),
+  ]);
+  if (!r.ok || !r.data || !policy.ok || !policy.data) {
+    target.textContent = r.ok ? policy.error : r.error;
+    return;
+  }
+  const bottom = (policy.data.policy as unknown as Lattices).lattices.integrity[0] ?? "untrusted";
+  target.appendChild(
+    el("p", {
+      text: `Version ${r.data.version}: ${r.data.entries.length} entries, in your words; planners read only these.`,
+    }),
+  );
+  target.appendChild(
+    table(
+      ["Entry", "Description", "Irreversible", "Output label (confidentiality / integrity)", "Destinations"],
+      r.data.entries.map((e) => [
+        e.name,
+        e.description,
+        e.irreversible ? "yes" : "no",
+        catalogLabel(e, bottom),
+        (e.destinations ?? []).join(", ") || "—",
+      ]),
+    ),
+  );
+}

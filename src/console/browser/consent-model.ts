@@ -1,0 +1,96 @@
+/**
+ * A consent's view (src/runtime/consent-view.ts, built by the hub) as what the dialog shows, decided
+ * without the DOM: the warnings first, each field with its label, its value as quoted data and its
+ * source in words, the app choice with nothing picked unless the user's standing default says so,
+ * and the scopes the consent offers. The renderer (consent.ts) only lays this out.
+ */
+import type { Consent, ConsentView, Scope } from "./words.ts";
+import { SCOPE } from "./words.ts";
+
+export interface WarningLine {
+  /** The field's label (Lattice's or the admin's catalog words). */
+  field: string;
+  /** Lattice's words about it. */
+  message: string;
+  /** The value with its unusual characters made visible (data, shown quoted). */
+  visible: string | null;
+}
+
+export interface FieldLine {
+  name: string;
+  label: string;
+  /** The value as quoted data; null when withheld. */
+  value: string | null;
+  withheldText: string | null;
+  /** Where it came from, in Lattice's words ("your words", "contacts's answer"). */
+  source: string;
+  highlight: boolean;
+  warned: boolean;
+}
+
+export interface OptionLine {
+  tool: string;
+  app: string;
+  description: string;
+  checked: boolean;
+}
+
+export interface ViewModel {
+  title: string;
+  app: string | null;
+  warnings: WarningLine[];
+  fields: FieldLine[];
+  options: OptionLine[];
+  reason: string;
+  scopes: Array<{ value: Scope; text: string; checked: boolean }>;
+}
+
+/** Each source's words, joined: "your words and contacts's answer". */
+function sourceWords(field: ConsentView["fields"][number]): string {
+  const words = [...new Set(field.sources.map((s) => s.words))];
+  if (!words.length) return "where it came from is not known";
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/**
+ * The scopes a consent offers, "once" first and checked: a longer memory is the person's choice,
+ * never the default.
+ */
+export function scopeChoices(scopes: Scope[]): ViewModel["scopes"] {
+  const ordered = (["once", "session", "permanent"] as const).filter((s) => scopes.includes(s));
+  return ordered.map((s, i) => ({ value: s, text: SCOPE[s], checked: i === 0 }));
+}
+
+export function viewModel(consent: Consent & { view: ConsentView }): ViewModel {
+  const v = consent.view;
+  const warnings: WarningLine[] = v.fields.flatMap((f) =>
+    f.warnings.map((w) => ({ field: f.label, message: w.message, visible: w.visible ?? null })),
+  );
+  // Options from the view carry `preselected` (the user's standing default); older consents' options
+  // carry nothing and so come unpicked.
+  const options = (v.options ?? consent.options ?? []).map((o) => ({
+    tool: o.tool,
+    app: o.app,
+    description: o.description,
+    checked: "preselected" in o && o.preselected === true,
+  }));
+  // Two options preselected would be a malformed view: then the person picks.
+  if (options.filter((o) => o.checked).length > 1) for (const o of options) o.checked = false;
+  return {
+    title: v.title,
+    app: v.app ?? null,
+    warnings,
+    fields: v.fields.map((f) => ({
+      name: f.name,
+      label: f.label,
+      value: f.withheld ? null : f.value,
+      withheldText: f.withheld ? "withheld (above what the display policy shows)" : null,
+      source: sourceWords(f),
+      highlight: f.highlight || f.warnings.length > 0,
+      warned: f.warnings.length > 0,
+    })),
+    options,
+    reason: v.reason,
+    scopes: scopeChoices(consent.scopes),
+  };
+}
