@@ -42,8 +42,37 @@ describe("an answer as a person reads it", () => {
     ["a list of values as a list", ["milk", "eggs"], { kind: "list", items: ["milk", "eggs"] }],
     [
       "a nested value as compact JSON with its withheld part named",
-      { who: { name: "A", card: withheld } },
-      { kind: "fields", rows: [{ key: "who", text: '{"name":"A","card":withheld (confidential)}' }] },
+      { who: { name: "A", card: withheld }, note: "x" },
+      {
+        kind: "fields",
+        rows: [
+          { key: "who", text: '{"name":"A","card":withheld (confidential)}' },
+          { key: "note", text: "x" },
+        ],
+      },
+    ],
+    [
+      "records keyed by name (quotes per app) as a table, the name first",
+      { cheapcab: { fare: 18.15, eta_minutes: 5 }, swiftride: { fare: 12.75, currency: "EUR" } },
+      {
+        kind: "table",
+        columns: ["Item", "fare", "eta_minutes", "currency"],
+        rows: [
+          ["cheapcab", "18.15", "5", ""],
+          ["swiftride", "12.75", "", "EUR"],
+        ],
+      },
+    ],
+    [
+      "a record holding a withheld value stays lines",
+      { who: withheld, where: { city: "Bonn" } },
+      {
+        kind: "fields",
+        rows: [
+          { key: "who", text: "withheld (confidential)" },
+          { key: "where", text: '{"city":"Bonn"}' },
+        ],
+      },
     ],
   ] as const)("shows %s", (_name, value, expected) => {
     expect(answerShape(value)).toEqual(expected);

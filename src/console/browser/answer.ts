@@ -30,17 +30,19 @@ export function valueText(v: unknown): string {
   ).replace(/"\\u0000withheld:([^"\\]*)\\u0000"/g, "withheld ($1)");
 }
 
+function tableOf(records: Plain[]): { columns: string[]; rows: string[][] } {
+  const columns: string[] = [];
+  for (const row of records) for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
+  return {
+    columns,
+    rows: records.map((row) => columns.map((c) => (Object.hasOwn(row, c) ? valueText(row[c]) : ""))),
+  };
+}
+
 export function answerShape(value: unknown): Answer {
   if (Array.isArray(value)) {
     if (value.length && value.every((v) => isPlain(v) && !isWithheld(v))) {
-      const columns: string[] = [];
-      for (const row of value as Plain[])
-        for (const k of Object.keys(row)) if (!columns.includes(k)) columns.push(k);
-      return {
-        kind: "table",
-        columns,
-        rows: (value as Plain[]).map((row) => columns.map((c) => (c in row ? valueText(row[c]) : ""))),
-      };
+      return { kind: "table", ...tableOf(value as Plain[]) };
     }
     if (!value.length) return { kind: "text", text: "(nothing)" };
     return { kind: "list", items: value.map(valueText) };
@@ -48,6 +50,16 @@ export function answerShape(value: unknown): Answer {
   if (isPlain(value) && !isWithheld(value)) {
     const keys = Object.keys(value);
     if (!keys.length) return { kind: "text", text: "(nothing)" };
+    // Records keyed by name (quotes per app, rows per id) read as a table with the name first.
+    const records = Object.values(value);
+    if (records.every((v) => isPlain(v) && !isWithheld(v) && Object.keys(v).length)) {
+      const table = tableOf(records as Plain[]);
+      return {
+        kind: "table",
+        columns: ["Item", ...table.columns],
+        rows: table.rows.map((row, i) => [keys[i]!, ...row]),
+      };
+    }
     return { kind: "fields", rows: keys.map((key) => ({ key, text: valueText(value[key]) })) };
   }
   return { kind: "text", text: value === null ? "(nothing)" : valueText(value) };
