@@ -99,6 +99,14 @@ describe("a consent link", () => {
         return events.map((e) => e.detail.answeredBy);
       })
       .toContainEqual(expect.objectContaining({ viaConsentLink: true, userId: "alice" }));
+    // The edge's own row of the write names the link and its user too, not the frontend key alone.
+    await expect
+      .poll(async () => {
+        const audit = await api("GET", "/v1/admin/audit?type=api_write", { key: w.tenant.adminKey });
+        const events = (audit.body as { events: Array<{ detail: Record<string, unknown> }> }).events;
+        return events.map((e) => e.detail).filter((d) => d.path === consentPath(t));
+      })
+      .toContainEqual(expect.objectContaining({ viaConsentLink: true, userId: "alice", status: 200 }));
   });
 
   it("reaches no other route of its own session: the list, the query, its events, a new query, the chat", async () => {

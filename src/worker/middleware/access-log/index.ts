@@ -18,6 +18,7 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
     keyId: principal.keyId,
     role: principal.role,
     ...(principal.user && { viaUserToken: true, userId: principal.user.userId }),
+    ...(principal.link && { viaConsentLink: true, userId: principal.link.userId }),
     method: c.req.method,
     path: new URL(c.req.url).pathname,
     status: c.res.status,
