@@ -28,9 +28,19 @@ const cached = new Map<string, { until: number; headers: Promise<TrustedHeaders>
 export function trustedHeaders(env: Env, tenantId: string): Promise<TrustedHeaders> {
   const hit = cached.get(tenantId);
   if (hit && hit.until > Date.now()) return hit.headers;
+  // A failed read is the tenant object's trouble, not the caller's: 503 with a retry, never a 500.
   const headers = tenantStub(env, tenantId)
     .policy()
-    .then(({ policy }) => policy.trustedHeaders);
+    .then(
+      ({ policy }) => policy.trustedHeaders,
+      (cause: unknown) => {
+        throw new ApiError(503, "upstream_failed", {
+          message: "the tenant's settings could not be read; try again",
+          headers: { "Retry-After": "1" },
+          cause,
+        });
+      },
+    );
   // A failed read is not kept: the next turn asks again.
   headers.catch(() => cached.delete(tenantId));
   cached.set(tenantId, { until: Date.now() + TTL_MS, headers });
