@@ -39,7 +39,10 @@ function viewSection(id: string, consent: Consent & { view: ConsentView }): HTML
           {},
           m.warnings.map((w) =>
             el("li", {}, [
-              el("strong", { text: `${w.field}: ` }),
+              el("strong", {}, [
+                w.fieldIsData ? el("code", { class: "data-label", text: w.field }) : w.field,
+                ": ",
+              ]),
               w.message,
               w.visible === null
                 ? null
@@ -58,7 +61,9 @@ function viewSection(id: string, consent: Consent & { view: ConsentView }): HTML
       "dl",
       { class: "view-fields" },
       m.fields.flatMap((f) => [
-        el("dt", { text: f.label }),
+        f.labelIsData
+          ? el("dt", {}, [el("code", { class: "data-label", text: f.label })])
+          : el("dt", { text: f.label }),
         el(
           "dd",
           {

@@ -142,7 +142,10 @@ async function* approvalChunks(consent: QueryView["consents"][number], f: Follow
   const { verdict, reasons } = consent.assessment;
   // What a careful reader must know first: the view's warnings, in Lattice's words, by field.
   const lookFirst = (consent.view?.fields ?? []).flatMap((fl) =>
-    fl.warnings.map((w) => `${fl.label}: ${w.message}${w.visible ? ` (shown visibly: ${w.visible})` : ""}`),
+    fl.warnings.map(
+      (w) =>
+        `${fl.labelFrom === "data" ? JSON.stringify(fl.label) : fl.label}: ${w.message}${w.visible ? ` (shown visibly: ${w.visible})` : ""}`,
+    ),
   );
   yield {
     type: "tool-approval-request",
