@@ -187,3 +187,38 @@ describe("lookalike: properties", () => {
     );
   });
 });
+
+describe("lookalike: names in other scripts (TR39: only a mixed or ASCII-looking word deceives)", () => {
+  it.each([
+    ["Иван"],
+    ["Αθήνα"],
+    ["José"],
+    ["José".normalize("NFD")],
+    ["ß"],
+    ["Müller"],
+    ["Łódź"],
+    ["Dvořák"],
+    ["❤️"],
+    ["I ❤️ Kyiv"],
+  ])("%j as a reference has no warning", (value) =>
+    expect(characterWarnings(value, "reference")).toEqual([]),
+  );
+
+  it.each([
+    ["Mаrta", "mixed_scripts"],
+    ["gοogle.com", "mixed_scripts"],
+    ["a＠b.com", "lookalike_characters"],
+    ["аррӏе.com", "lookalike_characters"],
+    ["Ｊｏｈｎ", "lookalike_characters"],
+    ["Pay\u200b", "invisible_characters"],
+  ])("%j as a reference is called out (%s)", (value, code) =>
+    expect(characterWarnings(value, "reference").map((w) => w.code)).toContain(code),
+  );
+
+  it("full-width letters in text are called out; an emoji's variation selector is not", () => {
+    expect(characterWarnings("Dear Ｊｏｈｎ, thanks", "text").map((w) => w.code)).toEqual([
+      "lookalike_characters",
+    ]);
+    expect(characterWarnings("Thanks ❤️", "text")).toEqual([]);
+  });
+});
