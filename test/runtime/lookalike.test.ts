@@ -222,3 +222,27 @@ describe("lookalike: names in other scripts (TR39: only a mixed or ASCII-looking
     expect(characterWarnings("Thanks ❤️", "text")).toEqual([]);
   });
 });
+
+describe("lookalike: addresses inside a text are read as references", () => {
+  it.each([
+    ["Please log in at https://аррӏе.com/account today", "lookalike_characters"],
+    ["Write to support@аррӏе.com soon", "lookalike_characters"],
+  ])("%j is called out (%s)", (body, code) => {
+    const warnings = valueWarnings(body, "text", null, references);
+    expect(warnings.map((w) => w.code)).toContain(code);
+    expect(warnings.find((w) => w.code === code)!.message).toMatch(
+      /^in (a web|an e-mail) address in this text: /,
+    );
+  });
+
+  it("a mixed word in a text is called out once, by the text reading", () => {
+    const warnings = valueWarnings("Log in at https://gοogle.com now", "text", null, references);
+    expect(warnings.map((w) => w.code)).toEqual(["mixed_scripts"]);
+  });
+
+  it.each([
+    ["Привет, встретимся в Москве"],
+    ["See https://example.com/account, José"],
+    ["Мой сайт: https://пример.рф"],
+  ])("%j has no warning", (body) => expect(valueWarnings(body, "text", null, references)).toEqual([]));
+});
