@@ -147,7 +147,9 @@ export function referenceWarnings(
   if (what.length) {
     out.push({
       code: "unknown_contact",
-      message: `${what.join(" and ")} not among your contacts or the values you gave`,
+      // Not "not among your contacts": an app's answer (a contacts lookup) may well hold it, but only
+      // the user's words and the answers the policy trusts (`trustedValues`) vouch for a value.
+      message: `${what.join(" and ")} found neither in your words nor in an answer your policy trusts`,
     });
   }
   return out;

@@ -246,3 +246,17 @@ describe("lookalike: addresses inside a text are read as references", () => {
     ["Мой сайт: https://пример.рф"],
   ])("%j has no warning", (body) => expect(valueWarnings(body, "text", null, references)).toEqual([]));
 });
+
+describe("lookalike: an unknown contact is named honestly", () => {
+  it("says the address is in neither the user's words nor a trusted answer, not that it is no contact", () => {
+    const trusted = new TrustedReferences(
+      [{ value: "Email my accountant", source: "your words" }],
+      references,
+    );
+    const [w] = valueWarnings("accountant@example.com", "reference", trusted, references);
+    expect(w).toEqual({
+      code: "unknown_contact",
+      message: "an e-mail address found neither in your words nor in an answer your policy trusts",
+    });
+  });
+});

@@ -65,6 +65,18 @@ export function scopeChoices(scopes: Scope[]): ViewModel["scopes"] {
   return ordered.map((s, i) => ({ value: s, text: SCOPE[s], checked: i === 0 }));
 }
 
+/**
+ * The assessment's headline. The hub's verdict judges the plan against the request; the view's
+ * warnings judge the values. A value warned about is not "as expected", whatever the plan.
+ */
+export function assessmentHeadline(consent: Consent): string {
+  if (consent.assessment.verdict === "warning") return "be careful";
+  const warned = consent.view?.warnings ?? 0;
+  return warned > 0
+    ? `the request matches your words, but check the ${warned === 1 ? "warning" : "warnings"} above`
+    : "as expected for your request";
+}
+
 export function viewModel(consent: Consent & { view: ConsentView }): ViewModel {
   const v = consent.view;
   const warnings: WarningLine[] = v.fields.flatMap((f) =>

@@ -8,7 +8,7 @@
 import type { Lattice } from "@lattice/client";
 import { prettyText } from "./answer.ts";
 import { call } from "./api.ts";
-import { scopeChoices, viewModel } from "./consent-model.ts";
+import { assessmentHeadline, scopeChoices, viewModel } from "./consent-model.ts";
 import { el, say } from "./dom.ts";
 import { type Consent, type ConsentView, KIND, SCOPE } from "./words.ts";
 
@@ -141,7 +141,7 @@ export function renderConsent(
     [
       el("h4", {
         id: `${id}-assess`,
-        text: `Lattice's assessment: ${warning ? "be careful" : "as expected for your request"}`,
+        text: `Lattice's assessment: ${assessmentHeadline(consent)}`,
       }),
       consent.assessment.reasons.length
         ? el(

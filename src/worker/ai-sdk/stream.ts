@@ -153,7 +153,8 @@ async function* approvalChunks(consent: QueryView["consents"][number], f: Follow
     toolCallId,
     reason: [
       ...(lookFirst.length ? [`Look carefully: ${lookFirst.join("; ")}`] : []),
-      `${verdict === "warning" ? "Warning" : "As expected"}: ${reasons.join("; ") || "nothing unusual"}`,
+      // The verdict judges the plan; a value warned about above is not "as expected", whatever the plan.
+      `${verdict === "warning" ? "Warning" : lookFirst.length ? "The request matches your words, but check the warnings above" : "As expected"}: ${reasons.join("; ") || "nothing unusual"}`,
     ].join(". "),
     approvalDescriptor: {
       lattice: {
