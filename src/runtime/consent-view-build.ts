@@ -71,7 +71,11 @@ const isWithheld = (v: unknown) =>
 interface FieldInput {
   name: string;
   label: string;
+  /** The label is the argument's own name, written by whoever wrote the call (not Lattice). */
+  labelIsData?: boolean;
   path: string;
+  /** An argument outside the shape's roles: read by its own key, never split as a path ("a.b" is one key). */
+  key?: string;
   reading: Reading;
   destination: boolean;
 }
@@ -83,12 +87,12 @@ function field(
   trusted: TrustedReferences | null,
   writer: ViewSource | undefined,
 ): ViewField {
-  const top = f.path.split(/[.[]/)[0]!;
+  const top = f.key ?? f.path.split(/[.[]/)[0]!;
   const sources = writer ? [writer] : sourcesOf(args[top]);
-  if (isWithheld(data[top])) {
+  const labeled = { name: f.name, label: f.label, ...(f.labelIsData && { labelFrom: "data" as const }) };
+  if (Object.hasOwn(data, top) && isWithheld(data[top])) {
     return {
-      name: f.name,
-      label: f.label,
+      ...labeled,
       value: null,
       withheld: true,
       sources,
@@ -96,7 +100,8 @@ function field(
       warnings: [],
     };
   }
-  const found = valuesAtPath(data, f.path);
+  const found =
+    f.key === undefined ? valuesAtPath(data, f.path) : Object.hasOwn(data, f.key) ? [data[f.key]] : [];
   const value = textOf(found);
   const full = found.map((v) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""))).join("\n");
   const warnings = valueWarnings(full, f.reading, trusted, references);
@@ -112,7 +117,7 @@ function field(
     });
   }
   const highlight = warnings.length > 0 || sources.some((s) => s.kind !== "user");
-  return { name: f.name, label: f.label, value, withheld: false, sources, highlight, warnings };
+  return { ...labeled, value, withheld: false, sources, highlight, warnings };
 }
 
 const TITLES: Readonly<Record<string, (app: string, tool: string) => string>> = {
@@ -166,13 +171,12 @@ export interface CallViewInput {
 /** A call's view: its shape's roles first, then every other argument, none left out. */
 export function callView(input: CallViewInput): ConsentView {
   const shape = shapeOf(input.declared, input.requestSchema);
-  const label = (path: string, fallback: string) =>
-    (input.titles && titleAt(input.requestSchema, path)) || fallback;
+  const title = (path: string) => (input.titles && titleAt(input.requestSchema, path)) || null;
   // Only an argument a role shows whole is left out of the rest: a nested role shows part of one.
   const covered = new Set(shape.roles.map(([, path]) => path.replace(/\[\]$/, "")));
   const fields: FieldInput[] = shape.roles.map(([role, path]) => ({
     name: role,
-    label: label(path, ROLE_LABELS[role] ?? role),
+    label: title(path) ?? ROLE_LABELS[role] ?? role,
     path,
     reading: REFERENCE_ROLES.has(role) ? "reference" : "text",
     destination: DESTINATION_ROLES.has(role),
@@ -181,10 +185,14 @@ export function callView(input: CallViewInput): ConsentView {
     if (covered.has(name)) continue;
     const v = input.data[name];
     const short = typeof v !== "string" || (v.length <= 80 && !/\s{2,}|\n/.test(v));
+    // A catalog title is the admin's words; a bare name is the manifest's or the calling agent's.
+    const titled = /[.[]/.test(name) ? null : title(name);
     fields.push({
       name,
-      label: label(name, name),
+      label: titled ?? name,
+      labelIsData: titled === null,
       path: name,
+      key: name,
       reading: short ? "reference" : "text",
       destination: false,
     });

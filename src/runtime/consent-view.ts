@@ -65,6 +65,12 @@ export const ViewFieldSchema = z.object({
   name: z.string(),
   /** Its label for a person, from the catalog (a title) or the view kind ("IBAN", "Amount"). */
   label: z.string(),
+  /**
+   * Who wrote `label`: `lattice` (a role's label or the admin catalog's title), or `data` (an
+   * argument's own name, which an app's manifest or a spoke's agent chose): a renderer shows a
+   * `data` label as quoted data, never as Lattice's words. Absent means `lattice`.
+   */
+  labelFrom: z.enum(["lattice", "data"]).optional(),
   /** The value as text; null when the display policy withholds it. */
   value: z.string().nullable(),
   withheld: z.boolean(),

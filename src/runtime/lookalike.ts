@@ -133,10 +133,7 @@ export function describeChar(c: string): string {
   return script && !script.startsWith("script of") ? `${script} ${c}` : `${c} (${hex(c)})`;
 }
 
-/**
- * Whether `c` is shown bracketed in `text` mode (free text such as a mail's body): a joiner or
- * variation selector inside an emoji sequence is how emoji are written, not a hidden character.
- */
+/** Whether `c` is a joiner or variation selector inside an emoji sequence: how emoji are written, not hidden. */
 function emojiPart(chars: readonly string[], i: number): boolean {
   const c = chars[i]!;
   if (c !== "\u200d" && !/[\ufe0e\ufe0f]/u.test(c)) return false;
@@ -148,9 +145,10 @@ const WORD = /[\p{L}\p{M}\p{N}\p{Cf}]+/gu;
 
 /**
  * How a value is read. `reference`: an identifier a person compares by eye (an IBAN, an address, a
- * phone number, a domain, a name), where every non-ASCII lookalike is called out. `text`: words
- * (a subject, a body), where a lookalike is called out only inside a word that mixes scripts, and
- * an emoji's joiner is no warning.
+ * phone number, a domain, a name), where a lookalike is called out in a word that mixes scripts or
+ * only looks ASCII. `text`: words (a subject, a body), where a lookalike is called out inside a word
+ * with ASCII letters or digits. In both, compatibility forms (full-width) always count, an emoji's
+ * joiner never.
  */
 export type Reading = "reference" | "text";
 
@@ -164,19 +162,31 @@ function mark(value: string, reading: Reading): Marked {
   const chars = [...value];
   const starts = codePointStarts(value);
   const words = [...value.matchAll(WORD)].map((m) => ({ text: m[0], at: starts.get(m.index!)! }));
-  // In text, a lookalike counts inside a word that also has ASCII letters or digits ("DE０２", "Рaypal"):
-  // a word wholly in another script is that script's word.
-  const asciiWord = new Set<number>();
+  // A lookalike letter counts only where it can deceive (TR39's idea): in a word that mixes scripts
+  // (marked below), or in a word that looks wholly ASCII but is not (аррӏе, Ｊｏｈｎ). A word wholly in
+  // another script (Иван, Αθήνα) is that script's word. In text, a word with ASCII letters or digits
+  // and a lookalike ("DE０２") counts too; in a reference, so does a lookalike outside any word (＠).
+  const deceiving = new Set<number>();
+  const inWord = new Set<number>();
   for (const w of words) {
-    if (/[A-Za-z0-9]/.test(w.text)) for (let i = 0; i < [...w.text].length; i++) asciiWord.add(w.at + i);
+    const n = [...w.text].length;
+    const looksAscii = reading === "reference" && ASCII_PRINTABLE.test(skeleton(w.text));
+    const asciiMixed = reading === "text" && /[A-Za-z0-9]/.test(w.text);
+    for (let i = 0; i < n; i++) {
+      inWord.add(w.at + i);
+      if (looksAscii || asciiMixed) deceiving.add(w.at + i);
+    }
   }
   const marks = new Map<number, Oddity | "mixed">();
   chars.forEach((c, i) => {
     const kind = oddity(c);
     if (!kind) return;
+    // A joiner or variation selector inside an emoji sequence is how emoji are written (❤️), in any reading.
+    if (kind === "invisible" && emojiPart(chars, i)) return;
+    // A compatibility form of an ASCII character (a full-width letter, a styled digit) is never a word's own letter.
+    const compat = c.normalize("NFKC") !== c && ASCII_PRINTABLE.test(c.normalize("NFKC"));
+    if (kind === "lookalike" && !compat && !deceiving.has(i) && (reading === "text" || inWord.has(i))) return;
     if (reading === "text") {
-      if (kind === "lookalike" && !asciiWord.has(i)) return;
-      if (kind === "invisible" && emojiPart(chars, i)) return;
       if (kind === "space" && (c === "\u00a0" || c === "\u202f" || c === "\u2028" || c === "\u2029")) return;
     }
     marks.set(i, kind);

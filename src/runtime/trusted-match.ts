@@ -147,7 +147,9 @@ export function referenceWarnings(
   if (what.length) {
     out.push({
       code: "unknown_contact",
-      message: `${what.join(" and ")} not among your contacts or the values you gave`,
+      // Not "not among your contacts": an app's answer (a contacts lookup) may well hold it, but only
+      // the user's words and the answers the policy trusts (`trustedValues`) vouch for a value.
+      message: `${what.join(" and ")} found neither in your words nor in an answer your policy trusts`,
     });
   }
   return out;
@@ -157,6 +159,36 @@ export function referenceWarnings(
  * Every warning about one value: its unusual characters, the trusted value it only looks like,
  * and (with the query's trusted values) the payees and contacts none of them has.
  */
+/** The most references in one text read character by character: the rest are still compared to trusted ones. */
+const MAX_EMBEDDED = 20;
+
+/**
+ * A text's addresses, domains and links read as references (lookalike.ts): an all-Cyrillic
+ * `аррӏе.com` in a mail body is one word of one script, which the text reading lets pass.
+ */
+function embeddedWarnings(
+  value: string,
+  found: readonly ViewWarning[],
+  extract: (text: string) => Iterable<string>,
+): ViewWarning[] {
+  const out: ViewWarning[] = [];
+  const codes = new Set(found.map((w) => w.code));
+  let n = 0;
+  for (const ref of extract(value)) {
+    if (n++ >= MAX_EMBEDDED) break;
+    const at = ref.indexOf(":");
+    const kind = ref.slice(0, at);
+    if (kind !== "host" && kind !== "email") continue;
+    for (const w of characterWarnings(ref.slice(at + 1), "reference")) {
+      if (codes.has(w.code)) continue;
+      codes.add(w.code);
+      const what = kind === "email" ? "an e-mail address" : "a web address";
+      out.push({ ...w, message: `in ${what} in this text: ${w.message}` });
+    }
+  }
+  return out;
+}
+
 export function valueWarnings(
   value: string,
   reading: Reading,
@@ -164,6 +196,7 @@ export function valueWarnings(
   extract: (text: string) => Iterable<string>,
 ): ViewWarning[] {
   const out = characterWarnings(value, reading);
+  if (reading === "text") out.push(...embeddedWarnings(value, out, extract));
   if (!trusted) return out;
   const candidates = reading === "reference" ? [...trusted.values, ...trusted.ibans] : [];
   const near = candidates.length ? nearTrusted(value, candidates) : null;

@@ -1,6 +1,6 @@
 /** The consent dialog's model from a view: warnings first, values with their sources, no preselection. */
 import { describe, expect, it } from "vitest";
-import { scopeChoices, viewModel } from "../../src/console/browser/consent-model.ts";
+import { assessmentHeadline, scopeChoices, viewModel } from "../../src/console/browser/consent-model.ts";
 import { appChoice, collaboration, mail, payment, share, VIEWS } from "./consent-fixtures.ts";
 
 const withView = <T extends { view?: unknown }>(c: T) => c as T & { view: NonNullable<T["view"]> };
@@ -11,6 +11,7 @@ describe("a consent view's model", () => {
     expect(m.warnings.map((w) => w.field)).toEqual(["IBAN", "IBAN", "IBAN"]);
     expect(m.warnings[0]).toEqual({
       field: "IBAN",
+      fieldIsData: false,
       message: "The 2nd character is a Cyrillic Е, not a Latin E.",
       visible: "D[Cyrillic Е]89 3704[zero-width space] 0044 0532 0130 00",
     });
@@ -102,5 +103,22 @@ describe("a consent view's model", () => {
     expect(new Set(Object.values(VIEWS).map((c) => c.view!.kind))).toEqual(
       new Set(["mail", "payment", "booking", "share", "app_choice", "sign_in"]),
     );
+  });
+
+  it.each([
+    ["no warning, plan as expected", 0, "expected", "as expected for your request"],
+    [
+      "a warned value, plan as expected",
+      1,
+      "expected",
+      "the request matches your words, but check the warning above",
+    ],
+    ["two warned values", 2, "expected", "the request matches your words, but check the warnings above"],
+    ["the hub's warning", 1, "warning", "be careful"],
+  ] as const)("the assessment's headline with %s", (_, warned, verdict, text) => {
+    const c = structuredClone(withView(mail));
+    c.view.warnings = warned;
+    c.assessment = { verdict, reasons: [] };
+    expect(assessmentHeadline(c)).toBe(text);
   });
 });

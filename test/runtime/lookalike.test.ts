@@ -187,3 +187,76 @@ describe("lookalike: properties", () => {
     );
   });
 });
+
+describe("lookalike: names in other scripts (TR39: only a mixed or ASCII-looking word deceives)", () => {
+  it.each([
+    ["Иван"],
+    ["Αθήνα"],
+    ["José"],
+    ["José".normalize("NFD")],
+    ["ß"],
+    ["Müller"],
+    ["Łódź"],
+    ["Dvořák"],
+    ["❤️"],
+    ["I ❤️ Kyiv"],
+  ])("%j as a reference has no warning", (value) =>
+    expect(characterWarnings(value, "reference")).toEqual([]),
+  );
+
+  it.each([
+    ["Mаrta", "mixed_scripts"],
+    ["gοogle.com", "mixed_scripts"],
+    ["a＠b.com", "lookalike_characters"],
+    ["аррӏе.com", "lookalike_characters"],
+    ["Ｊｏｈｎ", "lookalike_characters"],
+    ["Pay\u200b", "invisible_characters"],
+  ])("%j as a reference is called out (%s)", (value, code) =>
+    expect(characterWarnings(value, "reference").map((w) => w.code)).toContain(code),
+  );
+
+  it("full-width letters in text are called out; an emoji's variation selector is not", () => {
+    expect(characterWarnings("Dear Ｊｏｈｎ, thanks", "text").map((w) => w.code)).toEqual([
+      "lookalike_characters",
+    ]);
+    expect(characterWarnings("Thanks ❤️", "text")).toEqual([]);
+  });
+});
+
+describe("lookalike: addresses inside a text are read as references", () => {
+  it.each([
+    ["Please log in at https://аррӏе.com/account today", "lookalike_characters"],
+    ["Write to support@аррӏе.com soon", "lookalike_characters"],
+  ])("%j is called out (%s)", (body, code) => {
+    const warnings = valueWarnings(body, "text", null, references);
+    expect(warnings.map((w) => w.code)).toContain(code);
+    expect(warnings.find((w) => w.code === code)!.message).toMatch(
+      /^in (a web|an e-mail) address in this text: /,
+    );
+  });
+
+  it("a mixed word in a text is called out once, by the text reading", () => {
+    const warnings = valueWarnings("Log in at https://gοogle.com now", "text", null, references);
+    expect(warnings.map((w) => w.code)).toEqual(["mixed_scripts"]);
+  });
+
+  it.each([
+    ["Привет, встретимся в Москве"],
+    ["See https://example.com/account, José"],
+    ["Мой сайт: https://пример.рф"],
+  ])("%j has no warning", (body) => expect(valueWarnings(body, "text", null, references)).toEqual([]));
+});
+
+describe("lookalike: an unknown contact is named honestly", () => {
+  it("says the address is in neither the user's words nor a trusted answer, not that it is no contact", () => {
+    const trusted = new TrustedReferences(
+      [{ value: "Email my accountant", source: "your words" }],
+      references,
+    );
+    const [w] = valueWarnings("accountant@example.com", "reference", trusted, references);
+    expect(w).toEqual({
+      code: "unknown_contact",
+      message: "an e-mail address found neither in your words nor in an answer your policy trusts",
+    });
+  });
+});

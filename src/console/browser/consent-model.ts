@@ -8,8 +8,10 @@ import type { Consent, ConsentView, Scope } from "./words.ts";
 import { SCOPE } from "./words.ts";
 
 export interface WarningLine {
-  /** The field's label (Lattice's or the admin's catalog words). */
+  /** The field's label (Lattice's or the admin's catalog words, or an argument's own name). */
   field: string;
+  /** The label is an argument's own name (an app's or agent's), shown as quoted data. */
+  fieldIsData: boolean;
   /** Lattice's words about it. */
   message: string;
   /** The value with its unusual characters made visible (data, shown quoted). */
@@ -19,6 +21,8 @@ export interface WarningLine {
 export interface FieldLine {
   name: string;
   label: string;
+  /** The label is an argument's own name (an app's or agent's), shown as quoted data. */
+  labelIsData: boolean;
   /** The value as quoted data; null when withheld. */
   value: string | null;
   withheldText: string | null;
@@ -61,10 +65,27 @@ export function scopeChoices(scopes: Scope[]): ViewModel["scopes"] {
   return ordered.map((s, i) => ({ value: s, text: SCOPE[s], checked: i === 0 }));
 }
 
+/**
+ * The assessment's headline. The hub's verdict judges the plan against the request; the view's
+ * warnings judge the values. A value warned about is not "as expected", whatever the plan.
+ */
+export function assessmentHeadline(consent: Consent): string {
+  if (consent.assessment.verdict === "warning") return "be careful";
+  const warned = consent.view?.warnings ?? 0;
+  return warned > 0
+    ? `the request matches your words, but check the ${warned === 1 ? "warning" : "warnings"} above`
+    : "as expected for your request";
+}
+
 export function viewModel(consent: Consent & { view: ConsentView }): ViewModel {
   const v = consent.view;
   const warnings: WarningLine[] = v.fields.flatMap((f) =>
-    f.warnings.map((w) => ({ field: f.label, message: w.message, visible: w.visible ?? null })),
+    f.warnings.map((w) => ({
+      field: f.label,
+      fieldIsData: f.labelFrom === "data",
+      message: w.message,
+      visible: w.visible ?? null,
+    })),
   );
   // Options from the view carry `preselected` (the user's standing default); older consents' options
   // carry nothing and so come unpicked.
@@ -83,6 +104,7 @@ export function viewModel(consent: Consent & { view: ConsentView }): ViewModel {
     fields: v.fields.map((f) => ({
       name: f.name,
       label: f.label,
+      labelIsData: f.labelFrom === "data",
       value: f.withheld ? null : f.value,
       withheldText: f.withheld ? "withheld (above what the display policy shows)" : null,
       source: sourceWords(f),

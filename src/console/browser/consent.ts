@@ -8,7 +8,7 @@
 import type { Lattice } from "@lattice/client";
 import { prettyText } from "./answer.ts";
 import { call } from "./api.ts";
-import { scopeChoices, viewModel } from "./consent-model.ts";
+import { assessmentHeadline, scopeChoices, viewModel } from "./consent-model.ts";
 import { el, say } from "./dom.ts";
 import { type Consent, type ConsentView, KIND, SCOPE } from "./words.ts";
 
@@ -39,7 +39,10 @@ function viewSection(id: string, consent: Consent & { view: ConsentView }): HTML
           {},
           m.warnings.map((w) =>
             el("li", {}, [
-              el("strong", { text: `${w.field}: ` }),
+              el("strong", {}, [
+                w.fieldIsData ? el("code", { class: "data-label", text: w.field }) : w.field,
+                ": ",
+              ]),
               w.message,
               w.visible === null
                 ? null
@@ -58,7 +61,9 @@ function viewSection(id: string, consent: Consent & { view: ConsentView }): HTML
       "dl",
       { class: "view-fields" },
       m.fields.flatMap((f) => [
-        el("dt", { text: f.label }),
+        f.labelIsData
+          ? el("dt", {}, [el("code", { class: "data-label", text: f.label })])
+          : el("dt", { text: f.label }),
         el(
           "dd",
           {
@@ -136,7 +141,7 @@ export function renderConsent(
     [
       el("h4", {
         id: `${id}-assess`,
-        text: `Lattice's assessment: ${warning ? "be careful" : "as expected for your request"}`,
+        text: `Lattice's assessment: ${assessmentHeadline(consent)}`,
       }),
       consent.assessment.reasons.length
         ? el(

@@ -142,7 +142,10 @@ async function* approvalChunks(consent: QueryView["consents"][number], f: Follow
   const { verdict, reasons } = consent.assessment;
   // What a careful reader must know first: the view's warnings, in Lattice's words, by field.
   const lookFirst = (consent.view?.fields ?? []).flatMap((fl) =>
-    fl.warnings.map((w) => `${fl.label}: ${w.message}${w.visible ? ` (shown visibly: ${w.visible})` : ""}`),
+    fl.warnings.map(
+      (w) =>
+        `${fl.labelFrom === "data" ? JSON.stringify(fl.label) : fl.label}: ${w.message}${w.visible ? ` (shown visibly: ${w.visible})` : ""}`,
+    ),
   );
   yield {
     type: "tool-approval-request",
@@ -150,7 +153,8 @@ async function* approvalChunks(consent: QueryView["consents"][number], f: Follow
     toolCallId,
     reason: [
       ...(lookFirst.length ? [`Look carefully: ${lookFirst.join("; ")}`] : []),
-      `${verdict === "warning" ? "Warning" : "As expected"}: ${reasons.join("; ") || "nothing unusual"}`,
+      // The verdict judges the plan; a value warned about above is not "as expected", whatever the plan.
+      `${verdict === "warning" ? "Warning" : lookFirst.length ? "The request matches your words, but check the warnings above" : "As expected"}: ${reasons.join("; ") || "nothing unusual"}`,
     ].join(". "),
     approvalDescriptor: {
       lattice: {

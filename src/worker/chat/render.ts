@@ -126,8 +126,19 @@ export function asked(c: Consent): string {
  * name apps and tools (identifiers an app chose), so they are kept from becoming links or emphasis.
  */
 export function plain(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`);
+  return (
+    text
+      .replace(/[\r\n]+/g, " ")
+      .replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`)
+      // GFM's autolinks (a scheme's `:`, `www.`, an address's `@`) would make a named site a live link.
+      .replace(/(?<=[A-Za-z0-9]):(?=\S)|@/g, (c) => `\\${c}`)
+      .replace(/(?<![A-Za-z0-9])(www)\./gi, "$1\\.")
+  );
 }
+
+/** A field's label: Lattice's words as text; an argument's own name (an app's or agent's) as data. */
+const labelOf = (f: ConsentView["fields"][number]) =>
+  f.labelFrom === "data" ? inert(f.label) : plain(f.label);
 
 const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
 const cellText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? null));
@@ -180,14 +191,12 @@ export function viewText(view: ConsentView): string {
     if (!f.warnings.length) continue;
     const visible = f.warnings.find((w) => w.visible)?.visible;
     const shown = visible ? ` Shown with every character visible: ${inert(visible)}` : "";
-    out.push(
-      `  - Warning, ${plain(f.label)}: ${f.warnings.map((w) => plain(w.message)).join("; ")}.${shown}`,
-    );
+    out.push(`  - Warning, ${labelOf(f)}: ${f.warnings.map((w) => plain(w.message)).join("; ")}.${shown}`);
   }
   for (const f of view.fields) {
     const value = f.withheld ? "[withheld]" : inert(f.value ?? "");
     const from = f.sources.map((s) => plain(s.words)).join(", ") || "unknown";
-    out.push(`  - ${plain(f.label)}: ${value} (${f.highlight ? "check: " : ""}from ${from})`);
+    out.push(`  - ${labelOf(f)}: ${value} (${f.highlight ? "check: " : ""}from ${from})`);
   }
   for (const o of view.options ?? []) {
     out.push(
