@@ -119,15 +119,17 @@ export class TrustedPool {
   }
 
   /**
-   * Every string value held at or above `floor` by the user's words or a tool's `trustedValues`,
-   * with where it came from (`query` or the tool): what a consent view compares a shown value with.
+   * Every string value held at or above `floor`, with where it came from (`query`, a tool's
+   * `trustedValues`, or null: a bound answer the policy labels that trusted): what a consent view
+   * compares a shown value with. A named holder is preferred, so a person reads where it came from.
    */
-  trustedStrings(floor: number): Array<{ value: string; origin: string }> {
-    const out: Array<{ value: string; origin: string }> = [];
+  trustedStrings(floor: number): Array<{ value: string; origin: string | null }> {
+    const out: Array<{ value: string; origin: string | null }> = [];
     for (const [key, holders] of this.values) {
       if (!key.startsWith("s:")) continue;
-      const held = holders.find((h) => h.integrity >= floor && h.origin !== null);
-      if (held) out.push({ value: key.slice(2), origin: held.origin! });
+      const trusted = holders.filter((h) => h.integrity >= floor);
+      const held = trusted.find((h) => h.origin !== null) ?? trusted[0];
+      if (held) out.push({ value: key.slice(2), origin: held.origin });
     }
     return out;
   }

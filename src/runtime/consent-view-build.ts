@@ -31,7 +31,12 @@ const DESTINATION_ROLES = new Set(["to", "cc", "iban", "payee", "with"]);
 export function trustedReferences(pool: TrustedPool, floor: number): TrustedReferences {
   const values = pool.trustedStrings(floor).map(({ value, origin }) => ({
     value,
-    source: origin === "query" ? "your words" : `${origin}'s answer`,
+    source:
+      origin === "query"
+        ? "your words"
+        : origin === null
+          ? "an answer your policy trusts"
+          : `${origin}'s answer`,
   }));
   return new TrustedReferences(values, references);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CatalogDocument, catalogProblems } from "../../src/apps/catalog.ts";
-import { references } from "../../src/policy/index.ts";
+import { policyLattices, references, TrustedPool } from "../../src/policy/index.ts";
 import { ConsentViewSchema } from "../../src/runtime/consent-view.ts";
 import {
   type ArgOrigin,
@@ -9,9 +9,11 @@ import {
   choiceView,
   signInView,
   sourcesOf,
+  trustedReferences,
 } from "../../src/runtime/consent-view-build.ts";
 import { shapeOf } from "../../src/runtime/consent-view-shape.ts";
 import { TrustedReferences } from "../../src/runtime/trusted-match.ts";
+import { policy } from "../policy/fixtures.ts";
 
 const SAVED = "DE02120300000000202051";
 const trusted = new TrustedReferences(
@@ -258,5 +260,43 @@ describe("consent view: the catalog's declared view", () => {
       CatalogDocument.safeParse({ entries: [entry({ kind: "payment", subject: "subject" })] }).success,
     ).toBe(false);
     expect(CatalogDocument.safeParse({ entries: [entry({ kind: "letter" })] }).success).toBe(false);
+  });
+});
+
+describe("consent view: a recipient from an answer the policy trusts", () => {
+  const L = policyLattices(policy());
+  const top = L.integrity.levels.length - 1;
+  const CONTACT = "dana.whitfield@ledgerwise.test";
+  // The demo's accountant: contacts.lookup answers it, labeled at the user's own integrity.
+  const send = (integrity: string) => {
+    const pool = new TrustedPool(L, "Email the total to my accountant", [
+      { name: "accountant", value: { email: CONTACT }, label: { confidentiality: "internal", integrity } },
+    ]);
+    return callView({
+      ...pay(SAVED),
+      kind: "irreversible",
+      tool: "mail.send",
+      app: "mail",
+      from: ["contacts"],
+      declared: { kind: "mail", to: "to", subject: "subject" },
+      requestSchema: {},
+      titles: false,
+      data: { to: CONTACT, subject: "invoices" },
+      args: { to: { provenance: ["app"], origins: ["contacts"] }, subject: yours },
+      assessment: { verdict: "expected", reasons: [] },
+      trusted: trustedReferences(pool, top),
+    }).fields.find((f) => f.name === "to")!;
+  };
+
+  it("is not called unknown or not-yours: the policy holds it as trusted as your words", () => {
+    const to = send("user");
+    expect(to.warnings).toEqual([]);
+    // Still highlighted: a person sees it came from contacts, not from what they typed.
+    expect(to.highlight).toBe(true);
+    expect(to.sources.map((s) => s.words)).toEqual(["contacts's answer"]);
+  });
+
+  it("control: the same address from an answer below the top integrity is called out", () => {
+    expect(send("app").warnings.map((w) => w.code)).toEqual(["unknown_contact", "not_your_words"]);
   });
 });
