@@ -25,7 +25,7 @@ export function pathResolves(schema: unknown, path: string): boolean {
 }
 
 /** What is at a path, every list item included; a missing path has nothing. */
-function at(value: unknown, path: string): unknown[] {
+export function at(value: unknown, path: string): unknown[] {
   let found: unknown[] = [value];
   for (const part of path.split(".")) {
     const list = part.endsWith("[]");

@@ -20,7 +20,7 @@ export type {
 export { DEFAULT_CLEARANCE, defaultClearance } from "./context.ts";
 export type { Correction, CorrectionItem } from "./correction.ts";
 export { buildCorrection } from "./correction.ts";
-export { leavesAt, pathResolves, scalars, valuesAt } from "./destinations.ts";
+export { at as valuesAtPath, leavesAt, pathResolves, scalars, valuesAt } from "./destinations.ts";
 export type {
   CompareOp,
   ConditionStep,

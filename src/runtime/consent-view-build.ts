@@ -1,7 +1,7 @@
 import type { Assessment, ConsentKind, TrustedPool } from "../policy/index.ts";
-import { references } from "../policy/index.ts";
+import { references, valuesAtPath } from "../policy/index.ts";
 import type { ConsentView, ViewField, ViewKind, ViewSource } from "./consent-view.ts";
-import { ROLE_LABELS, shapeOf, titleAt, valuesAtPath } from "./consent-view-shape.ts";
+import { ROLE_LABELS, shapeOf, titleAt } from "./consent-view-shape.ts";
 import type { Reading } from "./lookalike.ts";
 import type { Provenance } from "./records.ts";
 import { isTrustedValue, TrustedReferences, valueWarnings } from "./trusted-match.ts";

@@ -149,15 +149,3 @@ export function titleAt(schema: unknown, path: string): string | null {
     ? at.title.trim().slice(0, 80)
     : null;
 }
-
-/** What is at a request path, a list's items included; nothing for a missing path. */
-export function valuesAtPath(value: unknown, path: string): unknown[] {
-  let found: unknown[] = [value];
-  for (const part of path.split(".")) {
-    const list = part.endsWith("[]");
-    const name = list ? part.slice(0, -2) : part;
-    if (name !== "") found = found.flatMap((v) => (isRecord(v) && Object.hasOwn(v, name) ? [v[name]] : []));
-    if (list) found = found.flatMap((v) => (Array.isArray(v) ? v : []));
-  }
-  return found;
-}
