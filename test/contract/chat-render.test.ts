@@ -190,6 +190,9 @@ describe("chat rendering of a consent's view", () => {
     expect(text).toContain("  - Amount: ` 1250 ` (from your words)");
     expect(text).toContain("  - Note: [withheld] (check: from unknown)");
     expect(text).toContain("Look carefully: 1 value may not be what it seems.");
+    // A reason that ends its own sentence is not given a second full stop.
+    const ended = renderQuery(pending({ ...view, reason: "A payment cannot be undone." }), links);
+    expect(ended).toContain(": A payment cannot be undone.\n");
   });
 
   it("keeps a hostile value inert: no forged consent line, link or image is live", () => {

@@ -181,7 +181,7 @@ function tableOf(value: unknown): string | null {
  * from, values inert; an app choice's options in the apps' own words, quoted.
  */
 export function viewText(view: ConsentView): string {
-  const out = [`  ${plain(view.title)}: ${plain(view.reason)}.`];
+  const out = [`  ${plain(view.title)}: ${plain(view.reason.replace(/[.\s]+$/, ""))}.`];
   if (view.warnings > 0) {
     out.push(
       `  Look carefully: ${view.warnings === 1 ? "1 value" : `${view.warnings} values`} may not be what ${view.warnings === 1 ? "it seems" : "they seem"}.`,
