@@ -117,7 +117,6 @@ export {
   toolOutputLabel,
 } from "./runtime-labels.ts";
 export type {
-  IsTrusted,
   RuleCall,
   RuleCondition,
   StandingRule,
@@ -133,6 +132,8 @@ export {
 } from "./standing-rules.ts";
 export type { StrictDecode } from "./strict-plan.ts";
 export { decodeStrictPlan, strictPlanJsonSchema } from "./strict-plan.ts";
+export type { ArgStanding, UnaskedRefusal } from "./unasked.ts";
+export { unaskedRefusal } from "./unasked.ts";
 export type { ValidationResult, ValidPlan } from "./validate.ts";
 export { validatePlan } from "./validate.ts";
 export type { DisplayCheck, Verdict, Violation } from "./verify.ts";

@@ -26,7 +26,15 @@ export type Remedy = "match" | "sanitise";
 
 /** How a deferred finding was met; names places and counts, never a value. */
 export type Vouch =
-  | { readonly by: "match"; readonly source: string; readonly candidates: number }
+  | {
+      readonly by: "match";
+      readonly source: string;
+      readonly candidates: number;
+      /** Who held the matched values: `query`, a tool's `trustedValues`, or null (a bound value). */
+      readonly origins: readonly (string | null)[];
+      /** A matched value is the id of a record a call made from content (unasked.ts). */
+      readonly contentMade: boolean;
+    }
   | { readonly by: "sanitise"; readonly references: number };
 
 /** The remedy the tenant allows for `argument` of `tool`, if any (the role checks are the policy schema's). */
@@ -48,6 +56,11 @@ export interface PoolSource {
   readonly label: Label;
   readonly tool?: string;
   readonly trusted?: readonly (string | number)[];
+  /**
+   * The `trusted` leaves name records a call made from content (an argument or the pc below the
+   * top): a file's id whose words a q-llm wrote. Still matchable, but content's for stored answers.
+   */
+  readonly contentMade?: boolean;
 }
 
 interface Held {
@@ -55,6 +68,7 @@ interface Held {
   readonly source: string;
   /** `query`, the tool whose `trustedValues` hold it, or null for a bound value at its label. */
   readonly origin: string | null;
+  readonly contentMade: boolean;
 }
 
 /** A value held by several sources keeps one holder per origin (the best of each). */
@@ -73,7 +87,7 @@ export class TrustedPool {
 
   constructor(l: Lattices, query: string, sources: Iterable<PoolSource>) {
     const top = l.integrity.levels.length - 1;
-    const query_ = { integrity: top, source: "query", origin: "query" };
+    const query_ = { integrity: top, source: "query", origin: "query", contentMade: false };
     this.add(query, query_);
     for (const token of query.split(/\s+/)) {
       this.add(token, query_);
@@ -81,9 +95,15 @@ export class TrustedPool {
     }
     for (const s of sources) {
       const integrity = Math.max(l.integrity.rank(s.label.integrity), 0);
-      for (const leaf of scalars(s.value)) this.add(leaf, { integrity, source: s.name, origin: null });
+      for (const leaf of scalars(s.value))
+        this.add(leaf, { integrity, source: s.name, origin: null, contentMade: false });
       // Trusted as values to match, never as text: a name or id vouches for no link written in it.
-      const vouched = { integrity: top, source: s.name, origin: s.tool ?? null };
+      const vouched = {
+        integrity: top,
+        source: s.name,
+        origin: s.tool ?? null,
+        contentMade: !!s.contentMade,
+      };
       for (const leaf of s.trusted ?? []) this.add(leaf, vouched, false);
     }
   }
@@ -96,7 +116,12 @@ export class TrustedPool {
     const holders = this.values.get(key) ?? [];
     const same = holders.findIndex((h) => h.origin === entry.origin);
     if (same >= 0) {
-      if (holders[same]!.integrity < entry.integrity) holders[same] = entry;
+      const had = holders[same]!;
+      // The best of an origin: the higher integrity, then a record content did not make.
+      const better =
+        had.integrity < entry.integrity ||
+        (had.integrity === entry.integrity && had.contentMade && !entry.contentMade);
+      if (better) holders[same] = entry;
     } else if (holders.length < MAX_HOLDERS) holders.push(entry);
     this.values.set(key, holders);
   }
@@ -108,7 +133,8 @@ export class TrustedPool {
   holder(value: string | number, floor: number, from?: readonly string[]): Held | null {
     const holders = this.values.get(keyOf(value)) ?? [];
     const ok = (h: Held) => h.integrity >= floor && (!from || (h.origin !== null && from.includes(h.origin)));
-    return holders.find(ok) ?? null;
+    // The user's words are added first; among the rest, a record content did not make.
+    return holders.find((h) => ok(h) && !h.contentMade) ?? holders.find(ok) ?? null;
   }
 
   /** How many values are trusted at or above `floor`: the choice a steered match was made among. */
@@ -192,7 +218,14 @@ export function vouch(input: {
     const from = ownGet(ownGet(input.policy.tools, input.tool)?.args, input.argument)?.from;
     const holders = wanted.map((v) => pool.holder(v, floor, from));
     if (holders.some((h) => h === null)) return null;
-    return { by: "match", source: holders[0]!.source, candidates: pool.count(floor) };
+    const held = holders as Held[];
+    return {
+      by: "match",
+      source: held[0]!.source,
+      candidates: pool.count(floor),
+      origins: [...new Set(held.map((h) => h.origin))],
+      contentMade: held.some((h) => h.contentMade),
+    };
   }
   if (input.destination) return null;
   const text = scalars(input.value)

@@ -1,5 +1,6 @@
 import type { AuditType } from "../audit-types.ts";
 import {
+  type ArgStanding,
   type CallFacts,
   type ConsentKind,
   type ConsentNeed,
@@ -14,7 +15,9 @@ import {
   standingRulesAllowed,
   type ToolStep,
   TrustedPool,
+  unaskedRefusal,
   type Violation,
+  type Vouch,
   vouch,
 } from "../policy/index.ts";
 import { appSelectionAsk, authorizeAsk, callAsk } from "./consent-asks.ts";
@@ -74,7 +77,7 @@ export class Gate {
   /** The current call's trusted values: built when a deferred finding first needs them. */
   private pool: TrustedPool | undefined;
   /** How each of the current call's arguments was vouched for (vouch.ts), if it was. */
-  private readonly vouchedBy = new Map<string, "match" | "sanitise">();
+  private readonly vouchedBy = new Map<string, Vouch>();
 
   constructor(context: GateContext) {
     this.g = context;
@@ -155,12 +158,16 @@ export class Gate {
     if (!need) return "go";
     const grantSubject =
       need.kind === "data_share" ? `data_share:${origins.join(",")}->${targetId(target)}` : null;
-    if (grantSubject && (await this.g.ports.standing(grantSubject))) return "go";
+    const standing = this.standing(args);
+    // A stored answer (a grant, a rule) stands in for the user only on a call content did not write.
+    const unasked = unaskedRefusal(pc.label.integrity === this.g.lattices.integrity.top, standing) === null;
+    if (grantSubject && unasked && (await this.g.ports.standing(grantSubject))) return "go";
     const subject = `${need.kind}:${key}`;
     const decided = this.decision(subject, need.kind);
     if (decided === "pending") return "pause";
     if (decided) return "go";
-    if (await this.standingRule(target, key, args, pc, need, violations.length)) return "go";
+    const call = { args, pc, need, origins, standing, violations: violations.length };
+    if (await this.standingRule(target, key, call)) return "go";
     this.asked = callAsk({
       policy: this.g.policy,
       lattices: this.g.lattices,
@@ -179,42 +186,56 @@ export class Gate {
   }
 
   /**
+   * How each argument stands for stored answers (unasked.ts): at the top integrity, met by a match
+   * in this call (with who held the value), or content's, whatever remedy met its floor.
+   */
+  private standing(args: Record<string, Labeled>): Record<string, ArgStanding> {
+    const top = this.g.lattices.integrity.top;
+    const out: Record<string, ArgStanding> = {};
+    for (const [name, a] of Object.entries(args)) {
+      const how = this.vouchedBy.get(name);
+      out[name] =
+        a.label.integrity === top
+          ? { by: "top" }
+          : how?.by === "match"
+            ? { by: "match", origins: how.origins, contentMade: how.contentMade }
+            : { by: "content" };
+    }
+    return out;
+  }
+
+  /**
    * Whether one of the user's standing rules answers this consent instead of the user. Only an
    * `irreversible` or `data_share` one: an endorsement, an app choice or an agent's request is always
-   * asked. Trusted, until the per-query pool of trusted values is wired here: the argument's runtime
-   * label has the top integrity (the user's own words or a source of the user's integrity).
+   * asked; and only a call content did not write (ruleCovers holds the invariant of unasked.ts).
    */
   private async standingRule(
     target: Target,
     key: string,
-    args: Record<string, Labeled>,
-    pc: Pc,
-    need: ConsentNeed,
-    violations: number,
+    c: {
+      args: Record<string, Labeled>;
+      pc: Pc;
+      need: ConsentNeed;
+      origins: readonly string[];
+      standing: Record<string, ArgStanding>;
+      violations: number;
+    },
   ): Promise<boolean> {
+    const { need } = c;
     if (need.kind !== "irreversible" && need.kind !== "data_share") return false;
     if (!standingRulesAllowed(this.g.policy, target.tool)) return false;
     const rules = await this.g.ports.standingRules();
     if (!rules.length) return false;
-    const top = this.g.lattices.integrity.top;
     const call: RuleCall = {
       tool: target.tool,
-      args: Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.value])),
-      violations,
+      args: Object.fromEntries(Object.entries(c.args).map(([name, a]) => [name, a.value])),
+      standing: c.standing,
+      origins: c.origins,
+      violations: c.violations,
       verdict: need.assessment.verdict,
-      steered: pc.label.integrity !== top,
+      steered: c.pc.label.integrity !== this.g.lattices.integrity.top,
     };
-    // Content may choose where among trusted values, or write the words, but not both with nobody
-    // asked: a matched recipient with a sanitised body would make the app a megaphone for an injection.
-    const how = [...this.vouchedBy.values()];
-    if (how.includes("match") && how.includes("sanitise")) return false;
-    // The user's words or a trusted source, or a value this call's gate matched to a trusted value.
-    const isTrusted = (name: string) =>
-      Object.hasOwn(args, name) &&
-      (args[name]!.label.integrity === top || this.vouchedBy.get(name) === "match");
-    const rule = this.g.defences.ruleScope
-      ? rules.find((r) => ruleCovers(r, call, isTrusted, Date.now()))
-      : rules[0];
+    const rule = this.g.defences.ruleScope ? rules.find((r) => ruleCovers(r, call, Date.now())) : rules[0];
     if (!rule) return false;
     // Names, never values: the audit log is read by the tenant's admin.
     this.g.ports.audit("standing_rule_used", {
@@ -274,7 +295,7 @@ export class Gate {
       // Built on first need: a payload that writes no reference never reads it.
       pool: () => (this.pool ??= new TrustedPool(this.g.lattices, this.g.queryText, bound())),
     });
-    if (how) this.vouchedBy.set(v.argument, how.by);
+    if (how) this.vouchedBy.set(v.argument, how);
     if (how)
       this.g.ports.audit("flow_vouched", {
         queryId: this.g.queryId,

@@ -186,7 +186,19 @@ class Run {
       // records (a channel that exists), trusted as values whatever step reads them later.
       if (paths.length) {
         const trusted = paths.flatMap((path) => leavesAt(value, path));
-        this.trustedValues.push({ name: key, value: undefined, label: final, tool: target.tool, trusted });
+        // A record made from content (a file whose words a q-llm wrote) is content's: its id may
+        // still be matched, but no stored answer takes it for the user's (unasked.ts).
+        const top = l.integrity.top;
+        const contentMade =
+          pc.label.integrity !== top || Object.values(args).some((a) => a.label.integrity !== top);
+        this.trustedValues.push({
+          name: key,
+          value: undefined,
+          label: final,
+          tool: target.tool,
+          trusted,
+          contentMade,
+        });
       }
       return { value, label: final, origins, provenance: ["app"] };
     };

@@ -110,7 +110,14 @@ describe("policy: which remedies an argument has", () => {
 describe("match: a value below the floor equal to a trusted value", () => {
   it("meets the floor for a contact's address, naming where it matched and among how many", () => {
     const how = check("to", "dana@corp.example");
-    expect(how).toEqual({ by: "match", source: "contacts", candidates: expect.any(Number) });
+    // A bound value at its label holds it (origin null): not the user's words, nor a tool's list.
+    expect(how).toEqual({
+      by: "match",
+      source: "contacts",
+      candidates: expect.any(Number),
+      origins: [null],
+      contentMade: false,
+    });
     expect(how && "candidates" in how && how.candidates).toBeGreaterThanOrEqual(2);
   });
 

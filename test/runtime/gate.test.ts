@@ -294,6 +294,7 @@ describe("deferred findings at the gate", () => {
     id: "sr_contacts",
     tool: "mail.send",
     when: { to: { from: "trusted" } },
+    origins: null,
     expiresAt: null,
     createdAt: "2026-11-01T00:00:00.000Z",
   };
@@ -304,6 +305,7 @@ describe("deferred findings at the gate", () => {
     remedies = true,
     rules: StandingRule[] = [],
     bodyLabel = untrusted,
+    queryText = "Mail Dana the summary of my inbox",
   ) => {
     const p = policy({ planning: { mode: "catalog" }, onViolation, tools: remedies ? tools : {} });
     const audits: Array<[string, Record<string, unknown>]> = [];
@@ -312,7 +314,7 @@ describe("deferred findings at the gate", () => {
       picks: {},
       policy: p,
       lattices: policyLattices(p),
-      queryText: "Mail Dana the summary of my inbox",
+      queryText,
       snapshot: { ...SNAPSHOT, targets: { "mail.send": [mail] }, destinations: { "mail.send": ["to"] } },
       violations: [],
       defences: ALL_DEFENCES,
@@ -351,10 +353,14 @@ describe("deferred findings at the gate", () => {
     expect((await run("ask", "mark@evil.test", "fine")).asked).toBe("endorse");
   });
 
-  it("a standing rule for trusted recipients answers for a matched contact given the user's words", async () => {
-    const r = await run("reject", "dana@corp.example", "See you Sunday.", true, [mailRule], user);
+  it("a standing rule for the user's recipients answers for one the user's words name, given the user's words", async () => {
+    const said = "Mail dana@corp.example: see you Sunday";
+    const r = await run("reject", "dana@corp.example", "See you Sunday.", true, [mailRule], user, said);
     expect(r.outcome).toBe("go");
     expect(r.audits.map(([type]) => type)).toEqual(["flow_vouched", "standing_rule_used"]);
+    // A contact content chose among the address book is not the user's words (#43): asked.
+    const chosen = await run("reject", "dana@corp.example", "See you Sunday.", true, [mailRule], user);
+    expect([chosen.outcome, chosen.asked]).toEqual(["pause", "irreversible"]);
     // Content chose the recipient and wrote the words: the rule does not answer; the user is asked.
     const both = await run("reject", "dana@corp.example", "Two invoices.", true, [mailRule]);
     expect([both.outcome, both.asked]).toEqual(["pause", "irreversible"]);

@@ -35,7 +35,9 @@ const POLICY = {
     "mail.send": { minInputIntegrity: "untrusted" },
   },
 };
-const TO_TRUSTED = { tool: "mail.send", when: { to: { from: "trusted" } } };
+/** The address book's data may reach the mail: a rule says whose data it lets through (#43 L3). */
+const TO_WORDS = { tool: "mail.send", when: { to: { from: "trusted" } } };
+const TO_TRUSTED = { ...TO_WORDS, origins: ["contacts"] };
 
 const contactQuery = "Mail my colleague with subject Lunch and body See you at noon";
 const contactPlan = {
@@ -89,6 +91,13 @@ describe("(a) the honest task: mail to a contact", () => {
     expect(before.status).toBe("awaiting_consent");
     expect((await pendingConsents(w, sid)).map((c) => c.kind)).toEqual(["irreversible"]);
 
+    // A rule that lists no origins answers no call carrying another app's data: still asked.
+    const narrow = await setRule(w, TO_WORDS);
+    expect(narrow.status).toBe(201);
+    const asked = await openSession(w);
+    expect((await settle(w, asked, await ask(w, asked, contactQuery))).status).toBe("awaiting_consent");
+    await api("DELETE", `/v1/users/alice/standing-rules/${narrow.body.rule.id}`, { key: w.frontend });
+
     const set = await setRule(w, TO_TRUSTED);
     expect(set.status).toBe(201);
     const fresh = await openSession(w);
@@ -117,7 +126,7 @@ describe("(a) the honest task: mail to a contact", () => {
 describe("(b) a recipient an injection chose", () => {
   it("still asks under the rule, and nothing is sent", async () => {
     const w = await world(["mail"], replyPlan);
-    expect((await setRule(w, TO_TRUSTED)).status).toBe(201);
+    expect((await setRule(w, TO_WORDS)).status).toBe(201);
     const sid = await openSession(w);
     expect((await settle(w, sid, await ask(w, sid, replyQuery))).status).toBe("awaiting_consent");
     const [consent] = await pendingConsents(w, sid);
@@ -127,7 +136,7 @@ describe("(b) a recipient an injection chose", () => {
 
   it("control, rule scope off (any rule covers): the mail goes to the attacker unasked", async () => {
     const w = await world(["mail"], replyPlan);
-    expect((await setRule(w, TO_TRUSTED)).status).toBe(201);
+    expect((await setRule(w, TO_WORDS)).status).toBe(201);
     const sid = await openSession(w);
     expect((await settle(w, sid, await startWith(w, sid, replyQuery, { ruleScope: "off" }))).status).toBe(
       "completed",
@@ -178,8 +187,8 @@ describe("(c) a standing rule stretched past its scope still asks", () => {
   });
 
   it("a rule for another tool asks (control: scope off, it covers)", async () => {
-    expect(await payUnder(TO_TRUSTED, 40)).toMatchObject({ q: { status: "awaiting_consent" }, paid: 0 });
-    expect(await payUnder(TO_TRUSTED, 40, "off")).toMatchObject({ q: { status: "completed" }, paid: 1 });
+    expect(await payUnder(TO_WORDS, 40)).toMatchObject({ q: { status: "awaiting_consent" }, paid: 0 });
+    expect(await payUnder(TO_WORDS, 40, "off")).toMatchObject({ q: { status: "completed" }, paid: 1 });
   });
 
   it("an expired rule asks (control: scope off, it covers)", async () => {
@@ -211,7 +220,9 @@ describe("the standing-rules resource", () => {
   it("lists a rule with its scope in words; refuses bad input naming the field; another user's is not found", async () => {
     const w = await hubWorld(["contacts", "mail"], POLICY);
     const set = await setRule(w, TO_TRUSTED);
-    expect(set.body.rule.description).toMatch(/^mail\.send when "to" is a trusted value/);
+    expect(set.body.rule.description).toMatch(
+      /^mail\.send when "to" is in your own words \(or from a source you trust\), carrying data from contacts at most;/,
+    );
     const listed = await api("GET", "/v1/users/alice/standing-rules", { key: w.frontend });
     expect(listed.body).toEqual({
       rules: [expect.objectContaining({ id: set.body.rule.id, tool: "mail.send" })],
@@ -229,6 +240,15 @@ describe("the standing-rules resource", () => {
     await refused({ tool: "mail.send", when: { recipient: { from: "trusted" } } }, "body.when.recipient");
     await refused({ tool: "mail.send", expiresAt: "2020-01-01T00:00:00Z" }, "body.expiresAt");
     await refused({ tool: "mail.send", scope: "everything" }, "body");
+    await refused({ tool: "mail.send", origins: ["nosuchapp"] }, "body.origins.0");
+    await refused(
+      { tool: "mail.send", when: { to: { chosenFrom: ["mail.nothing"] } } },
+      "body.when.to.chosenFrom.0",
+    );
+    await refused(
+      { tool: "mail.send", when: { to: { from: "trusted", chosenFrom: ["contacts.lookup"] } } },
+      "body.when.to",
+    );
     // A condition zod would drop silently, leaving a broader rule than the one written.
     const proto = await api("POST", "/v1/users/alice/standing-rules", {
       key: w.frontend,
@@ -255,7 +275,7 @@ describe("the standing-rules resource", () => {
       planning: { mode: "catalog" },
       tools: { "mail.send": { standingRules: false } },
     });
-    const res = await setRule(w, TO_TRUSTED);
+    const res = await setRule(w, TO_WORDS);
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain("body.tool");
   });

@@ -26,6 +26,8 @@ const MIGRATIONS = {
     `CREATE TABLE standing_rules (
        id TEXT PRIMARY KEY, tool TEXT NOT NULL, conditions TEXT NOT NULL, expires_at TEXT,
        created_at TEXT NOT NULL)`,
+    // Whose data a covered call may carry (JSON list); null: none but the target's own.
+    `ALTER TABLE standing_rules ADD COLUMN origins TEXT`,
   ],
 };
 
@@ -147,8 +149,10 @@ export class ArtifactsDO extends DurableObject<Env> {
     const { n } = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM standing_rules`[0]!;
     if (n >= MAX_STANDING_RULES) return null;
     const id = randomId("sr");
-    this.sql`INSERT INTO standing_rules VALUES (${id}, ${rule.tool}, ${JSON.stringify(rule.when)},
-             ${rule.expiresAt ?? null}, ${new Date().toISOString()})`;
+    const origins = rule.origins ? JSON.stringify(rule.origins) : null;
+    this.sql`INSERT INTO standing_rules (id, tool, conditions, expires_at, created_at, origins)
+             VALUES (${id}, ${rule.tool}, ${JSON.stringify(rule.when)}, ${rule.expiresAt ?? null},
+                     ${new Date().toISOString()}, ${origins})`;
     return toRule(this.sql<RuleRow>`SELECT * FROM standing_rules WHERE id = ${id}`[0]!);
   }
 
@@ -185,6 +189,7 @@ type RuleRow = {
   conditions: string;
   expires_at: string | null;
   created_at: string;
+  origins: string | null;
 };
 
 function toRule(row: RuleRow): StandingRule {
@@ -192,6 +197,10 @@ function toRule(row: RuleRow): StandingRule {
     id: row.id,
     tool: row.tool,
     when: decode(StandingRuleInputSchema.shape.when, row.conditions, `standing rule ${row.id}`),
+    origins:
+      row.origins === null
+        ? null
+        : (decode(StandingRuleInputSchema.shape.origins, row.origins, `standing rule ${row.id}`) ?? null),
     expiresAt: row.expires_at,
     createdAt: row.created_at,
   };

@@ -30,10 +30,15 @@ const RuleView = z
       z.string(),
       z.object({
         from: z.literal("trusted").optional(),
+        chosenFrom: z.array(z.string()).optional(),
+        min: z.number().optional(),
         max: z.number().optional(),
         oneOf: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
       }),
     ),
+    origins: z.array(z.string()).nullable().openapi({
+      description: "Whose data a covered call may carry; null: no other app's",
+    }),
     expiresAt: z.string().nullable(),
     createdAt: z.string(),
     description: z.string().openapi({ description: "The rule's scope in words" }),
@@ -80,7 +85,11 @@ const revoke = createRoute({
   },
 });
 
-const view = (rule: StandingRule) => ({ ...rule, description: describeRule(rule) });
+const view = (rule: StandingRule) => ({
+  ...rule,
+  origins: rule.origins ? [...rule.origins] : null,
+  description: describeRule(rule),
+});
 
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.use(requireRole("frontend"));
@@ -118,6 +127,21 @@ export const standingRuleRoutes = base
     for (const arg of entry ? Object.keys(rule.when) : [])
       if (!Object.hasOwn(properties, arg))
         problems.push({ field: `body.when.${arg}`, message: `${rule.tool} has no argument ${arg}` });
+    const names = new Set(entries.map((e) => e.name));
+    for (const [arg, condition] of Object.entries(rule.when))
+      for (const [i, tool] of (condition.chosenFrom ?? []).entries())
+        if (!names.has(tool))
+          problems.push({
+            field: `body.when.${arg}.chosenFrom.${i}`,
+            message: `no catalog entry is named ${tool}`,
+          });
+    const apps = new Set(["artifacts", ...entries.map((e) => e.name.split(".")[0]!)]);
+    for (const [i, origin] of (rule.origins ?? []).entries())
+      if (!apps.has(origin))
+        problems.push({
+          field: `body.origins.${i}`,
+          message: `${origin} is neither an app of the catalog nor artifacts`,
+        });
     if (rule.expiresAt && !(Date.parse(rule.expiresAt) > Date.now()))
       problems.push({ field: "body.expiresAt", message: "the expiry is in the past" });
     if (problems.length) throw invalid("standing rule refused", problems);
