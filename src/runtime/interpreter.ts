@@ -10,7 +10,6 @@ import {
   joinAll,
   type Label,
   type LoopStep,
-  leavesAt,
   loopOutLabel,
   loopVarLabel,
   outputBaseline,
@@ -21,6 +20,7 @@ import {
   type Step,
   type ToolStep,
   toolOutputLabel,
+  trustedLeaves,
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
 import type { JournalEntry } from "./records.ts";
@@ -185,7 +185,8 @@ class Run {
       // Kept for the whole query, loops and projections notwithstanding: they are the app's own
       // records (a channel that exists), trusted as values whatever step reads them later.
       if (paths.length) {
-        const trusted = paths.flatMap((path) => leavesAt(value, path));
+        // A path through a sender or author vouches nothing, though a stored policy may list it.
+        const trusted = trustedLeaves(value, paths);
         this.trustedValues.push({ name: key, value: undefined, label: final, tool: target.tool, trusted });
       }
       return { value, label: final, origins, provenance: ["app"] };

@@ -285,3 +285,41 @@ describe("interpreter: the work bound", () => {
     expect(journal.shown.length).toBe(64_000);
   });
 });
+
+describe("interpreter: what trustedValues vouch for (#43)", () => {
+  const p = plan(
+    tool("c", "contacts.lookup", { name: lit("Dana") }),
+    tool("m", "mail.search", { query: lit("x") }),
+  );
+  const contact = { email: "dana@corp.example", sender: "eve@evil.test" };
+  type Answer = { value: unknown; readUntrusted?: boolean; relayed?: string[]; remembered?: string[] };
+
+  /** Effects whose gate keeps the trusted leaves it was given at the last look at the second call. */
+  function watching(first: () => Answer) {
+    const seen = { leaves: [] as unknown[] };
+    const effects = fakeEffects(answers, {
+      // The gate may see a call more than once (a yield replays to it): the last look is the call's.
+      gate: async (target, _key, _args, _pc, bound) => {
+        if (target.tool === "mail.search") seen.leaves = [...bound()].flatMap((s) => s.trusted ?? []);
+        return "go";
+      },
+      tool: async (target) => (target.tool === "contacts.lookup" ? first() : { value: { hits: 1 } }),
+    });
+    return { seen, effects };
+  }
+
+  async function vouched(paths: string[], first: () => Answer = () => ({ value: contact }), budget = 1) {
+    const { seen, effects } = watching(first);
+    const stored = policy({ tools: { "contacts.lookup": { trustedValues: paths } } });
+    const { outcome } = await runToEnd(p, effects, { policy: stored, budget });
+    expect(outcome.state).toBe("done");
+    return seen.leaves;
+  }
+
+  it("a stored policy trusting `sender` vouches nothing for it; control: `email` of the same answer vouches", async () => {
+    // parsePolicy (how stored documents are read) still takes the path; only a PUT refuses it.
+    expect(await vouched(["sender"])).toEqual([]);
+    expect(await vouched(["messages[].sender", "reply_to"])).toEqual([]);
+    expect(await vouched(["email"])).toEqual(["dana@corp.example"]);
+  });
+});
