@@ -322,4 +322,42 @@ describe("interpreter: what trustedValues vouch for (#43)", () => {
     expect(await vouched(["messages[].sender", "reply_to"])).toEqual([]);
     expect(await vouched(["email"])).toEqual(["dana@corp.example"]);
   });
+
+  it("an agent's answer after it read content vouches nothing, journaled or not; control: unread, it vouches", async () => {
+    const answer = { email: "attacker@evil.test" };
+    // Budget 1: the second call's advance replays the first from the journal; 10: one advance, no replay.
+    for (const budget of [1, 10]) {
+      expect(await vouched(["email"], () => ({ value: answer, readUntrusted: true }), budget)).toEqual([]);
+      expect(await vouched(["email"], () => ({ value: answer, readUntrusted: false }), budget)).toEqual([
+        "attacker@evil.test",
+      ]);
+    }
+  });
+
+  it("nor one that relayed another app's answer or was given memory", async () => {
+    const value = { email: "attacker@evil.test" };
+    expect(await vouched(["email"], () => ({ value, relayed: ["internal"] }))).toEqual([]);
+    expect(await vouched(["email"], () => ({ value, remembered: ["internal"] }))).toEqual([]);
+  });
+
+  it("a journal from before the mark: a label lowered by reading is enough to take no leaves", async () => {
+    const trusting = policy({
+      tools: { "contacts.lookup": { trustedValues: ["email"], output: { integrity: "user" } } },
+    });
+    const first = () => ({ value: { email: "attacker@evil.test" } });
+    const fresh = new MemoryJournal();
+    await runToEnd(p, watching(first).effects, { policy: trusting, journal: fresh });
+    const done = fresh.entries.get("steps[0]")!;
+    expect(done.label?.integrity).not.toBe("untrusted");
+    const replayed = async (label: { confidentiality: string; integrity: string }) => {
+      const journal = new MemoryJournal();
+      journal.entries.set("steps[0]", { ...done, label });
+      const { seen, effects } = watching(first);
+      await runToEnd(p, effects, { policy: trusting, journal });
+      return seen.leaves;
+    };
+    expect(await replayed({ ...done.label!, integrity: "untrusted" })).toEqual([]);
+    // Control: the label the call computes (nothing read) takes the leaves.
+    expect(await replayed(done.label!)).toEqual(["attacker@evil.test"]);
+  });
 });
