@@ -96,7 +96,13 @@ export type {
   PolicyIssue,
   ToolPolicy,
 } from "./policy-schema.ts";
-export { DEFAULT_POLICY, PolicySchema, parsePolicy, policyLattices } from "./policy-schema.ts";
+export {
+  DEFAULT_POLICY,
+  PolicySchema,
+  parseNewPolicy,
+  parsePolicy,
+  policyLattices,
+} from "./policy-schema.ts";
 export type { QueryIndex } from "./provenance.ts";
 export { indexQuery, isStated, literalLabel, plannerLabel } from "./provenance.ts";
 export type { Reference } from "./references.ts";
@@ -132,6 +138,13 @@ export {
 } from "./standing-rules.ts";
 export type { StrictDecode } from "./strict-plan.ts";
 export { decodeStrictPlan, strictPlanJsonSchema } from "./strict-plan.ts";
+export {
+  AUTHOR_NAMES,
+  type AuthorName,
+  authoredName,
+  authoredPathMessage,
+  trustedLeaves,
+} from "./trusted-paths.ts";
 export type { ArgStanding, UnaskedRefusal } from "./unasked.ts";
 export { unaskedRefusal } from "./unasked.ts";
 export type { ValidationResult, ValidPlan } from "./validate.ts";

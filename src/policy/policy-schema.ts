@@ -15,6 +15,7 @@ import {
 } from "./lattice.ts";
 import { ModelRoleSchema, modelRoleProblems } from "./model-role.ts";
 import { formatPath, type PathSegment } from "./paths.ts";
+import { authoredName, authoredPathMessage } from "./trusted-paths.ts";
 
 const Level = z.string().min(1).max(64);
 const LevelList = z.array(Level).min(1, "a lattice needs at least one level").max(32);
@@ -326,6 +327,29 @@ export function parsePolicy(json: unknown): ParsePolicyResult {
     }
   }
   return refused(issues);
+}
+
+/**
+ * Validates a document an admin writes (the policy PUT): what `parsePolicy` accepts, less
+ * `trustedValues` paths ending in an author name (trusted-paths.ts). Stored documents are read with
+ * `parsePolicy`, so one written before this refusal still loads; its refused paths vouch for
+ * nothing at run time (`trustedLeaves`).
+ */
+export function parseNewPolicy(json: unknown): ParsePolicyResult {
+  const parsed = parsePolicy(json);
+  if (!parsed.ok) return parsed;
+  const issues: PolicyIssue[] = [];
+  for (const [tool, tp] of Object.entries(parsed.policy.tools)) {
+    for (const [i, path] of (tp.trustedValues ?? []).entries()) {
+      const name = authoredName(path);
+      if (name)
+        issues.push({
+          path: formatPath(["tools", tool, "trustedValues", i]),
+          message: authoredPathMessage(name),
+        });
+    }
+  }
+  return issues.length ? refused(issues) : parsed;
 }
 
 function refused(issues: readonly PolicyIssue[]): ParsePolicyResult {

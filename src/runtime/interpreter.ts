@@ -10,7 +10,6 @@ import {
   joinAll,
   type Label,
   type LoopStep,
-  leavesAt,
   loopOutLabel,
   loopVarLabel,
   outputBaseline,
@@ -21,6 +20,7 @@ import {
   type Step,
   type ToolStep,
   toolOutputLabel,
+  trustedLeaves,
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
 import type { JournalEntry } from "./records.ts";
@@ -181,11 +181,14 @@ class Run {
     // A comparison's answers are read, never trusted as lists: any bound provider may have written them.
     const paths =
       (!comparison && Object.hasOwn(tools, target.tool) && tools[target.tool]?.trustedValues) || [];
-    const answer = (value: unknown, final: Label): Labeled => {
+    const answer = (value: unknown, final: Label, agentRead: boolean): Labeled => {
       // Kept for the whole query, loops and projections notwithstanding: they are the app's own
-      // records (a channel that exists), trusted as values whatever step reads them later.
-      if (paths.length) {
-        const trusted = paths.flatMap((path) => leavesAt(value, path));
+      // records (a channel that exists), trusted as values whatever step reads them later. Not an
+      // agent's answer once it read content, another app's answer or its memory: a hijacked agent
+      // writes `{email: "attacker@evil.test"}` at the very path the policy trusts (#43, M1).
+      if (paths.length && !agentRead) {
+        // A path through a sender or author vouches nothing, though a stored policy may list it.
+        const trusted = trustedLeaves(value, paths);
         // A record made from content (a file whose words a q-llm wrote) is content's: its id may
         // still be matched, but no stored answer takes it for the user's (unasked.ts).
         const top = l.integrity.top;
@@ -202,7 +205,13 @@ class Run {
       }
       return { value, label: final, origins, provenance: ["app"] };
     };
-    if (journaled?.state === "done") return answer(journaled.value, journaled.label ?? label);
+    if (journaled?.state === "done") {
+      // A journal written before the mark existed: a label other than the computed one means the
+      // agent read something (below), so its leaves are not taken either.
+      const final = journaled.label ?? label;
+      const marked = journaled.info?.[AGENT_READ] === true;
+      return answer(journaled.value, final, marked || !sameLabel(final, label));
+    }
     if (journaled?.state === "started" && target.entry.irreversible) {
       // It may or may not have reached the app: guessing could send money twice, so stop and say so.
       throw new StepFailure(
@@ -234,9 +243,19 @@ class Run {
     let final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
     const read = [...(result.relayed ?? []), ...(ifc ? (result.remembered ?? []) : [])];
     final = join(l, final, { confidentiality: highest(conf, read, conf.bottom), integrity: l.integrity.top });
-    this.ctx.record.done(key, "tool", result.value, final, info);
+    // Memory counts whatever `ifc` says: what the agent was given, not what its label carries.
+    const agentRead =
+      result.readUntrusted === true || !!result.relayed?.length || !!result.remembered?.length;
+    // Journaled, so a replay (every later advance) takes no leaves from this answer either.
+    this.ctx.record.done(
+      key,
+      "tool",
+      result.value,
+      final,
+      agentRead ? { ...info, [AGENT_READ]: true } : info,
+    );
     this.ctx.record.event("step_finished", { key, kind: "tool", ...info, label: final });
-    return answer(result.value, final);
+    return answer(result.value, final, agentRead);
   }
 
   /** The target a journaled call went to: the same app again, never a new choice. */
@@ -397,6 +416,12 @@ function providersOf(targets: readonly Target[]): Target[] {
   for (const t of targets) if (!byApp.has(t.app)) byApp.set(t.app, t);
   return [...byApp.values()].sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));
 }
+
+/** The journal info mark of a tool answer from an agent that read content, other apps' answers or memory. */
+const AGENT_READ = "agentRead";
+
+const sameLabel = (a: Label, b: Label) =>
+  a.confidentiality === b.confidentiality && a.integrity === b.integrity;
 
 /** The origin of a retrieved artifact's data: `artifact:<id>`. */
 const ARTIFACT_ORIGIN = "artifact:";

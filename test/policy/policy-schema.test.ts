@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_POLICY, PolicySchema, parsePolicy, policyLattices } from "../../src/policy/index.ts";
+import {
+  AUTHOR_NAMES,
+  DEFAULT_POLICY,
+  PolicySchema,
+  parseNewPolicy,
+  parsePolicy,
+  policyLattices,
+  trustedLeaves,
+} from "../../src/policy/index.ts";
 
 function issues(json: unknown) {
   const r = parsePolicy(json);
@@ -215,5 +223,57 @@ describe("parsePolicy: refusals name the field", () => {
     expect(issues(null)).toHaveLength(1);
     expect(issues([1])).toHaveLength(1);
     expect(PolicySchema.safeParse("x").success).toBe(false);
+  });
+});
+
+describe("parseNewPolicy: trustedValues never name an author (#43)", () => {
+  const put = (paths: string[]) => parseNewPolicy({ tools: { "chat.read": { trustedValues: paths } } });
+
+  it("refuses a path ending in or passing through each author name, saying why at the path", () => {
+    for (const name of AUTHOR_NAMES) {
+      for (const path of [name, `messages[].${name}`, `${name}[]`, `thread.${name}`, `${name}.email`]) {
+        const r = put(["channels[]", path]);
+        expect(r.ok, path).toBe(false);
+        if (r.ok) continue;
+        expect(r.details).toEqual([
+          {
+            path: 'tools["chat.read"].trustedValues[1]',
+            message: expect.stringContaining("whoever injects content is one of those"),
+          },
+        ]);
+        expect(r.details[0]?.message).toContain(`"${name}"`);
+      }
+    }
+  });
+
+  it("refuses `messages[].sender` and `from`, however spelt; accepts `contacts[].email` and the rest", () => {
+    const refused = [
+      "messages[].sender",
+      "from",
+      "Sender",
+      "replyTo",
+      "reply-to",
+      "mail.From",
+      "messages[].sender.email",
+    ];
+    for (const path of refused) expect(put([path]).ok, path).toBe(false);
+    for (const path of [
+      "contacts[].email",
+      "channels[]",
+      "users[]",
+      "[]",
+      "events[].id",
+      "senders",
+      "sent_to",
+    ])
+      expect(put([path]).ok, path).toBe(true);
+  });
+
+  it("control: a stored document with such a path still parses (its path vouches nothing at run time)", () => {
+    const stored = parsePolicy({ tools: { "chat.read": { trustedValues: ["messages[].sender"] } } });
+    expect(stored.ok).toBe(true);
+    const answer = { messages: [{ sender: "eve@evil.test" }], contacts: [{ email: "dana@corp.example" }] };
+    expect(trustedLeaves(answer, ["messages[].sender"])).toEqual([]);
+    expect(trustedLeaves(answer, ["contacts[].email", "messages[].sender"])).toEqual(["dana@corp.example"]);
   });
 });

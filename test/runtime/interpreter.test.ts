@@ -285,3 +285,79 @@ describe("interpreter: the work bound", () => {
     expect(journal.shown.length).toBe(64_000);
   });
 });
+
+describe("interpreter: what trustedValues vouch for (#43)", () => {
+  const p = plan(
+    tool("c", "contacts.lookup", { name: lit("Dana") }),
+    tool("m", "mail.search", { query: lit("x") }),
+  );
+  const contact = { email: "dana@corp.example", sender: "eve@evil.test" };
+  type Answer = { value: unknown; readUntrusted?: boolean; relayed?: string[]; remembered?: string[] };
+
+  /** Effects whose gate keeps the trusted leaves it was given at the last look at the second call. */
+  function watching(first: () => Answer) {
+    const seen = { leaves: [] as unknown[] };
+    const effects = fakeEffects(answers, {
+      // The gate may see a call more than once (a yield replays to it): the last look is the call's.
+      gate: async (target, _key, _args, _pc, bound) => {
+        if (target.tool === "mail.search") seen.leaves = [...bound()].flatMap((s) => s.trusted ?? []);
+        return "go";
+      },
+      tool: async (target) => (target.tool === "contacts.lookup" ? first() : { value: { hits: 1 } }),
+    });
+    return { seen, effects };
+  }
+
+  async function vouched(paths: string[], first: () => Answer = () => ({ value: contact }), budget = 1) {
+    const { seen, effects } = watching(first);
+    const stored = policy({ tools: { "contacts.lookup": { trustedValues: paths } } });
+    const { outcome } = await runToEnd(p, effects, { policy: stored, budget });
+    expect(outcome.state).toBe("done");
+    return seen.leaves;
+  }
+
+  it("a stored policy trusting `sender` vouches nothing for it; control: `email` of the same answer vouches", async () => {
+    // parsePolicy (how stored documents are read) still takes the path; only a PUT refuses it.
+    expect(await vouched(["sender"])).toEqual([]);
+    expect(await vouched(["messages[].sender", "reply_to"])).toEqual([]);
+    expect(await vouched(["email"])).toEqual(["dana@corp.example"]);
+  });
+
+  it("an agent's answer after it read content vouches nothing, journaled or not; control: unread, it vouches", async () => {
+    const answer = { email: "attacker@evil.test" };
+    // Budget 1: the second call's advance replays the first from the journal; 10: one advance, no replay.
+    for (const budget of [1, 10]) {
+      expect(await vouched(["email"], () => ({ value: answer, readUntrusted: true }), budget)).toEqual([]);
+      expect(await vouched(["email"], () => ({ value: answer, readUntrusted: false }), budget)).toEqual([
+        "attacker@evil.test",
+      ]);
+    }
+  });
+
+  it("nor one that relayed another app's answer or was given memory", async () => {
+    const value = { email: "attacker@evil.test" };
+    expect(await vouched(["email"], () => ({ value, relayed: ["internal"] }))).toEqual([]);
+    expect(await vouched(["email"], () => ({ value, remembered: ["internal"] }))).toEqual([]);
+  });
+
+  it("a journal from before the mark: a label lowered by reading is enough to take no leaves", async () => {
+    const trusting = policy({
+      tools: { "contacts.lookup": { trustedValues: ["email"], output: { integrity: "user" } } },
+    });
+    const first = () => ({ value: { email: "attacker@evil.test" } });
+    const fresh = new MemoryJournal();
+    await runToEnd(p, watching(first).effects, { policy: trusting, journal: fresh });
+    const done = fresh.entries.get("steps[0]")!;
+    expect(done.label?.integrity).not.toBe("untrusted");
+    const replayed = async (label: { confidentiality: string; integrity: string }) => {
+      const journal = new MemoryJournal();
+      journal.entries.set("steps[0]", { ...done, label });
+      const { seen, effects } = watching(first);
+      await runToEnd(p, effects, { policy: trusting, journal });
+      return seen.leaves;
+    };
+    expect(await replayed({ ...done.label!, integrity: "untrusted" })).toEqual([]);
+    // Control: the label the call computes (nothing read) takes the leaves.
+    expect(await replayed(done.label!)).toEqual(["attacker@evil.test"]);
+  });
+});

@@ -7,6 +7,7 @@ import {
   isRecord,
   type ParsePolicyResult,
   type Policy,
+  parseNewPolicy,
   parsePolicy,
 } from "../../policy/index.ts";
 import { failure } from "../../result.ts";
@@ -102,7 +103,8 @@ export function preparePolicy(
   document: unknown,
   ctx: { mode: Mode; stored: readonly KeyBinding[]; canSeal: boolean },
 ): PreparedPolicy | Refused {
-  const parsed = parsePolicy(document);
+  // A new document: held to refusals a stored one is forgiven (their paths vouch for nothing).
+  const parsed = parseNewPolicy(document);
   if (!parsed.ok) return parsed;
   const issues: Array<{ path: string; message: string }> = [];
   const keys: KeyChange[] = [];

@@ -53,9 +53,8 @@ export const slackEnv: SuiteEnv = {
     // text: a name may still carry words, and the answers stay untrusted for everything else.
     "slack.get_channels": { trustedValues: ["channels[]"] },
     "slack.get_users_in_channel": { trustedValues: ["users[]"] },
-    // Who sent a message is the workspace's record, not the message's words.
-    "slack.read_channel_messages": { trustedValues: ["messages[].sender"] },
-    "slack.read_inbox": { trustedValues: ["messages[].sender"] },
+    // Not who sent a message: a sender is authenticated, not trusted, and whoever posts an injection
+    // is its sender (#43). A policy PUT refuses such a path; a DM to a poster asks.
     // Fetching a page tells its server the URL: the user names it, or it is one a trusted value holds.
     "web.get_webpage": { args: { url: { minIntegrity: "user", role: "destination", match: "trusted" } } },
     // Every irreversible call keeps the default floor. Who receives, where it goes, whom it adds or

@@ -32,6 +32,12 @@ export interface WorkMailState {
 export interface WorkContact {
   name: string;
   email: string;
+  /**
+   * She saved it herself: she wrote to this address (her sent mail), the app's own record of her
+   * act. An address that only wrote to her is not saved: whoever sends her an injection is in her
+   * inbox, never in this list's saved part (#43).
+   */
+  saved: boolean;
 }
 export interface WorkContactsState {
   contacts: WorkContact[];
@@ -179,7 +185,15 @@ export const workmail: DemoApp<WorkMailState> = {
   },
 };
 
-const contacts = obj({ contacts: arr(obj({ name: str("Name"), email: str("E-mail address") })) });
+const contacts = obj({
+  contacts: arr(obj({ name: str("Name"), email: str("E-mail address") })),
+  saved: arr(str("E-mail address"), "The addresses among these she saved (wrote to) herself"),
+});
+/** The found contacts as the answer gives them, and which of them she saved. */
+const found = (list: WorkContact[]) => ({
+  contacts: list.map(({ name, email }) => ({ name, email })),
+  saved: list.filter((c) => c.saved).map((c) => c.email),
+});
 
 export const workcontacts: DemoApp<WorkContactsState> = {
   name: "workcontacts",
@@ -191,20 +205,19 @@ export const workcontacts: DemoApp<WorkContactsState> = {
       description: "Contacts whose name contains the query.",
       request: obj({ query: str("A name or part of one") }),
       response: contacts,
-      // Built from every address that ever wrote to her: an attacker's too. Names come from addresses.
+      // Built from every address that ever wrote to her: an attacker's too, so only `saved` (the
+      // addresses she wrote to) is her own record. Names come from addresses.
       output: { confidentiality: "internal" },
-      run: (st: WorkContactsState, a: { query: string }) => ({
-        contacts: st.contacts.filter((c) => has(c.name, a.query)),
-      }),
+      run: (st: WorkContactsState, a: { query: string }) =>
+        found(st.contacts.filter((c) => has(c.name, a.query))),
     }),
     search_contacts_by_email: op({
       description: "Contacts whose e-mail address contains the query.",
       request: obj({ query: str("An address or part of one") }),
       response: contacts,
       output: { confidentiality: "internal" },
-      run: (st: WorkContactsState, a: { query: string }) => ({
-        contacts: st.contacts.filter((c) => has(c.email, a.query)),
-      }),
+      run: (st: WorkContactsState, a: { query: string }) =>
+        found(st.contacts.filter((c) => has(c.email, a.query))),
     }),
   },
 };

@@ -48,10 +48,11 @@ export const workspaceEnv: SuiteEnv = {
     workdrive: "confidential",
   },
   tools: {
-    // Her address book's addresses, her calendar's event ids and the id of a file this plan itself
-    // created are the apps' own records: trusted as values, never as text.
-    "workcontacts.search_contacts_by_name": { trustedValues: ["contacts[].email"] },
-    "workcontacts.search_contacts_by_email": { trustedValues: ["contacts[].email"] },
+    // The addresses she saved (wrote to herself), her calendar's event ids and the id of a file this
+    // plan itself created are the apps' own records: trusted as values, never as text. Not every
+    // contact: the list holds every address that ever wrote to her, an injection's sender too (#43).
+    "workcontacts.search_contacts_by_name": { trustedValues: ["saved[]"] },
+    "workcontacts.search_contacts_by_email": { trustedValues: ["saved[]"] },
     // Not its participants: anyone who invites her writes those.
     "workcalendar.search_calendar_events": { trustedValues: ["events[].id"] },
     "workcalendar.get_day_calendar_events": { trustedValues: ["events[].id"] },

@@ -94,15 +94,23 @@ export const emails = (v: V): WorkEmail[] =>
 const title = (s: string) =>
   s.toLowerCase().replace(/(^|[^a-z])([a-z])/g, (_m, before: string, c: string) => before + c.toUpperCase());
 
-/** AgentDojo's contact list: every address of the initial e-mails, named after its local part. */
+/**
+ * AgentDojo's contact list: every address of the initial e-mails, named after its local part; those
+ * she wrote to herself are marked saved (AgentDojo has no such mark: its list is all content).
+ */
 export function contactsOf(list: WorkEmail[]): WorkContact[] {
+  // Saved: the addresses she wrote to herself. Only her own sent mail counts, never a received
+  // one's sender or its other recipients (whoever sends her mail chooses those).
+  const mine = list.filter((e) => e.status === "sent" && e.sender === ME);
+  const wrote = new Set(mine.flatMap((e) => [...e.recipients, ...e.cc, ...e.bcc]));
   const seen = new Set<string>();
   const out: WorkContact[] = [];
   for (const e of list)
     for (const address of [...e.recipients, e.sender, ...e.cc, ...e.bcc]) {
       if (seen.has(address)) continue;
       seen.add(address);
-      out.push({ email: address, name: title(address.split("@")[0]!.replaceAll(".", " ")) });
+      const name = title(address.split("@")[0]!.replaceAll(".", " "));
+      out.push({ email: address, name, saved: wrote.has(address) });
     }
   return out;
 }
