@@ -4,6 +4,7 @@
  * then its per-functionality policy, then the secure defaults of DESIGN.md.
  */
 import { type CatalogEntry, defaultClearance } from "./context.ts";
+import { schemaDestinations } from "./inferred-destinations.ts";
 import { ownGet } from "./json.ts";
 import { type Label, minConfidentiality, normalizeLabel, type Requirement } from "./labels.ts";
 import { highest, type Lattices } from "./lattice.ts";
@@ -27,6 +28,25 @@ function defaultFloor(l: Lattices, entry: CatalogEntry | undefined): string {
   return entry?.irreversible === false ? l.integrity.bottom : l.integrity.top;
 }
 
+/** The top-level arguments an entry's request schema makes destinations, read once per schema. */
+const destinationArgs = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * Whether the catalog's schema makes `arg` a destination (by `format` or name: a URL, an address, an
+ * account). Such an argument gets the top floor by default, reversible tools too: opening or
+ * fetching a link content chose tells its author what the user holds, and a tool-wide relaxation
+ * (`minInputIntegrity`) is about words, not places. Only the argument's own `minIntegrity` lowers it.
+ */
+export function isSchemaDestination(entry: CatalogEntry | undefined, arg: string): boolean {
+  if (!entry) return false;
+  let names = destinationArgs.get(entry.requestSchema);
+  if (!names) {
+    names = new Set(schemaDestinations(entry.requestSchema).map((path) => path.split(/[.[]/)[0]!));
+    destinationArgs.set(entry.requestSchema, names);
+  }
+  return names.has(arg);
+}
+
 /**
  * What argument `arg` of `tool` accepts. The clearance also caps any policy value: API.md makes
  * it the most the app may ever receive, so a tool policy can tighten it but not lift it.
@@ -47,7 +67,9 @@ export function argumentRequirement(
       ap?.maxConfidentiality ?? tp?.maxInputConfidentiality ?? clearance,
       clearance,
     ),
-    minIntegrity: ap?.minIntegrity ?? tp?.minInputIntegrity ?? defaultFloor(l, entry),
+    minIntegrity:
+      ap?.minIntegrity ??
+      (isSchemaDestination(entry, arg) ? l.integrity.top : (tp?.minInputIntegrity ?? defaultFloor(l, entry))),
   };
 }
 

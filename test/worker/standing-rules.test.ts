@@ -32,7 +32,8 @@ const POLICY = {
   planning: { mode: "catalog" },
   tools: {
     "contacts.lookup": { output: { integrity: "user" } },
-    "mail.send": { minInputIntegrity: "untrusted" },
+    // A destination keeps the top floor under a tool-wide relaxation; only its own floor lowers it.
+    "mail.send": { minInputIntegrity: "untrusted", args: { to: { minIntegrity: "untrusted" } } },
   },
 };
 /** The address book's data may reach the mail: a rule says whose data it lets through (#43 L3). */
@@ -131,6 +132,21 @@ describe("(b) a recipient an injection chose", () => {
     expect((await settle(w, sid, await ask(w, sid, replyQuery))).status).toBe("awaiting_consent");
     const [consent] = await pendingConsents(w, sid);
     expect(consent).toMatchObject({ kind: "irreversible", data: { to: ATTACKER.email } });
+    expect(await sentTo(w)).toEqual([]);
+  });
+
+  it("is refused outright when the tenant relaxed the tool but not its recipient (#43: a destination's floor)", async () => {
+    const toolWide = {
+      ...POLICY,
+      tools: { ...POLICY.tools, "mail.send": { minInputIntegrity: "untrusted" } },
+    };
+    const w = await world(["mail"], replyPlan, toolWide);
+    expect((await setRule(w, TO_WORDS)).status).toBe(201);
+    const sid = await openSession(w);
+    const q = await settle(w, sid, await startWith(w, sid, replyQuery, { ruleScope: "off" }));
+    // The verifier refuses the plan before anything runs: the q-llm's pick cannot meet the floor.
+    expect([q.status, q.error?.code]).toEqual(["rejected", "plan_rejected"]);
+    expect(await pendingConsents(w, sid)).toEqual([]);
     expect(await sentTo(w)).toEqual([]);
   });
 
