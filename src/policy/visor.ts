@@ -192,7 +192,19 @@ function integrity({ request, call, functionality, tools }: VisorInput) {
   if (!given.length || !tool) return null;
   const same = (a: string | number, b: string | number) =>
     String(a).toLowerCase() === String(b).toLowerCase();
-  const stray = namedDestinations(tool, call.args).find(({ value }) => !given.some((g) => same(g, value)));
+  // A string inferred for the references it writes is the request's when each of them is one the
+  // request's destinations write (`Dana <dana@x.test>` for `dana@x.test`), none unreadable.
+  const givenRefs = new Set<Reference>(
+    given.flatMap((g) => (typeof g === "string" ? [...references(g)] : [])),
+  );
+  const byReferences = (v: string | number) => {
+    if (typeof v !== "string") return false;
+    const written = references(v);
+    return written.size > 0 && [...written].every((r) => !isUnreadable(r) && givenRefs.has(r));
+  };
+  const stray = namedDestinations(tool, call.args).find(
+    ({ value }) => !given.some((g) => same(g, value)) && !byReferences(value),
+  );
   if (!stray) return null;
   return {
     rationale: `${toolName({ tools, call })} would send "${stray.path}" to a destination the request did not give`,
