@@ -189,6 +189,25 @@ describe("destination shapes the whole-string reading missed (#43, M4)", () => {
     expect(audit(lookup, { q: "https://docs.test/b" }, t)).toMatchObject({ type: "T" });
   });
 
+  it("property: a reference anywhere in a free-text argument makes it a destination the old reading missed", () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/).filter((k) => !isDestinationName(k));
+    const word = fc.stringMatching(/^[a-z]{3,8}$/);
+    const place = fc.oneof(
+      fc.tuple(word, word).map(([secret, host]) => `${secret}.${host}.test`),
+      fc.tuple(word, word).map(([who, host]) => `${who} <${who}@${host}.test>`),
+      fc.stringMatching(/^[0-9]{7}$/).map((n) => `030 ${n}`),
+      fc.tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255)).map(([a, b]) => `${a}.${b}.0.9/collect`),
+    );
+    fc.assert(
+      fc.property(name, place, word, (key, p, lead) => {
+        const value = `${lead} ${p}`;
+        expect(oldKind(value)).toBe(false);
+        expect(inferredDestinations(undefined, { [key]: value })).toEqual([{ path: key, value }]);
+        expect(audit(lookup, { q: value }, task)).toMatchObject({ type: "T" });
+      }),
+    );
+  });
+
   it("a $ref'd format is read; an external $ref cannot be, so it counts", () => {
     const withRef = (fmt: string | undefined) => ({
       type: "object",
