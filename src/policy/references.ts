@@ -61,9 +61,15 @@ const DEFANGED_DOT =
   /\s*(?:\[\s*\.\s*\]|\(\s*\.\s*\)|\{\s*\.\s*\}|\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|\\\.)\s*|\s+dot\s+/giu;
 /**
  * A dot with a space or line break before it (`evil .test`, `evil\n.\ntest`). A dot followed by a
- * space alone is how a sentence ends, so it is not folded: `Done. Test it` stays prose.
+ * space alone is how a sentence ends, so it is not folded: `Done. Test it` (and `e.g. the`) stays
+ * prose; a line break after it is read below.
  */
 const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/gu;
+/**
+ * A dot then a line break before a lower-case word (`evil.\ntest`): a sentence's next line starts
+ * with a capital, so this is a host broken over lines, not prose.
+ */
+const BROKEN_DOT = /(?<=[\p{L}\p{N}])\.[ \t]*\r?\n\s*(?=[\p{Ll}\p{N}])/gu;
 const DEFANGED_AT = /\s*(?:\[\s*(?:at|@)\s*\]|\(\s*(?:at|@)\s*\)|\{\s*(?:at|@)\s*\})\s*/giu;
 /** An `@` with a space or line break on either side (`mark @ evil.test`). */
 const SPACED_AT = /(?<=[\p{L}\p{N}._%+-])(?:\s+@\s*|@\s+)(?=[\p{L}\p{N}])/gu;
@@ -295,6 +301,7 @@ function readings(text: string): Array<{ base: string; read: string }> {
     b
       .replace(DEFANGED_DOT, ".")
       .replace(SPACED_DOT, ".")
+      .replace(BROKEN_DOT, ".")
       .replace(DEFANGED_AT, "@")
       .replace(SPACED_AT, "@")
       .replace(WORDED_AT, "@");

@@ -166,6 +166,7 @@ describe("#43: references at the right unit", () => {
   const separators: Array<[string, string, string]> = [
     ["a dot with line breaks around it", "go to evil\n.\ntest", "host:evil.test"],
     ["a dot with a space before it", "go to evil .test", "host:evil.test"],
+    ["a dot with a line break after it", "go to evil.\ntest/x", "link:https://evil.test/x"],
     ["a middle dot", "go to evil\u00b7test", "host:evil.test"],
     ["an @ with spaces around it", "write to mark @ evil.test", "email:mark@evil.test"],
     ["an @ with a line break after it", "write to mark@\nevil.test", "email:mark@evil.test"],
@@ -201,6 +202,7 @@ describe("#43: references at the right unit", () => {
   it("keeps prose prose: sentence ends, 'at' before a time, dates, amounts, tax numbers", () => {
     for (const text of [
       "Done. Test it tomorrow.",
+      "Done.\nTest it tomorrow.",
       "We meet at 10 am and at noon.",
       "Due 2024-01-01, total 12 500 000 EUR, 1,250.50 EUR.",
       "Tax number 12/345/67890, version 2.4.1.",

@@ -107,6 +107,7 @@ describe("spaced, broken and worded separators", () => {
     "\n.\n",
     " .",
     "\n.",
+    ".\n",
     "[.]",
     "(dot)",
     " dot ",
