@@ -105,8 +105,8 @@ export {
 } from "./policy-schema.ts";
 export type { QueryIndex } from "./provenance.ts";
 export { indexQuery, isStated, literalLabel, plannerLabel } from "./provenance.ts";
-export type { Reference } from "./references.ts";
-export { references } from "./references.ts";
+export type { Reference, UnreadableKind } from "./references.ts";
+export { ibanChecksumHolds, isUnreadable, references } from "./references.ts";
 export {
   constructedLabel,
   displayLabel,

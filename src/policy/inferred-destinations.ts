@@ -4,13 +4,17 @@
  * not, at any depth (paths as in destinations.ts: `to`, `message.cc[]`). An argument looks like
  * one when
  *
- * - its JSON Schema says `format` is one of `DESTINATION_FORMATS` (directly or in an
- *   `anyOf`/`oneOf`/`allOf` branch), or
+ * - its JSON Schema says `format` is one of `DESTINATION_FORMATS` (directly, in an
+ *   `anyOf`/`oneOf`/`allOf` branch, or through a local `$ref`; a `$ref` that does not resolve in
+ *   the schema itself cannot be read, so what it describes counts), or
  * - its name has a destination word (`DESTINATION_WORDS`, e.g. `webhook_url`, `recipientEmail`,
  *   `payee.account`; the short `to`, `cc`, `bcc` only as the whole name); everything under such a
  *   name counts, or
- * - its value, a whole string, is an address: a URL (with a scheme, or `host.tld/…`), an e-mail
- *   address, an international phone number (`+…`) or an IBAN.
+ * - its value is an address (a URL with a scheme or `host.tld/…`, an e-mail address, an
+ *   international phone number, an IBAN), or a string that contains a reference anywhere
+ *   (references.ts: a host such as `<secret>.evil.test`, `Eve <eve@evil.test>`, a national phone
+ *   number, an IP with or without a scheme, a wallet, a handle, an IBAN whose check digits hold,
+ *   or something shaped like a link that cannot be read) (#43).
  *
  * A declaration only adds: nothing a developer writes removes an inferred destination. Only a
  * tenant admin, confirming a tool's whole list at review (`confirmed`), does. An irreversible tool
@@ -18,6 +22,7 @@
  */
 import { scalars, valuesAt } from "./destinations.ts";
 import { isRecord } from "./json.ts";
+import { type Reference, references } from "./references.ts";
 
 /** What the rule needs of a tool: an agent tool, a functionality, a collaboration target. */
 export interface DestinationSource {
@@ -111,27 +116,93 @@ const ADDRESS_PATTERNS: ReadonlyArray<readonly [kind: string, pattern: RegExp]> 
   ["iban", /^[A-Z]{2}\d{2}(?:\s?[A-Z0-9]){11,30}$/i],
 ];
 
-/** The kind of address a whole string is (url, email, phone, iban), or null. */
+/** What a reference found inside a string makes it: the address kinds, plus wallets, handles and what cannot be read. */
+const KIND_OF: Readonly<Record<string, string>> = {
+  link: "url",
+  host: "url",
+  uri: "url",
+  email: "email",
+  phone: "phone",
+  iban: "iban",
+  wallet: "wallet",
+  handle: "handle",
+  unreadable: "unreadable",
+};
+
+const kindOf = (ref: Reference) => KIND_OF[ref.slice(0, ref.indexOf(":"))] ?? "unreadable";
+
+/**
+ * The kind of address a string is or contains (url, email, phone, iban, wallet, handle,
+ * unreadable), or null: a whole-string address first, else the first reference written in it.
+ */
 export function addressKind(value: string): string | null {
   const v = value.trim();
-  return ADDRESS_PATTERNS.find(([, pattern]) => pattern.test(v))?.[0] ?? null;
+  const whole = ADDRESS_PATTERNS.find(([, pattern]) => pattern.test(v))?.[0];
+  if (whole) return whole;
+  const [first] = references(v);
+  return first === undefined ? null : kindOf(first);
 }
 
-/** Whether a schema node says one of the destination formats, in itself or a branch. */
-function hasDestinationFormat(schema: unknown, depth = 0): boolean {
-  if (!isRecord(schema) || depth > 8) return false;
-  if (typeof schema.format === "string" && DESTINATION_FORMATS.has(schema.format)) return true;
+/** Past this many `$ref` hops a schema is not read further (a cycle, or a chain nobody writes). */
+const MAX_REF_HOPS = 8;
+/** A `$ref` that does not resolve in the schema itself: what it describes cannot be read. */
+const UNRESOLVED = Symbol("unresolved $ref");
+
+/**
+ * A schema node with its local `$ref`s followed (`#/$defs/url`, `#/definitions/…`, `#`), JSON
+ * Pointer escapes read; an external or broken reference is UNRESOLVED.
+ */
+function resolve(node: unknown, root: unknown): unknown {
+  let at = node;
+  for (let hops = 0; isRecord(at) && typeof at.$ref === "string"; hops++) {
+    const ref = at.$ref;
+    if (hops >= MAX_REF_HOPS || !ref.startsWith("#")) return UNRESOLVED;
+    let target: unknown = root;
+    for (const raw of ref.slice(1).split("/").slice(1)) {
+      const key = pointerKey(raw);
+      if (key === null) return UNRESOLVED;
+      if (!isRecord(target) && !Array.isArray(target)) return UNRESOLVED;
+      if (!Object.hasOwn(target as object, key)) return UNRESOLVED;
+      target = (target as Record<string, unknown>)[key];
+    }
+    at = target;
+  }
+  return at;
+}
+
+/** A JSON Pointer segment as written in a `$ref` fragment; null where its escapes are broken. */
+function pointerKey(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a schema node says one of the destination formats, in itself or a branch; an unresolved `$ref` does (fail closed). */
+function hasDestinationFormat(schema: unknown, root: unknown = schema, depth = 0): boolean {
+  const node = resolve(schema, root);
+  if (node === UNRESOLVED) return true;
+  if (!isRecord(node) || depth > 8) return false;
+  if (typeof node.format === "string" && DESTINATION_FORMATS.has(node.format)) return true;
   return ["anyOf", "oneOf", "allOf"].some((k) => {
-    const branches = schema[k];
-    return Array.isArray(branches) && branches.some((b) => hasDestinationFormat(b, depth + 1));
+    const branches = node[k];
+    return Array.isArray(branches) && branches.some((b) => hasDestinationFormat(b, root, depth + 1));
   });
 }
 
-const propertyOf = (schema: unknown, name: string): unknown =>
-  isRecord(schema) && isRecord(schema.properties) && Object.hasOwn(schema.properties, name)
-    ? schema.properties[name]
+const propertyOf = (schema: unknown, name: string, root: unknown): unknown => {
+  const node = resolve(schema, root);
+  if (node === UNRESOLVED) return UNRESOLVED;
+  return isRecord(node) && isRecord(node.properties) && Object.hasOwn(node.properties, name)
+    ? node.properties[name]
     : undefined;
-const itemsOf = (schema: unknown): unknown => (isRecord(schema) ? schema.items : undefined);
+};
+const itemsOf = (schema: unknown, root: unknown): unknown => {
+  const node = resolve(schema, root);
+  if (node === UNRESOLVED) return UNRESOLVED;
+  return isRecord(node) ? node.items : undefined;
+};
 const join = (path: string, name: string) => (path ? `${path}.${name}` : name);
 
 /**
@@ -140,18 +211,19 @@ const join = (path: string, name: string) => (path ? `${path}.${name}` : name);
  */
 export function schemaDestinations(schema: unknown): string[] {
   const out: string[] = [];
-  const walk = (node: unknown, path: string, depth: number) => {
+  const walk = (at: unknown, path: string, depth: number) => {
+    const node = resolve(at, schema);
     if (!isRecord(node) || depth > 32) return;
     if (isRecord(node.properties)) {
       for (const [name, sub] of Object.entries(node.properties)) {
-        const at = join(path, name);
-        if (isDestinationName(name) || hasDestinationFormat(sub)) out.push(at);
-        else walk(sub, at, depth + 1);
+        const there = join(path, name);
+        if (isDestinationName(name) || hasDestinationFormat(sub, schema)) out.push(there);
+        else walk(sub, there, depth + 1);
       }
     }
-    const items = itemsOf(node);
-    if (path && isRecord(items)) {
-      if (hasDestinationFormat(items)) out.push(`${path}[]`);
+    const items = itemsOf(node, schema);
+    if (path && (isRecord(items) || items === UNRESOLVED)) {
+      if (hasDestinationFormat(items, schema)) out.push(`${path}[]`);
       else walk(items, `${path}[]`, depth + 1);
     }
   };
@@ -159,19 +231,24 @@ export function schemaDestinations(schema: unknown): string[] {
   return out;
 }
 
-/** The destinations the rule infers in a call's arguments: by schema format, by name, by value. */
+/**
+ * The destinations the rule infers in a call's arguments: by schema format, by name, by value.
+ * Everything a schema node that cannot be read (an unresolved `$ref`) describes counts.
+ */
 export function inferredDestinations(parameters: unknown, args: unknown): Destination[] {
   const out: Destination[] = [];
   const visit = (value: unknown, schema: unknown, path: string, named: boolean, depth: number) => {
     if (depth > 64) return;
+    const unread = named || resolve(schema, parameters) === UNRESOLVED;
     if (typeof value === "string" || typeof value === "number") {
       const byValue = typeof value === "string" && addressKind(value) !== null;
-      if (named || byValue || hasDestinationFormat(schema)) out.push({ path, value });
+      if (unread || byValue || hasDestinationFormat(schema, parameters)) out.push({ path, value });
     } else if (Array.isArray(value)) {
-      for (const item of value) visit(item, itemsOf(schema), `${path}[]`, named, depth + 1);
+      for (const item of value) visit(item, itemsOf(schema, parameters), `${path}[]`, unread, depth + 1);
     } else if (isRecord(value)) {
       for (const [name, v] of Object.entries(value)) {
-        visit(v, propertyOf(schema, name), join(path, name), named || isDestinationName(name), depth + 1);
+        const sub = propertyOf(schema, name, parameters);
+        visit(v, sub, join(path, name), unread || isDestinationName(name), depth + 1);
       }
     }
   };

@@ -1,23 +1,57 @@
 /**
- * The references a text writes: hosts (of links, bare domains and e-mail addresses), e-mail
- * addresses and IBANs. The payload sanitiser (`no-foreign-references`, vouch.ts) lets untrusted
- * text through only when each of them also occurs in a trusted value, so a phishing link or an
- * attacker's address cannot ride along in a summary.
+ * The references a text writes: whole links, hosts (bare, or of links and e-mail addresses), e-mail
+ * addresses, IBANs, phone numbers, chat handles, wallet addresses and IP literals. The payload
+ * sanitiser (`no-foreign-references`, vouch.ts) lets untrusted text through only when each of them
+ * also occurs in a trusted value, so a phishing link or an attacker's address cannot ride along in
+ * a summary (#43).
  *
  * Extraction fails closed: the text is read as a person or a link-rendering client could read it.
  * Compatibility forms are folded (full-width dots and letters), format characters removed,
  * percent-encoding and numeric HTML entities decoded, and the usual defangings (`[.]`, `(dot)`,
- * `\.`) read as dots; references are taken from the raw and the decoded text alike. Anything that
- * looks like a host counts, so a file name such as `notes.zip` is a reference too (a real top-level
- * domain) — a false refusal costs a question, a missed link costs the user.
+ * `\.`, `(at)`, a dot or `@` with spaces or line breaks around it) read as separators;
+ * references are taken from the raw and the decoded text alike. Anything that looks like a host
+ * counts, so a file name such as `notes.zip` is a reference too (a real top-level domain) — a false
+ * refusal costs a question, a missed link costs the user. What looks like a link but cannot be read
+ * with confidence (the WHATWG parser refuses it, or its authority holds `@` or `\`, where people
+ * and browsers disagree on the host) is `unreadable:`, which nothing trusted matches.
  */
 
 /**
- * Kinds are kept apart so a host never matches an e-mail address that merely contains it. `uri` is
- * a link without an authority (`mailto:`, `tel:`, `data:`, `javascript:`, a wallet): the scheme and
- * what follows up to a space.
+ * Kinds are kept apart so a host never matches an e-mail address that merely contains it.
+ *
+ * - `link`: a whole link as the WHATWG `URL` parser reads it, the fragment dropped (a path on a
+ *   trusted multi-tenant host is a place of its own). A link without a scheme (`host.tld/path`,
+ *   `203.0.113.9/x`) is read as `https://`. Object stores' links (`s3://bucket/key`) are links.
+ * - `host`: a bare host, or the host of a link or address (so a trusted link vouches for its host).
+ *   IP literals, with or without a scheme, are hosts.
+ * - `uri`: a link without an authority (`mailto:`, `tel:`, `data:`, `javascript:`, `arn:`, a
+ *   wallet URI): the scheme and what follows up to a space.
+ * - `iban`: only when its check digits hold (mod 97) and its length is its country's.
+ * - `phone`: `+` or `00` and 7–15 digits in any grouping; or a national number, 7–15 digits in
+ *   two or more groups split by spaces, dots or hyphens (`030 1234567`, `(555) 010-0100`), not a
+ *   date and not a thousands-grouped number unless it starts with 0 (`12/345/67890`, a tax
+ *   number, is no phone number). Digits only, `+` for international.
+ * - `handle`: `@name` not inside an e-mail address, lower-cased.
+ * - `wallet`: `0x` and 40 hex digits, bech32 (`bc1…`, `ltc1…`), base58 (`1…`, `3…`).
+ * - `unreadable`: something shaped like a reference that cannot be read with confidence.
  */
-export type Reference = `host:${string}` | `email:${string}` | `iban:${string}` | `uri:${string}`;
+export type Reference =
+  | `link:${string}`
+  | `host:${string}`
+  | `email:${string}`
+  | `iban:${string}`
+  | `uri:${string}`
+  | `phone:${string}`
+  | `handle:${string}`
+  | `wallet:${string}`
+  | `unreadable:${UnreadableKind}`;
+
+/** What could not be read: a link the parser refused, or an authority with `@` or `\` in it. */
+export type UnreadableKind = "link" | "authority";
+
+export function isUnreadable(ref: Reference): ref is `unreadable:${UnreadableKind}` {
+  return ref.startsWith("unreadable:");
+}
 
 /** Text beyond this is cut, not skipped: a longer payload is checked on its first part and refused whole (see vouch.ts). */
 export const MAX_SCANNED = 200_000;
@@ -25,9 +59,24 @@ export const MAX_SCANNED = 200_000;
 const FORMAT_CHARS = /\p{Cf}|\u034f|[\u115f\u1160\u3164\uffa0]/gu;
 const DEFANGED_DOT =
   /\s*(?:\[\s*\.\s*\]|\(\s*\.\s*\)|\{\s*\.\s*\}|\[\s*dot\s*\]|\(\s*dot\s*\)|\{\s*dot\s*\}|\\\.)\s*|\s+dot\s+/giu;
-const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s+(?=[\p{L}\p{N}])/gu;
-const DEFANGED_AT = /\s*(?:\[\s*at\s*\]|\(\s*at\s*\)|\{\s*at\s*\})\s*/giu;
-const DOTS = /[\u3002\uff0e\uff61\u2024\u2e2e\ufe52]/gu;
+/**
+ * A dot with a space or line break before it (`evil .test`, `evil\n.\ntest`). A dot followed by a
+ * space alone is how a sentence ends, so it is not folded: `Done. Test it` (and `e.g. the`) stays
+ * prose; a line break after it is read below.
+ */
+const SPACED_DOT = /(?<=[\p{L}\p{N}])\s+\.\s*(?=[\p{L}\p{N}])/gu;
+/**
+ * A dot then a line break before a lower-case word (`evil.\ntest`): a sentence's next line starts
+ * with a capital, so this is a host broken over lines, not prose.
+ */
+const BROKEN_DOT = /(?<=[\p{L}\p{N}])\.[ \t]*\r?\n\s*(?=[\p{Ll}\p{N}])/gu;
+const DEFANGED_AT = /\s*(?:\[\s*(?:at|@)\s*\]|\(\s*(?:at|@)\s*\)|\{\s*(?:at|@)\s*\})\s*/giu;
+/** An `@` with a space or line break on either side (`mark @ evil.test`). */
+const SPACED_AT = /(?<=[\p{L}\p{N}._%+-])(?:\s+@\s*|@\s+)(?=[\p{L}\p{N}])/gu;
+/** `mark at evil.test`: a worded `at` only where a host follows, so "meet at noon" stays prose. */
+const WORDED_AT = /(?<=[\p{L}\p{N}._%+-])\s+at\s+(?=(?:[\p{L}\p{N}-]+\.)+\p{L}{2,})/giu;
+/** Look-alike dots: ideographic, full-width, halfwidth, one-dot leader, middle dots. */
+const DOTS = /[\u3002\uff0e\uff61\u2024\u2e2e\ufe52\u00b7\u2219\u22c5\u30fb\uff65]/gu;
 const PERCENT = /%([0-9A-Fa-f]{2})/g;
 /** Numeric entities with any number of leading zeros (browsers read them all). */
 const ENTITY = /&#(x0*[0-9A-Fa-f]{1,6}|0*[0-9]{1,7});?/gi;
@@ -78,15 +127,125 @@ const EMAIL =
 /** Any `scheme://authority`: the authority is the reference, an IP literal or a one-label host included. */
 const AUTHORITY =
   /\b[a-z][a-z0-9+.-]{1,30}:\/\/(?:[^\s/?#@<>"'`)\]]*@)?(\[[^\]\s]{1,60}\]|[^\s/?#:<>"'`)\]]{1,255})/giu;
-/** Links that go somewhere without an authority: mail, calls, messages, inline documents, code, wallets. */
+/** Links that go somewhere without an authority: mail, calls, messages, inline documents, code, wallets, cloud objects (`arn:`). */
 const OPAQUE =
-  /\b(?:mailto|tel|sms|callto|data|javascript|vbscript|file|bitcoin|ethereum|litecoin|monero|lightning|magnet|intent|market|skype|whatsapp|tg|facetime|geo):[^\s<>"'`)\]]{1,2000}/giu;
+  /\b(?:mailto|tel|sms|callto|data|javascript|vbscript|file|bitcoin|ethereum|litecoin|monero|lightning|magnet|intent|market|skype|whatsapp|tg|facetime|geo|arn):[^\s<>"'`)\]]{1,2000}/giu;
 /**
- * Compact, or printed in groups of four (`GB29 NWBK 6016 …`, `GB29-NWBK-…`, `GB29.NWBK.…`): never
- * running on into the next words.
+ * Where an IBAN may start: a country code and check digits, spaced out or not (`G B 2 9`). What
+ * follows is read group by group (ibanAt).
  */
-const IBAN =
-  /(?<![\p{L}\p{N}])[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{10,30}|(?:[ .-][A-Z0-9]{4}){2,7}(?:[ .-][A-Z0-9]{1,4})?)(?![\p{L}\p{N}])/gu;
+const IBAN_START = /(?<![\p{L}\p{N}])([A-Za-z])\s{0,3}([A-Za-z])\s{0,3}([0-9])\s{0,3}([0-9])/gu;
+/** The length of each country's IBAN (SWIFT's registry): a code not listed writes no IBAN. */
+const IBAN_LENGTHS: Readonly<Record<string, number>> = {
+  AD: 24,
+  AE: 23,
+  AL: 28,
+  AT: 20,
+  AZ: 28,
+  BA: 20,
+  BE: 16,
+  BG: 22,
+  BH: 22,
+  BI: 27,
+  BR: 29,
+  BY: 28,
+  CH: 21,
+  CR: 22,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DJ: 27,
+  DK: 18,
+  DO: 28,
+  EE: 20,
+  EG: 29,
+  ES: 24,
+  FI: 18,
+  FK: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GE: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  GT: 28,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IQ: 23,
+  IS: 26,
+  IT: 27,
+  JO: 30,
+  KW: 30,
+  KZ: 20,
+  LB: 28,
+  LC: 32,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  LY: 25,
+  MC: 27,
+  MD: 24,
+  ME: 22,
+  MK: 19,
+  MN: 20,
+  MR: 27,
+  MT: 31,
+  MU: 30,
+  NI: 28,
+  NL: 18,
+  NO: 15,
+  OM: 23,
+  PK: 24,
+  PL: 28,
+  PS: 29,
+  PT: 25,
+  QA: 29,
+  RO: 24,
+  RS: 22,
+  RU: 33,
+  SA: 24,
+  SC: 31,
+  SD: 18,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  SO: 23,
+  ST: 25,
+  SV: 28,
+  TL: 23,
+  TN: 24,
+  TR: 26,
+  UA: 29,
+  VA: 22,
+  VG: 24,
+  XK: 20,
+}; // prettier-ignore
+
+/** A link with a scheme, up to a space or a quote (trailing sentence punctuation is trimmed). */
+const LINK = /\b[a-z][a-z0-9+.-]{1,30}:\/\/[^\s<>"'`]{1,2000}/giu;
+const TRAILING = /[.,;:!?)\]}'"*_]+$/u;
+/** What may follow a bare host to make it a link: a path, a query or a port. */
+const CONTINUES = /^(?:[/?]|:[0-9])[^\s<>"'`]{0,2000}/u;
+const IPV4 =
+  /(?<![\p{L}\p{N}.])(?:(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])(?![\p{N}]|\.[\p{N}])/gu;
+/** Colon-separated hex groups; kept only with `::` or eight groups, and if the parser takes it. */
+const IPV6 = /(?<![\p{L}\p{N}:])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\p{L}\p{N}:])/giu;
+const PHONE_INTL = /(?<![\p{L}\p{N}+])(?:\+|00)\s{0,2}\(?[0-9](?:[\s()./-]{0,2}[0-9]){6,14}(?![\p{N}])/gu;
+const PHONE_NATIONAL =
+  /(?<![\p{L}\p{N}.,+/-])\(?[0-9]{2,5}\)?(?:[ .-]| - )[0-9]{2,}(?:(?:[ .-]| - )[0-9]{2,}){0,4}(?![\p{L}\p{N}]|[.,][\p{N}])/gu;
+const DATE_START = /^(?:[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4})/;
+const THOUSANDS = /^[1-9][0-9]{0,2}(?:[ .][0-9]{3})+$/;
+const HANDLE = /(?<![\p{L}\p{N}._%+\-@/])@([A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?)/gu;
+const WALLETS: readonly RegExp[] = [
+  /(?<![\p{L}\p{N}])0x[0-9a-fA-F]{40}(?![\p{L}\p{N}])/gu,
+  /(?<![\p{L}\p{N}])(?:bc1|tb1|ltc1)[02-9ac-hj-np-z]{11,71}(?![\p{L}\p{N}])/giu,
+  /(?<![\p{L}\p{N}])[13][1-9A-HJ-NP-Za-km-z]{25,34}(?![\p{L}\p{N}])/gu,
+];
 
 /**
  * File names are the one common thing shaped like a host; these extensions are no top-level domain,
@@ -130,22 +289,32 @@ function decodeEntities(text: string): string {
     .replace(NAMED_ENTITY, (whole, name: string) => NAMED[name.toLowerCase()] ?? whole);
 }
 
-/** The readings of a text a person or a client might see: folded, and decoded up to three times. */
-function readings(text: string): string[] {
-  const folded = (t: string) =>
-    t
-      .normalize("NFKC")
-      .replace(FORMAT_CHARS, "")
-      .replace(DOTS, ".")
+/**
+ * The readings of a text a person or a client might see, decoded up to three times: each as
+ * folded (`base`: compatibility forms, format characters, look-alike dots) and with defanged and
+ * spaced separators read as separators (`read`). Handles are taken from `base`, where `ask @dana`
+ * is not yet folded into `ask@dana`.
+ */
+function readings(text: string): Array<{ base: string; read: string }> {
+  const base = (t: string) => t.normalize("NFKC").replace(FORMAT_CHARS, "").replace(DOTS, ".");
+  const read = (b: string) =>
+    b
       .replace(DEFANGED_DOT, ".")
       .replace(SPACED_DOT, ".")
-      .replace(DEFANGED_AT, "@");
-  const out = [folded(text)];
+      .replace(BROKEN_DOT, ".")
+      .replace(DEFANGED_AT, "@")
+      .replace(SPACED_AT, "@")
+      .replace(WORDED_AT, "@");
+  const both = (t: string) => {
+    const b = base(t);
+    return { base: b, read: read(b) };
+  };
+  const out = [both(text)];
   let at = text;
   for (let i = 0; i < 3; i++) {
     const next = decodeEntities(decodePercent(at));
     if (next === at) break;
-    out.push(folded(next));
+    out.push(both(next));
     at = next;
   }
   return out;
@@ -156,25 +325,164 @@ function lowerAscii(s: string): string {
   return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
-/** Every reference the text writes, canonical (hosts and addresses lower-cased in ASCII, IBANs without spaces). */
+/** The check digits of an IBAN hold: the number it spells, country and check moved last, is 1 mod 97. */
+export function ibanChecksumHolds(compact: string): boolean {
+  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(compact)) return false;
+  let rest = 0;
+  for (const c of compact.slice(4) + compact.slice(0, 4)) {
+    const n = c <= "9" ? c : String(c.charCodeAt(0) - 55);
+    for (const d of n) rest = (rest * 10 + (d.charCodeAt(0) - 48)) % 97;
+  }
+  return rest === 1;
+}
+
+/**
+ * The IBAN that starts where `IBAN_START` matched, if its checksum holds: groups of letters and
+ * digits, compact or split by up to three spaces, line breaks, dots or hyphens, are read until
+ * the country's length. A group of lower-case letters alone is prose (`at 10 am`) and ends it.
+ * Returns the IBAN and where it ends in the text.
+ */
+function ibanAt(text: string, m: RegExpMatchArray): { iban: string; end: number } | null {
+  const country = `${m[1]}${m[2]}`.toUpperCase();
+  const length = IBAN_LENGTHS[country];
+  if (length === undefined) return null;
+  let compact = `${country}${m[3]}${m[4]}`;
+  let at = (m.index ?? 0) + m[0].length;
+  const group = /([\s.-]{0,3})([A-Za-z0-9]+)/y;
+  while (compact.length < length) {
+    group.lastIndex = at;
+    const g = group.exec(text);
+    if (!g) break;
+    const word = g[2]!;
+    if (!/[0-9]/.test(word) && word !== word.toUpperCase()) break;
+    const take = word.slice(0, length - compact.length);
+    compact += take.toUpperCase();
+    at = g.index + g[1]!.length + take.length;
+  }
+  return compact.length === length && ibanChecksumHolds(compact) ? { iban: compact, end: at } : null;
+}
+
+/**
+ * A link as the WHATWG parser reads it (what a browser would open): the whole link without its
+ * fragment, and its host; or unreadable, where the parser refuses it or its authority holds `@` or
+ * `\` (userinfo, or a backslash browsers read as a slash: `https://203.0.113.9\@github.com/`).
+ */
+function readLink(raw: string, found: Set<Reference>): void {
+  const link = raw.replace(TRAILING, "");
+  const after = link.indexOf("//") + 2;
+  const authority = link.slice(after).split(/[/?#]/, 1)[0] ?? "";
+  if (/[@\\]/.test(authority)) {
+    found.add("unreadable:authority");
+    return;
+  }
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    found.add("unreadable:link");
+    return;
+  }
+  url.hash = "";
+  found.add(`link:${url.href}`);
+  if (url.hostname) found.add(`host:${url.hostname}`);
+}
+
+/**
+ * Blanks the spans already read, so their digits are not read again as a phone number. One pass
+ * over the text however many spans (a payload of many IBANs must not cost their product).
+ */
+function blank(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  if (spans.length === 0) return text;
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [from, to] of sorted) {
+    if (to <= at) continue;
+    const start = Math.max(from, at);
+    parts.push(text.slice(at, start), " ".repeat(to - start));
+    at = to;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
+}
+
+/** Every reference the text writes, canonical (see `Reference`). */
 export function references(text: string): Set<Reference> {
   const found = new Set<Reference>();
-  for (const reading of readings(text.slice(0, MAX_SCANNED))) {
+  for (const { base, read: reading } of readings(text.slice(0, MAX_SCANNED))) {
     for (const m of reading.matchAll(EMAIL)) {
       found.add(`email:${lowerAscii(m[0])}`);
       found.add(`host:${lowerAscii(m[1]!)}`);
     }
     for (const m of reading.matchAll(HOST)) {
       const host = lowerAscii(m[0]);
+      const end = (m.index ?? 0) + m[0].length;
       const tld = host.slice(host.lastIndexOf(".") + 1);
       // `report.pdf` is a file, `www.report.pdf` or `x.pdf/` is not: only a bare two-label name is excused.
-      const bare = host.split(".").length === 2 && reading.charAt((m.index ?? 0) + m[0].length) !== "/";
+      const bare = host.split(".").length === 2 && reading.charAt(end) !== "/";
       if (bare && FILE_EXTENSIONS.has(tld)) continue;
       found.add(`host:${host}`);
+      schemeless(reading, m.index ?? 0, end, found);
     }
-    for (const m of reading.toUpperCase().matchAll(IBAN)) found.add(`iban:${m[0].replace(/[ .-]/g, "")}`);
+    for (const m of reading.matchAll(IPV4)) {
+      found.add(`host:${m[0]}`);
+      schemeless(reading, m.index ?? 0, (m.index ?? 0) + m[0].length, found);
+    }
+    for (const m of reading.matchAll(IPV6)) {
+      if (!m[0].includes("::") && m[0].split(":").length !== 8) continue;
+      if (!/[0-9a-f]/i.test(m[0])) continue;
+      try {
+        found.add(`host:${new URL(`http://[${m[0]}]/`).hostname}`);
+      } catch {
+        // Not an address the parser takes: prose such as `a::b`.
+      }
+    }
+    const spans: Array<[number, number]> = [];
+    for (const m of reading.matchAll(IBAN_START)) {
+      const iban = ibanAt(reading, m);
+      if (!iban) continue;
+      found.add(`iban:${iban.iban}`);
+      spans.push([m.index ?? 0, iban.end]);
+    }
+    for (const m of reading.matchAll(LINK)) readLink(m[0], found);
     for (const m of reading.matchAll(AUTHORITY)) found.add(`host:${lowerAscii(m[1]!)}`);
     for (const m of reading.matchAll(OPAQUE)) found.add(`uri:${lowerAscii(m[0])}`);
+    let digits = blank(reading, spans);
+    for (const m of digits.matchAll(PHONE_INTL)) {
+      found.add(`phone:+${m[0].replace(/^\s*(?:\+|00)|[^0-9]/g, "")}`);
+      spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
+    }
+    digits = blank(reading, spans);
+    for (const m of digits.matchAll(PHONE_NATIONAL)) {
+      const written = m[0];
+      const n = written.replace(/[^0-9]/g, "");
+      if (n.length < 7 || n.length > 15 || DATE_START.test(written) || THOUSANDS.test(written)) continue;
+      if (IPV4_WHOLE.test(written)) continue;
+      found.add(`phone:${n}`);
+    }
+    for (const m of base.matchAll(HANDLE)) found.add(`handle:@${lowerAscii(m[1]!)}`);
+    for (const wallet of WALLETS) {
+      for (const m of reading.matchAll(wallet)) {
+        if (!/[A-Za-z]/.test(m[0].slice(1))) continue;
+        const w = m[0].startsWith("0x") || /^(?:bc1|tb1|ltc1)/i.test(m[0]) ? lowerAscii(m[0]) : m[0];
+        found.add(`wallet:${w}`);
+      }
+    }
   }
   return found;
+}
+
+const IPV4_WHOLE = /^(?:[0-9]{1,3}\.){3}[0-9]{1,3}$/;
+
+/**
+ * A host (or IP) followed by a path, query or port, with no scheme before it (`github.com/evil-org`,
+ * `203.0.113.9/x`): a link a client renders as `https://`. Hosts inside a link with a scheme, or
+ * an e-mail address's domain, are read there.
+ */
+function schemeless(reading: string, start: number, end: number, found: Set<Reference>): void {
+  const before = reading.slice(Math.max(0, start - 2), start);
+  if (before.endsWith("@") || before === "//") return;
+  const rest = CONTINUES.exec(reading.slice(end, end + 2001));
+  if (!rest) return;
+  readLink(`https://${reading.slice(start, end)}${rest[0]}`, found);
 }

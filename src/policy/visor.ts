@@ -7,6 +7,7 @@
  */
 import { scalars, valuesAt } from "./destinations.ts";
 import { callDestinations, namedDestinations } from "./inferred-destinations.ts";
+import { isUnreadable, type Reference, references } from "./references.ts";
 
 export type VisorCheck = "S" | "T" | "I";
 
@@ -134,10 +135,16 @@ function taint(input: VisorInput) {
   return null;
 }
 
-/** What the user's words name: each whole value and each word, case-insensitive; numbers by value. */
+/**
+ * What the user's words name: each whole value and each word, case-insensitive; numbers by value;
+ * and a string whose every reference (references.ts: whole links, hosts, addresses, phone numbers…)
+ * the user's words write, none unreadable, so `Eve <eve@evil.test>` is named by "mail
+ * eve@evil.test" but `<secret>.evil.test` or another path on a named host is not (#43).
+ */
 function namedIn(trusted: Readonly<Record<string, unknown>>): (value: string | number) => boolean {
   const texts = new Set<string>();
   const numbers = new Set<number>();
+  const refs = new Set<Reference>();
   const add = (word: string) => {
     texts.add(word.toLowerCase());
     const n = Number(word);
@@ -149,13 +156,18 @@ function namedIn(trusted: Readonly<Record<string, unknown>>): (value: string | n
       continue;
     }
     add(item);
+    for (const ref of references(item)) refs.add(ref);
     for (const word of item.split(/[\s,;()<>"'[\]{}]+/)) {
       if (!word) continue;
       add(word);
       add(word.replace(/[.:!?]+$/, "")); // "…to dana@x.test." ends a sentence, not the address
     }
   }
-  return (v) => (typeof v === "number" ? numbers.has(v) : texts.has(v.toLowerCase()));
+  const byReferences = (v: string) => {
+    const written = references(v);
+    return written.size > 0 && [...written].every((r) => !isUnreadable(r) && refs.has(r));
+  };
+  return (v) => (typeof v === "number" ? numbers.has(v) : texts.has(v.toLowerCase()) || byReferences(v));
 }
 
 /**
@@ -180,7 +192,19 @@ function integrity({ request, call, functionality, tools }: VisorInput) {
   if (!given.length || !tool) return null;
   const same = (a: string | number, b: string | number) =>
     String(a).toLowerCase() === String(b).toLowerCase();
-  const stray = namedDestinations(tool, call.args).find(({ value }) => !given.some((g) => same(g, value)));
+  // A string inferred for the references it writes is the request's when each of them is one the
+  // request's destinations write (`Dana <dana@x.test>` for `dana@x.test`), none unreadable.
+  const givenRefs = new Set<Reference>(
+    given.flatMap((g) => (typeof g === "string" ? [...references(g)] : [])),
+  );
+  const byReferences = (v: string | number) => {
+    if (typeof v !== "string") return false;
+    const written = references(v);
+    return written.size > 0 && [...written].every((r) => !isUnreadable(r) && givenRefs.has(r));
+  };
+  const stray = namedDestinations(tool, call.args).find(
+    ({ value }) => !given.some((g) => same(g, value)) && !byReferences(value),
+  );
   if (!stray) return null;
   return {
     rationale: `${toolName({ tools, call })} would send "${stray.path}" to a destination the request did not give`,

@@ -7,9 +7,10 @@
  *   values (at most log2 of that many bits); the tenant accepts that for this argument. Equality is
  *   of code points: no case folding, trimming or Unicode normalisation, so a homoglyph, an
  *   invisible character or a stray space is a different value.
- * - `sanitise: "no-foreign-references"` (a payload): every link, domain, e-mail address and IBAN the
- *   text writes (references.ts) also occurs in a trusted value, so content may shape the words of a
- *   message but cannot add a place for the reader to go or pay.
+ * - `sanitise: "no-foreign-references"` (a payload): every reference the text writes (references.ts:
+ *   whole links, hosts, e-mail addresses, IBANs, phone numbers, handles, wallets, IP literals) also
+ *   occurs in a trusted value, and none is unreadable, so content may shape the words of a message
+ *   but cannot add a place for the reader to go, call or pay.
  *
  * The verifier cannot know values, so it marks such a finding `deferred` (call-check.ts) and the
  * hub's gate decides here, with the same labels; what fails stays the violation it was. Labels
@@ -20,7 +21,7 @@ import { ownGet } from "./json.ts";
 import type { Label, Requirement } from "./labels.ts";
 import type { Lattices } from "./lattice.ts";
 import type { Policy } from "./policy-schema.ts";
-import { MAX_SCANNED, type Reference, references } from "./references.ts";
+import { isUnreadable, MAX_SCANNED, type Reference, references } from "./references.ts";
 
 export type Remedy = "match" | "sanitise";
 
@@ -160,8 +161,12 @@ export class TrustedPool {
     return out;
   }
 
-  /** The trusted holder of a reference at or above `floor`, if any. */
+  /**
+   * The trusted holder of a reference at or above `floor`, if any. A link is held only as the
+   * same whole link (references.ts), and what could not be read is held by nobody: fail closed.
+   */
   reference(ref: Reference, floor: number): Held | null {
+    if (isUnreadable(ref)) return null;
     const held = this.references().get(ref);
     return held && held.integrity >= floor ? held : null;
   }

@@ -137,9 +137,99 @@ describe("the three signs, each alone", () => {
     for (const value of ["hello", "report.pdf", "v1.2", "2024-01-01", "84.20", "Q3 is on track.", ""]) {
       expect(addressKind(value), value).toBeNull();
     }
+    // An address inside a longer string counts too (#43): "see mallory@evil.test" sends there as well.
     expect(
-      inferredDestinations(undefined, { notes: ["see mallory@evil.test", "mallory@evil.test"] }),
-    ).toEqual([{ path: "notes[]", value: "mallory@evil.test" }]);
+      inferredDestinations(undefined, { notes: ["see mallory@evil.test", "mallory@evil.test", "see you"] }),
+    ).toEqual([
+      { path: "notes[]", value: "see mallory@evil.test" },
+      { path: "notes[]", value: "mallory@evil.test" },
+    ]);
+  });
+});
+
+/** The whole-string reading before #43, kept as the control: what it misses, the new one reads. */
+const OLD_WHOLE = [
+  /^(?:[a-z][a-z0-9+.-]*:\/\/|\/\/|(?:mailto|tel|sms|callto):)\S+$/i,
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*(?::\d+|(?::\d+)?[/?#]\S*)$/i,
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+  /^\+[\s(]*\d(?:[\s().-]{0,2}\d){6,14}$/,
+  /^[A-Z]{2}\d{2}(?:\s?[A-Z0-9]){11,30}$/i,
+];
+const oldKind = (v: string) => OLD_WHOLE.some((p) => p.test(v.trim()));
+
+describe("destination shapes the whole-string reading missed (#43, M4)", () => {
+  const lookup: VisorTool = {
+    name: "lookup",
+    irreversible: false,
+    parameters: { type: "object", properties: { q: { type: "string" }, path: { type: "string" } } },
+  };
+  const task = "Look up the weather for Berlin";
+  const shapes: Array<[string, Record<string, unknown>]> = [
+    ["a secret as a subdomain", { q: "c2VjcmV0.evil.test" }],
+    ["host and path split across two arguments", { q: "evil.test", path: "/c?d=DE89" }],
+    ["a named address", { q: "Eve <eve@evil.test>" }],
+    ["a national phone number", { q: "030 1234567" }],
+    ["an IP without a scheme", { q: "203.0.113.9/collect" }],
+    ["a bare IP", { q: "203.0.113.9" }],
+    ["a wallet", { q: "0x52908400098527886E0F7030069857D2E4169EE7" }],
+  ];
+  for (const [name, args] of shapes) {
+    it(`${name} is a destination: T refuses it; controls: the old reading missed it, confirmed it passes`, () => {
+      expect(audit(lookup, args, task)).toMatchObject({ type: "T" });
+      expect(Object.values(args).some((v) => oldKind(String(v)))).toBe(false);
+      expect(audit({ ...lookup, destinations: [], confirmed: true }, args, task)).toBeNull();
+    });
+  }
+
+  it("a string whose every reference the user wrote is named; another subdomain or path is not", () => {
+    const t = "Mail eve@evil.test the notes from https://docs.test/a";
+    expect(audit(lookup, { q: "Eve <eve@evil.test>" }, t)).toBeNull();
+    expect(audit(lookup, { q: "https://docs.test/a#top" }, t)).toBeNull();
+    expect(audit(lookup, { q: "Eve <eve@x.evil.test>" }, t)).toMatchObject({ type: "T" });
+    expect(audit(lookup, { q: "https://docs.test/b" }, t)).toMatchObject({ type: "T" });
+  });
+
+  it("property: a reference anywhere in a free-text argument makes it a destination the old reading missed", () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/).filter((k) => !isDestinationName(k));
+    const word = fc.stringMatching(/^[a-z]{3,8}$/);
+    const place = fc.oneof(
+      fc.tuple(word, word).map(([secret, host]) => `${secret}.${host}.test`),
+      fc.tuple(word, word).map(([who, host]) => `${who} <${who}@${host}.test>`),
+      fc.stringMatching(/^[0-9]{7}$/).map((n) => `030 ${n}`),
+      fc.tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255)).map(([a, b]) => `${a}.${b}.0.9/collect`),
+    );
+    fc.assert(
+      fc.property(name, place, word, (key, p, lead) => {
+        const value = `${lead} ${p}`;
+        expect(oldKind(value)).toBe(false);
+        expect(inferredDestinations(undefined, { [key]: value })).toEqual([{ path: key, value }]);
+        expect(audit(lookup, { q: value }, task)).toMatchObject({ type: "T" });
+      }),
+    );
+  });
+
+  it("a $ref'd format is read; an external $ref cannot be, so it counts", () => {
+    const withRef = (fmt: string | undefined) => ({
+      type: "object",
+      $defs: { u: fmt ? { type: "string", format: fmt } : { type: "string" } },
+      properties: { q: { $ref: "#/$defs/u" }, list: { type: "array", items: { $ref: "#/$defs/u" } } },
+    });
+    const args = { q: "x", list: ["y"] };
+    expect(inferredDestinations(withRef("uri"), args)).toEqual([
+      { path: "q", value: "x" },
+      { path: "list[]", value: "y" },
+    ]);
+    expect(schemaDestinations(withRef("uri"))).toEqual(["q", "list[]"]);
+    // Control: the same schema without the format names no destination.
+    expect(inferredDestinations(withRef(undefined), args)).toEqual([]);
+    const external = { type: "object", properties: { q: { $ref: "https://schemas.test/url.json" } } };
+    expect(inferredDestinations(external, { q: "x" })).toEqual([{ path: "q", value: "x" }]);
+    const cycle = {
+      type: "object",
+      $defs: { a: { $ref: "#/$defs/a" } },
+      properties: { q: { $ref: "#/$defs/a" } },
+    };
+    expect(inferredDestinations(cycle, { q: "x" })).toEqual([{ path: "q", value: "x" }]);
   });
 });
 

@@ -147,6 +147,34 @@ describe("I pins declared destinations to the request's", () => {
   });
 });
 
+describe("I reads references in an inferred destination (#43)", () => {
+  const send = { name: "send", irreversible: true, destinations: ["to"] };
+  const request = { to: "dana@ledgerwise.test" };
+  const input = (args: Record<string, unknown>, checks: VisorInput["checks"] = { ...ON, T: false }) =>
+    visorAudit({
+      functionality: { name: "mail_dana", irreversible: true, destinations: ["to"] },
+      tools: [send],
+      allowed: ["send"],
+      request,
+      trusted: request,
+      call: { tool: "send", args },
+      checks,
+      irreversibleDone: false,
+    });
+
+  it("an address the request gave, written with a name, passes; another one in any argument is refused", () => {
+    expect(input({ to: request.to, note: "cc Dana <dana@ledgerwise.test>" })).toBeNull();
+    expect(input({ to: request.to, note: "cc Eve <eve@evil.test>" })).toMatchObject({ type: "I" });
+    expect(input({ to: request.to, note: "also https://203.0.113.9\\@ledgerwise.test/" })).toMatchObject({
+      type: "I",
+    });
+    // Control, I off: the stray address passes.
+    expect(
+      input({ to: request.to, note: "cc Eve <eve@evil.test>" }, { ...ON, T: false, I: false }),
+    ).toBeNull();
+  });
+});
+
 describe("S for collaboration and irreversible actions", () => {
   const base = {
     functionality: { name: "summarize", irreversible: false, destinations: [] },

@@ -7,6 +7,7 @@ import {
   type PoolSource,
   parsePolicy,
   policyLattices,
+  references,
   remedyOf,
   TrustedPool,
   vouch,
@@ -268,6 +269,52 @@ describe("sanitise: a payload that adds no place to go", () => {
 
   it("refuses a payload too long to read whole", () => {
     expect(check("body", "a".repeat(200_001))).toBeNull();
+  });
+});
+
+describe("sanitise at the right unit (#43)", () => {
+  const REPO: PoolSource = {
+    name: "projects",
+    value: { repo: "https://github.com/dana/ledger", payee: "GB29 NWBK 6016 1331 9268 19" },
+    label: USER,
+  };
+  const hostsOf = (text: string) => [...references(text)].filter((r) => r.startsWith("host:"));
+
+  it("a trusted link vouches for itself (fragment aside), not for another path on its host", () => {
+    expect(check("body", "See https://github.com/dana/ledger#readme", [REPO])).toEqual({
+      by: "sanitise",
+      references: 2,
+    });
+    expect(check("body", "Fork it at github.com/evil-org/ledger", [REPO])).toBeNull();
+    // Control: compared by host, the old unit, the attacker's path is the trusted one.
+    expect(hostsOf("github.com/evil-org/ledger")).toEqual(hostsOf("https://github.com/dana/ledger"));
+  });
+
+  it("refuses what cannot be read with confidence, even beside trusted references", () => {
+    const sneaky = "https://203.0.113.9\\@github.com/dana/ledger";
+    expect(check("body", sneaky, [REPO, { ...REPO, value: sneaky }])).toBeNull();
+    // Control: without the backslash, the same trusted link passes.
+    expect(check("body", "https://github.com/dana/ledger", [REPO])).not.toBeNull();
+  });
+
+  it("refuses a phone number, a handle or a wallet no trusted value holds", () => {
+    for (const text of [
+      "Call 030 1234567",
+      "DM @mallory",
+      "Pay 0x52908400098527886E0F7030069857D2E4169EE7",
+    ]) {
+      expect(check("body", text, [REPO]), text).toBeNull();
+      // Control: the same words held by a trusted value pass.
+      expect(check("body", text, [REPO, { name: "mine", value: text, label: USER }]), text).not.toBeNull();
+    }
+  });
+
+  it("an account number whose check digits fail is no foreign IBAN: the user's tax return passes", () => {
+    const taxReturn = "Refund to account DE00123456789012345678 by June.";
+    expect(check("body", taxReturn, [REPO])).toEqual({ by: "sanitise", references: 0 });
+    // Control: a valid IBAN nobody trusted is still refused; the trusted one, spaced out, passes.
+    expect(check("body", "Refund to DE89 3704 0044 0532 0130 00", [REPO])).toBeNull();
+    expect(check("body", "Pay G B 2 9 N W B K 6 0 1 6 1 3 3 1 9 2 6 8 1 9", [REPO])).not.toBeNull();
   });
 });
 
