@@ -26,6 +26,7 @@ describe("an argument the catalog's schema makes a destination", () => {
   it("is read by format or by name; other arguments are not", () => {
     expect(isSchemaDestination(fetchEntry, "url")).toBe(true);
     expect(isSchemaDestination(fetchEntry, "webhook_url")).toBe(true);
+    expect(isSchemaDestination(fetchEntry, "mirror")).toBe(true);
     expect(isSchemaDestination(fetchEntry, "note")).toBe(false);
     expect(isSchemaDestination(undefined, "url")).toBe(false);
   });
