@@ -106,6 +106,8 @@ describe("an honest reversible fetch_page(url) under a hijacked agent", () => {
   });
 });
 
+const LOOSE_TO = { args: { to: { minIntegrity: "untrusted" } } };
+
 describe("a request to another app's reversible functionality (lattice_request) infers its destinations too", () => {
   // ride.quote {from, to} declares none; "to" is a destination by name. The user named Dana, not a URL.
   const query = "Send Dana a short status update on Q3";
@@ -116,7 +118,13 @@ describe("a request to another app's reversible functionality (lattice_request) 
     };
     const w = await hubWorld(
       ["inboxpilot", "swiftride"],
-      { selfCorrection: 1, planning: { mode } },
+      // `to` is a destination by name, so it keeps the top floor by default (#43) and the hub would
+      // refuse the request itself; lowered here so that the visor's T is what this test isolates.
+      {
+        selfCorrection: 1,
+        planning: { mode },
+        tools: { "ride.quote": LOOSE_TO, "swiftride.quote": LOOSE_TO },
+      },
       { swiftride: "confidential" },
       {
         catalog: [...mirrorCatalog(["inboxpilot"]), rideQuote],
