@@ -46,7 +46,8 @@ export function trustedReferences(pool: TrustedPool, floor: number): TrustedRefe
 /** Every source of a value, in Lattice's words. */
 export function sourcesOf(arg: ArgOrigin | undefined): ViewSource[] {
   if (!arg) return [{ kind: "planner", apps: [], words: "the planner's choice" }];
-  const apps = arg.origins.filter((o) => o !== "artifacts");
+  // A saved value's origin names its artifact (for grants), not an app whose answer it is.
+  const apps = arg.origins.filter((o) => o !== "artifacts" && !o.startsWith("artifact:"));
   const named = apps.length ? `${apps.join(", ")}'s answer` : "an app's answer";
   const words: Record<Provenance, ViewSource> = {
     user: { kind: "user", apps: [], words: "your words" },

@@ -13,6 +13,7 @@ import {
 } from "../../src/runtime/consent-view-build.ts";
 import { shapeOf } from "../../src/runtime/consent-view-shape.ts";
 import { isTrustedValue, TrustedReferences } from "../../src/runtime/trusted-match.ts";
+import { keptProvenance, savedValue } from "../../src/runtime/values.ts";
 import { policy } from "../policy/fixtures.ts";
 
 const SAVED = "DE02120300000000202051";
@@ -367,5 +368,54 @@ describe("consent view: a destination equal to a trusted value, chosen by conten
 
   it("control: the same address at the top integrity (not content's) gets no call-out", () => {
     expect(mail("Send the report to the right person", L.integrity.top).warnings).toEqual([]);
+  });
+});
+
+describe("consent view: a value kept as an artifact and read back (#43)", () => {
+  const L = policyLattices(policy());
+  const EVE = "eve@evil.test";
+  const low = { confidentiality: "internal", integrity: L.integrity.bottom };
+  const high = { confidentiality: "internal", integrity: L.integrity.top };
+  const mailTo = (arg: ArgOrigin) =>
+    callView({
+      ...pay(SAVED),
+      kind: "irreversible",
+      tool: "mail.send",
+      app: "mail",
+      from: ["artifact:art_1"],
+      declared: { kind: "mail", to: "to", subject: "subject" },
+      requestSchema: {},
+      titles: false,
+      data: { to: EVE, subject: "the report" },
+      args: { to: arg, subject: yours },
+      assessment: { verdict: "expected", reasons: [] },
+      trusted,
+      topIntegrity: L.integrity.top,
+    }).fields.find((f) => f.name === "to")!;
+
+  it("a model's reading kept as an artifact is still the model's, and is called out", () => {
+    const saved = savedValue({ value: EVE, label: low, provenance: ["model"] });
+    expect(saved.provenance).toEqual(["artifacts", "model"]);
+    const to = mailTo({ ...saved, origins: ["artifact:art_1"] });
+    expect(to.sources.map((s) => s.words)).toEqual([
+      "your saved data",
+      "a model's reading of an app's answer",
+    ]);
+    expect(to.warnings.map((w) => w.code)).toEqual(["unknown_contact", "not_your_words"]);
+    // Control (the old read-back): saved data only, which read as the user's own.
+    const old = savedValue({ value: EVE, label: low, provenance: null });
+    expect(old.provenance).toEqual(["artifacts"]);
+    expect(sourcesOf({ ...old, origins: ["artifact:art_1"] }).map((s) => s.kind)).toEqual(["saved"]);
+  });
+
+  it("control: a value the user made and kept gets no call-out", () => {
+    const saved = savedValue({ value: EVE, label: high, provenance: ["user"] });
+    expect(mailTo({ ...saved, origins: ["artifact:art_1"] }).warnings.map((w) => w.code)).toEqual([
+      "unknown_contact",
+    ]);
+  });
+
+  it("reads stored provenance as a closed set", () => {
+    expect(keptProvenance(["model", "app", "admin", 3])).toEqual(["app", "artifacts", "model"]);
   });
 });
