@@ -211,6 +211,8 @@ export type NewArtifact = Omit<ArtifactMetadata, "createdAt" | "schema"> & {
   id: string;
   schema?: unknown;
   value: unknown;
+  /** Who made the value (runtime Provenance): read back at retrieve, never shown as metadata. */
+  provenance?: readonly string[];
 };
 
 /** A standing (permanent) permission the user gave: listed and revocable by the user. */

@@ -5,7 +5,8 @@ import { type QueryError, queryError, StepFailure } from "./failure.ts";
 import { Gate, type GatePorts } from "./gate.ts";
 import { type Annotated, type Recorder, runPlan } from "./interpreter.ts";
 import type { LoadedQuery } from "./query.ts";
-import type { JournalEntry } from "./records.ts";
+import type { JournalEntry, Provenance } from "./records.ts";
+import { type SavedValue, savedValue } from "./values.ts";
 
 /** How many new tool or q-llm calls one advance performs: each one is a durable step boundary. */
 export const STEPS_PER_ADVANCE = 1;
@@ -27,7 +28,7 @@ export interface QueryPorts extends GatePorts {
   /** The app-call port: the catalog schemas, the limits and the spoke call (app-call.ts). */
   tool(call: AppCall): Promise<ToolAnswer>;
   qllm(step: QllmStep, inputs: Record<string, unknown>): Promise<unknown>;
-  retrieve(artifactId: string): Promise<{ value: unknown; label: Label } | null>;
+  retrieve(artifactId: string): Promise<SavedValue | null>;
 }
 
 /** A result to keep in the user's artifacts; the hub gives it its id and stores it. */
@@ -38,6 +39,8 @@ export interface ArtifactDraft {
   semantics: string;
   label: Label;
   value: unknown;
+  /** Who made the value: kept so a retrieved value is still the app's or model's (see `savedValue`). */
+  provenance: Provenance[];
 }
 
 /** What the hub does next: advance again, wait for the user (recording `ask`), or end the query. */
@@ -99,7 +102,7 @@ export async function advanceQuery(input: {
           }
           const artifact = await ports.retrieve(artifactId);
           if (!artifact) throw new StepFailure("artifact_gone", `${artifactId} no longer exists`);
-          return { ...artifact, origins: ["artifacts"], provenance: ["artifacts"] };
+          return savedValue(artifact);
         },
       },
     });
@@ -156,6 +159,7 @@ function draft({ name, step, result }: Annotated): ArtifactDraft[] {
       semantics: "semantics" in step ? step.semantics : `results of loop ${name}`,
       label: result.label,
       value: result.value,
+      provenance: [...result.provenance],
     },
   ];
 }

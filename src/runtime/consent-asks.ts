@@ -103,6 +103,7 @@ export function callAsk(input: {
     args,
     assessment: need.assessment,
     trusted: trustedReferences(pool, l.integrity.levels.length - 1),
+    topIntegrity: l.integrity.top,
   });
   return {
     kind: need.kind,

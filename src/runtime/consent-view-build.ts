@@ -1,10 +1,10 @@
-import type { Assessment, ConsentKind, TrustedPool } from "../policy/index.ts";
+import type { Assessment, ConsentKind, Label, TrustedPool } from "../policy/index.ts";
 import { references, valuesAtPath } from "../policy/index.ts";
 import type { ConsentView, ViewField, ViewKind, ViewSource } from "./consent-view.ts";
 import { ROLE_LABELS, shapeOf, titleAt } from "./consent-view-shape.ts";
 import type { Reading } from "./lookalike.ts";
 import type { Provenance } from "./records.ts";
-import { isTrustedValue, TrustedReferences, valueWarnings } from "./trusted-match.ts";
+import { chosenAmong, inUsersWords, TrustedReferences, valueWarnings, YOUR_WORDS } from "./trusted-match.ts";
 
 /**
  * Builds the consent view (consent-view.ts) the hub attaches to every consent: the call's values in
@@ -17,6 +17,8 @@ import { isTrustedValue, TrustedReferences, valueWarnings } from "./trusted-matc
 export interface ArgOrigin {
   readonly provenance: readonly Provenance[];
   readonly origins: readonly string[];
+  /** Its label: whether it is content's is decided on this, never on where the view says it came from. */
+  readonly label?: Label;
 }
 
 /** The longest value a view carries; its warnings are found on the whole value. */
@@ -33,7 +35,7 @@ export function trustedReferences(pool: TrustedPool, floor: number): TrustedRefe
     value,
     source:
       origin === "query"
-        ? "your words"
+        ? YOUR_WORDS
         : origin === null
           ? "an answer your policy trusts"
           : `${origin}'s answer`,
@@ -44,7 +46,8 @@ export function trustedReferences(pool: TrustedPool, floor: number): TrustedRefe
 /** Every source of a value, in Lattice's words. */
 export function sourcesOf(arg: ArgOrigin | undefined): ViewSource[] {
   if (!arg) return [{ kind: "planner", apps: [], words: "the planner's choice" }];
-  const apps = arg.origins.filter((o) => o !== "artifacts");
+  // A saved value's origin names its artifact (for grants), not an app whose answer it is.
+  const apps = arg.origins.filter((o) => o !== "artifacts" && !o.startsWith("artifact:"));
   const named = apps.length ? `${apps.join(", ")}'s answer` : "an app's answer";
   const words: Record<Provenance, ViewSource> = {
     user: { kind: "user", apps: [], words: "your words" },
@@ -85,12 +88,42 @@ interface FieldInput {
   destination: boolean;
 }
 
+/**
+ * Whether content may have written or chosen an argument: its label below the top integrity. Where
+ * no label is known (one writer for the whole request, or a caller that passes none) whatever did
+ * not come from the user or the planner counts as content.
+ */
+function isContent(arg: ArgOrigin | undefined, sources: readonly ViewSource[], top: string | undefined) {
+  if (arg?.label && top !== undefined) return arg.label.integrity !== top;
+  return sources.some((s) => s.kind === "app" || s.kind === "model" || s.kind === "saved");
+}
+
+/**
+ * Why a destination content chose is not the user's: a value equal to a trusted one is still the
+ * one content picked among that source's values (an injection's author is a contact too).
+ */
+function notYourWords(full: string, sources: readonly ViewSource[], trusted: TrustedReferences | null) {
+  const from = sources
+    .filter((s) => s.kind !== "user")
+    .map((s) => s.words)
+    .join(" and ");
+  const among = trusted && chosenAmong(full, trusted);
+  const comes = from ? `it comes from ${from}` : "content you read wrote it";
+  return {
+    code: "not_your_words" as const,
+    message: among
+      ? `this was not in your words: chosen by content you read, among ${among.count} of your values from ${among.source}; ${comes}`
+      : `this was not in your words: ${comes}`,
+  };
+}
+
 function field(
   f: FieldInput,
   data: Readonly<Record<string, unknown>>,
   args: Readonly<Record<string, ArgOrigin>>,
   trusted: TrustedReferences | null,
   writer: ViewSource | undefined,
+  topIntegrity: string | undefined,
 ): ViewField {
   const top = f.key ?? f.path.split(/[.[]/)[0]!;
   const sources = writer ? [writer] : sourcesOf(args[top]);
@@ -110,16 +143,11 @@ function field(
   const value = textOf(found);
   const full = found.map((v) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""))).join("\n");
   const warnings = valueWarnings(full, f.reading, trusted, references);
-  const content = sources.some((s) => s.kind === "app" || s.kind === "model");
-  // A recipient content chose is called out, unless it is exactly one the user trusts (a saved payee).
-  if (f.destination && content && !(trusted && isTrustedValue(full, trusted))) {
-    warnings.push({
-      code: "not_your_words",
-      message: `this was not in your words: it comes from ${sources
-        .filter((s) => s.kind !== "user")
-        .map((s) => s.words)
-        .join(" and ")}`,
-    });
+  const content = isContent(writer ? undefined : args[top], sources, topIntegrity);
+  // A recipient content chose is called out unless the user wrote exactly it: equal to a saved
+  // payee or a contact it is still content's pick among them, and says so.
+  if (f.destination && content && !(trusted && inUsersWords(full, trusted))) {
+    warnings.push(notYourWords(full, sources, trusted));
   }
   const highlight = warnings.length > 0 || sources.some((s) => s.kind !== "user");
   return { ...labeled, value, withheld: false, sources, highlight, warnings };
@@ -171,6 +199,8 @@ export interface CallViewInput {
   trusted: TrustedReferences | null;
   /** Who wrote every value, where that is one writer (a spoke's agent) rather than each argument's origins. */
   writer?: ViewSource;
+  /** The policy's top integrity: an argument labeled below it is content's, whatever its source reads. */
+  topIntegrity?: string;
 }
 
 /** A call's view: its shape's roles first, then every other argument, none left out. */
@@ -202,7 +232,9 @@ export function callView(input: CallViewInput): ConsentView {
       destination: false,
     });
   }
-  const shown = fields.map((f) => field(f, input.data, input.args, input.trusted, input.writer));
+  const shown = fields.map((f) =>
+    field(f, input.data, input.args, input.trusted, input.writer, input.topIntegrity),
+  );
   return {
     kind: shape.kind,
     title: TITLES[shape.kind]!(input.app, input.tool),

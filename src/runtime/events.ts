@@ -24,7 +24,9 @@ export const EVENT_DATA = {
   step_finished: Step.extend({ label: Label }),
   /**
    * A running tool step's progress as its app reports it (an MCP server's `notifications/progress`):
-   * numbers only. The server's own `message` is never carried, so no app's words reach a person here.
+   * numbers only. The server's own `message` is never carried, so no app's words reach a person here,
+   * nor its numbers: `progress` is a whole percent (`total` 100) or, without a total, how many
+   * reports came; none for a call whose answer is above the display cap (hub/app-call.ts).
    */
   step_progress: Step.extend({ progress: z.number().nonnegative(), total: z.number().positive().optional() }),
   display: Display,

@@ -33,6 +33,7 @@ import {
   type Labeled,
   mergeOrigins,
   mergeProvenance,
+  savedValue,
   type Vars,
 } from "./values.ts";
 
@@ -115,7 +116,10 @@ class Run {
 
   private async retrieve(artifactId: string, key: string): Promise<Labeled> {
     const result = await this.ctx.effects.retrieve(artifactId);
-    this.ctx.record.done(key, "retrieve", result.value, result.label, { artifact: artifactId });
+    this.ctx.record.done(key, "retrieve", result.value, result.label, {
+      artifact: artifactId,
+      provenance: [...result.provenance],
+    });
     return result;
   }
 
@@ -429,5 +433,10 @@ const artifactOrigin = (artifactId: string) => `${ARTIFACT_ORIGIN}${artifactId}`
 
 function fromJournal(entry: JournalEntry): Labeled {
   if (!entry.label) throw new StepFailure("corrupt_state", `journal entry ${entry.key} has no label`);
-  return { value: entry.value, label: entry.label, origins: ["artifacts"], provenance: ["artifacts"] };
+  const kept = entry.info?.provenance;
+  return savedValue({
+    value: entry.value,
+    label: entry.label,
+    provenance: Array.isArray(kept) ? kept : null,
+  });
 }

@@ -100,8 +100,37 @@ export class TrustedReferences {
 
 /** Whether a value is exactly one of the trusted values (an IBAN also as grouped with ASCII spaces). */
 export function isTrustedValue(value: string, trusted: TrustedReferences): boolean {
-  if (trusted.values.some((t) => t.value === value)) return true;
-  return isIban(value) && trusted.ibans.some((t) => t.value === compact(value.trim()).toUpperCase());
+  return trustedHolders(value, trusted).length > 0;
+}
+
+/** The source a consent view names for the user's own query. */
+export const YOUR_WORDS = "your words";
+
+/** The trusted values this value exactly is (an IBAN also as grouped with ASCII spaces). */
+export function trustedHolders(value: string, trusted: TrustedReferences): TrustedValue[] {
+  const exact = trusted.values.filter((t) => t.value === value);
+  if (exact.length || !isIban(value)) return exact;
+  const iban = compact(value.trim()).toUpperCase();
+  return trusted.ibans.filter((t) => t.value === iban);
+}
+
+/** Whether the value is exactly one the user wrote in the query. */
+export function inUsersWords(value: string, trusted: TrustedReferences): boolean {
+  return trustedHolders(value, trusted).some((t) => t.source === YOUR_WORDS);
+}
+
+/**
+ * The trusted source a value content chose was picked from, and how many values that source
+ * holds: the choice content steered among (vouch.ts's `candidates`, per source). Null when the
+ * value is in none.
+ */
+export function chosenAmong(
+  value: string,
+  trusted: TrustedReferences,
+): { source: string; count: number } | null {
+  const held = trustedHolders(value, trusted).find((t) => t.source !== YOUR_WORDS);
+  if (!held) return null;
+  return { source: held.source, count: trusted.values.filter((t) => t.source === held.source).length };
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from "../policy/index.ts";
 import { StepFailure } from "./failure.ts";
 
-import type { Provenance } from "./records.ts";
+import { PROVENANCES, type Provenance } from "./records.ts";
 
 export type { Provenance };
 
@@ -202,4 +202,34 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
         jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
     )
   );
+}
+
+/** An artifact as the runtime reads it back: its value, label, and where its value first came from. */
+export interface SavedValue {
+  value: unknown;
+  label: Label;
+  /** Who made the value before it was kept (null: kept before this was recorded). */
+  provenance?: readonly string[] | null;
+}
+
+/**
+ * A retrieved artifact's value as the interpreter binds it: saved data, and still whoever made it
+ * (an app's answer or a model's reading stays content's in a later consent, #43). Its origin is
+ * the interpreter's `artifact:<id>`, which grants name.
+ */
+export function savedValue(artifact: SavedValue): Labeled {
+  return {
+    value: artifact.value,
+    label: artifact.label,
+    origins: ["artifacts"],
+    provenance: keptProvenance(artifact.provenance),
+  };
+}
+
+/** Stored provenance, read as a closed set: anything else is dropped; "artifacts" always stays. */
+export function keptProvenance(stored: readonly unknown[] | null | undefined): Provenance[] {
+  const known = new Set<Provenance>(["artifacts"]);
+  for (const p of stored ?? [])
+    if ((PROVENANCES as readonly unknown[]).includes(p)) known.add(p as Provenance);
+  return [...known].sort();
 }

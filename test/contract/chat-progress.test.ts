@@ -32,6 +32,11 @@ describe("progressLine", () => {
       event("step_progress", { ...tool, progress: 2, total: 5 }),
       `  ${named}: 2 of 5`,
     ],
+    [
+      "progress as the hub writes it: a whole percent",
+      event("step_progress", { ...tool, progress: 40, total: 100 }),
+      `  ${named}: 40%`,
+    ],
     ["progress without one", event("step_progress", { ...tool, progress: 0.25 }), `  ${named}: 0.25 so far`],
     ["a tool step ends", event("step_finished", { ...tool, label: {} }), `✓ ${named} done.`],
     [

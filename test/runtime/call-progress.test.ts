@@ -21,12 +21,21 @@ describe("CallProgress", () => {
         { progress: 1, total: 3 },
         { progress: 2, total: 3 },
       ],
+      [33, 66],
+    ],
+    [
+      "a repeat or a step back says nothing new; without a total, the count of reports",
+      [{ progress: 2 }, { progress: 2 }, { progress: 1 }, { progress: 3 }],
       [1, 2],
     ],
     [
-      "a repeat or a step back says nothing new",
-      [{ progress: 2 }, { progress: 2 }, { progress: 1 }, { progress: 3 }],
-      [2, 3],
+      "a report within the same whole percent says nothing new",
+      [
+        { progress: 0.101, total: 1 },
+        { progress: 0.109, total: 1 },
+        { progress: 5, total: 1 },
+      ],
+      [10, 100],
     ],
     [
       "no number, no event",
@@ -41,7 +50,7 @@ describe("CallProgress", () => {
       ],
       [],
     ],
-    ["a fraction is a number", [{ progress: 0.5, total: 1 }], [0.5]],
+    ["a fraction is a whole percent", [{ progress: 0.5, total: 1 }], [50]],
   ];
   it.each(cases)("%s", async (_name, reports, written) => {
     const h = hub();
@@ -85,8 +94,23 @@ describe("CallProgress", () => {
       kind: "tool",
       tool: "everything.slow",
       app: "everything",
-      progress: 1,
-      total: 2,
+      progress: 50,
+      total: 100,
     });
+  });
+
+  it("never carries an app's raw numbers: a value read digit by digit leaves as a count or a percent (#43)", async () => {
+    // An app that read a secret reports it as progress: 4111.1111 of 10000, then as a bare count.
+    const h = hub();
+    await h.progress.during("call_1", step, async () => {
+      h.progress.report("call_1", { progress: 4111.1111, total: 10_000 });
+      h.progress.report("call_1", { progress: 5_551_234 });
+    });
+    expect(h.written.map((w) => [w.data.progress, w.data.total])).toEqual([
+      [41, 100],
+      [2, undefined],
+    ]);
+    expect(JSON.stringify(h.written)).not.toMatch(/4111|5551234/);
+    for (const w of h.written) expect(Number.isInteger(w.data.progress)).toBe(true);
   });
 });

@@ -12,7 +12,8 @@ import {
   trustedReferences,
 } from "../../src/runtime/consent-view-build.ts";
 import { shapeOf } from "../../src/runtime/consent-view-shape.ts";
-import { TrustedReferences } from "../../src/runtime/trusted-match.ts";
+import { isTrustedValue, TrustedReferences } from "../../src/runtime/trusted-match.ts";
+import { keptProvenance, savedValue } from "../../src/runtime/values.ts";
 import { policy } from "../policy/fixtures.ts";
 
 const SAVED = "DE02120300000000202051";
@@ -77,11 +78,17 @@ describe("consent view: a payment", () => {
     );
   });
 
-  it("the saved payee's exact IBAN, though from a bill, carries no warning (highlighted: not your words)", () => {
+  it("the saved payee's exact IBAN, chosen by a bill, is named as the bill's pick among the payees", () => {
     const view = pay(SAVED);
-    expect(iban(view).warnings).toEqual([]);
+    expect(iban(view).warnings).toEqual([
+      {
+        code: "not_your_words",
+        message:
+          "this was not in your words: chosen by content you read, among 1 of your values from payees.list's answer; it comes from mail's answer",
+      },
+    ]);
     expect(iban(view).highlight).toBe(true);
-    expect(view.warnings).toBe(0);
+    expect(view.warnings).toBe(1);
   });
 
   it.each([
@@ -282,9 +289,13 @@ describe("consent view: a recipient from an answer the policy trusts", () => {
       requestSchema: {},
       titles: false,
       data: { to: CONTACT, subject: "invoices" },
-      args: { to: { provenance: ["app"], origins: ["contacts"] }, subject: yours },
+      args: {
+        to: { provenance: ["app"], origins: ["contacts"], label: { confidentiality: "internal", integrity } },
+        subject: yours,
+      },
       assessment: { verdict: "expected", reasons: [] },
       trusted: trustedReferences(pool, top),
+      topIntegrity: L.integrity.top,
     }).fields.find((f) => f.name === "to")!;
   };
 
@@ -298,5 +309,113 @@ describe("consent view: a recipient from an answer the policy trusts", () => {
 
   it("control: the same address from an answer below the top integrity is called out", () => {
     expect(send("app").warnings.map((w) => w.code)).toEqual(["unknown_contact", "not_your_words"]);
+  });
+});
+
+describe("consent view: a destination equal to a trusted value, chosen by content (#43)", () => {
+  const L = policyLattices(policy());
+  const top = L.integrity.levels.length - 1;
+  const EVE = "eve@evil.test";
+  // The injection's author is one of the contacts: the pool holds her address like any other.
+  const contacts = {
+    name: "contacts",
+    value: null,
+    label: { confidentiality: "internal", integrity: L.integrity.top },
+    tool: "contacts.list",
+    trusted: ["dana@ledgerwise.test", "mum@family.test", EVE],
+  };
+  const mail = (queryText: string, integrity: string) => {
+    const pool = new TrustedPool(L, queryText, [contacts]);
+    return callView({
+      ...pay(SAVED),
+      kind: "irreversible",
+      tool: "mail.send",
+      app: "mail",
+      from: ["mail"],
+      declared: { kind: "mail", to: "to", subject: "subject" },
+      requestSchema: {},
+      titles: false,
+      data: { to: EVE, subject: "the report" },
+      args: {
+        to: { provenance: ["app"], origins: ["mail"], label: { confidentiality: "internal", integrity } },
+        subject: yours,
+      },
+      assessment: { verdict: "expected", reasons: [] },
+      trusted: trustedReferences(pool, top),
+      topIntegrity: L.integrity.top,
+    }).fields.find((f) => f.name === "to")!;
+  };
+
+  it("an address content chose, equal to a contact, is called out as content's pick among the contacts", () => {
+    const to = mail("Send the report to the right person", "app");
+    expect(to.warnings).toEqual([
+      {
+        code: "not_your_words",
+        message:
+          "this was not in your words: chosen by content you read, among 3 of your values from contacts.list's answer; it comes from mail's answer",
+      },
+    ]);
+    // Control: the value is exactly a trusted one, which is all the old check asked before it
+    // dropped the call-out.
+    const pool = new TrustedPool(L, "Send the report to the right person", [contacts]);
+    expect(isTrustedValue(EVE, trustedReferences(pool, top))).toBe(true);
+  });
+
+  it("control: the same address in the user's own words gets no call-out, though content chose it too", () => {
+    const to = mail(`Send the report to ${EVE}`, "app");
+    expect(to.warnings).toEqual([]);
+  });
+
+  it("control: the same address at the top integrity (not content's) gets no call-out", () => {
+    expect(mail("Send the report to the right person", L.integrity.top).warnings).toEqual([]);
+  });
+});
+
+describe("consent view: a value kept as an artifact and read back (#43)", () => {
+  const L = policyLattices(policy());
+  const EVE = "eve@evil.test";
+  const low = { confidentiality: "internal", integrity: L.integrity.bottom };
+  const high = { confidentiality: "internal", integrity: L.integrity.top };
+  const mailTo = (arg: ArgOrigin) =>
+    callView({
+      ...pay(SAVED),
+      kind: "irreversible",
+      tool: "mail.send",
+      app: "mail",
+      from: ["artifact:art_1"],
+      declared: { kind: "mail", to: "to", subject: "subject" },
+      requestSchema: {},
+      titles: false,
+      data: { to: EVE, subject: "the report" },
+      args: { to: arg, subject: yours },
+      assessment: { verdict: "expected", reasons: [] },
+      trusted,
+      topIntegrity: L.integrity.top,
+    }).fields.find((f) => f.name === "to")!;
+
+  it("a model's reading kept as an artifact is still the model's, and is called out", () => {
+    const saved = savedValue({ value: EVE, label: low, provenance: ["model"] });
+    expect(saved.provenance).toEqual(["artifacts", "model"]);
+    const to = mailTo({ ...saved, origins: ["artifact:art_1"] });
+    expect(to.sources.map((s) => s.words)).toEqual([
+      "your saved data",
+      "a model's reading of an app's answer",
+    ]);
+    expect(to.warnings.map((w) => w.code)).toEqual(["unknown_contact", "not_your_words"]);
+    // Control (the old read-back): saved data only, which read as the user's own.
+    const old = savedValue({ value: EVE, label: low, provenance: null });
+    expect(old.provenance).toEqual(["artifacts"]);
+    expect(sourcesOf({ ...old, origins: ["artifact:art_1"] }).map((s) => s.kind)).toEqual(["saved"]);
+  });
+
+  it("control: a value the user made and kept gets no call-out", () => {
+    const saved = savedValue({ value: EVE, label: high, provenance: ["user"] });
+    expect(mailTo({ ...saved, origins: ["artifact:art_1"] }).warnings.map((w) => w.code)).toEqual([
+      "unknown_contact",
+    ]);
+  });
+
+  it("reads stored provenance as a closed set", () => {
+    expect(keptProvenance(["model", "app", "admin", 3])).toEqual(["app", "artifacts", "model"]);
   });
 });

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { mintConsentLink } from "../../src/credentials.ts";
 import { api } from "./helpers.ts";
-import { answer, display, type HubWorld, hubWorld, lit, ref, script, tool } from "./hub-kit.ts";
+import {
+  answer,
+  display,
+  type HubWorld,
+  hubWorld,
+  INVITE_PLAN,
+  INVITE_QUERY,
+  lit,
+  ref,
+  script,
+  tool,
+} from "./hub-kit.ts";
 
 /**
  * A consent link (credentials.ts): the chat's user answers one consent with no Lattice credential.
@@ -33,14 +44,16 @@ async function payWorld(): Promise<HubWorld> {
 }
 
 /** A chat turn from an Open WebUI user that ends on a consent: its link and the token in its fragment. */
-async function askToPay(w: HubWorld, user: string, chat: string): Promise<Turn> {
+async function askToPay(
+  w: HubWorld,
+  user: string,
+  chat: string,
+  content = `Send 40 EUR to ${IBAN} with subject lunch`,
+): Promise<Turn> {
   const res = await api("POST", "/v1/openai/chat/completions", {
     key: w.frontend,
     headers: { "X-OpenWebUI-User-Id": user, "X-OpenWebUI-Chat-Id": chat },
-    body: {
-      model: "lattice",
-      messages: [{ role: "user", content: `Send 40 EUR to ${IBAN} with subject lunch` }],
-    },
+    body: { model: "lattice", messages: [{ role: "user", content }] },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const body = res.body as {
@@ -107,6 +120,33 @@ describe("a consent link", () => {
         return events.map((e) => e.detail).filter((d) => d.path === consentPath(t));
       })
       .toContainEqual(expect.objectContaining({ viaConsentLink: true, userId: "alice", status: 200 }));
+  });
+
+  it("answers with scope once only: a session or permanent grant through it is a 400 (#43)", async () => {
+    // A data_share offers every scope, so only the link's own limit can refuse a lasting one.
+    const w = await hubWorld(["contacts", "calendar"]);
+    await script(w.models.planner, [{ when: "Invite my landlord", respond: INVITE_PLAN }]);
+    const t = await askToPay(w, "alice", "chat-1", INVITE_QUERY);
+    const read = await api("GET", consentPath(t), { key: t.link });
+    expect(read.body).toMatchObject({ kind: "data_share", scopes: ["once"] });
+    for (const scope of ["session", "permanent"]) {
+      const res = await api("POST", consentPath(t), { key: t.link, body: { decision: "allow", scope } });
+      expect(res.status, scope).toBe(400);
+      expect((res.body as { error: { code: string; details: unknown } }).error).toMatchObject({
+        code: "invalid_request",
+        details: [{ field: "body.scope", message: "allowed through a consent link: once" }],
+      });
+    }
+    // Still pending: the refusal left no answer and no grant.
+    expect(((await api("GET", consentPath(t), { key: t.link })).body as { status: string }).status).toBe(
+      "pending",
+    );
+    // Control: the frontend key (the console) sees every scope, and answers with a lasting one.
+    const full = await api("GET", consentPath(t), { key: w.frontend });
+    expect(full.body).toMatchObject({ scopes: ["once", "session", "permanent"] });
+    const lasting = await answer(w, t.sid, t.cid, { decision: "allow", scope: "session" });
+    expect(lasting.status).toBe(200);
+    expect(lasting.body).toMatchObject({ status: "allowed", scope: "session" });
   });
 
   it("reaches no other route of its own session: the list, the query, its events, a new query, the chat", async () => {

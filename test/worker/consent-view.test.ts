@@ -104,7 +104,9 @@ describe("consent view over HTTP", () => {
     const consent = await payNewest(SAVED);
     const field = consent.view!.fields.find((f) => f.name === "iban")!;
     expect(field.value).toBe(SAVED);
-    expect(field.warnings).toEqual([]);
+    // No lookalike warning; still content's pick among the saved ones, and said so (#43).
+    expect(field.warnings.map((w) => w.code)).toEqual(["not_your_words"]);
+    expect(field.warnings[0]?.message).toMatch(/chosen by content you read, among \d+ of your values/);
     // Without the view both consents' data read the same to a person: only the view tells them apart.
     expect(JSON.stringify(consent.data)).toContain(SAVED);
   });

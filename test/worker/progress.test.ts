@@ -15,8 +15,8 @@ import { registerDemoMcp } from "./mcp-kit.ts";
  */
 const urls = env as unknown as { TEST_MCP_EVERYTHING_URL: string };
 
-async function withEverything(): Promise<HubWorld> {
-  const w = await hubWorld([]);
+async function withEverything(policy: Record<string, unknown> = {}): Promise<HubWorld> {
+  const w = await hubWorld([], policy);
   const dev = (await issueKey(w.tenant, "developer")).secret;
   const res = await api("POST", "/v1/apps", {
     key: dev,
@@ -68,15 +68,35 @@ describe("progress", () => {
     const types = events.map((e) => e.type);
     expect(types.at(-1)).toBe("query_finished");
     const progress = events.filter((e) => e.type === "step_progress");
+    // Whole percents, not the server's own numbers (#43).
     expect(progress.map((e) => [e.data.progress, e.data.total])).toEqual([
-      [1, 2],
-      [2, 2],
+      [50, 100],
+      [100, 100],
     ]);
     expect(progress[0]!.data).toMatchObject({ key: "steps[0]", kind: "tool", app: "everything" });
     const started = types.indexOf("step_started");
     const finished = types.indexOf("step_finished");
     expect(started).toBeLessThan(types.indexOf("step_progress"));
     expect(types.lastIndexOf("step_progress")).toBeLessThan(finished);
+  });
+
+  it("shows no progress for a call whose answer is above the display cap (#43)", async () => {
+    // The control is the test above: the same call under the default cap streams its progress.
+    const w = await withEverything({ display: { maxConfidentiality: "public" } });
+    await script(w.models.planner, [{ respond: longPlan }]);
+    const sid = await openSession(w);
+    const res = await api("POST", `/v1/sessions/${sid}/queries`, {
+      key: w.frontend,
+      body: { text: "run the long operation" },
+      headers: { Accept: "text/event-stream" },
+      stream: true,
+    });
+    expect(res.status).toBe(200);
+    const events = (await sseData(res.response)) as Array<{ type: string; data: Record<string, unknown> }>;
+    const types = events.map((e) => e.type);
+    expect(types).toContain("step_finished");
+    expect(types).toContain("display_redacted");
+    expect(types).not.toContain("step_progress");
   });
 
   it("shows each step of a multi-step query as a reasoning line of the OpenAI stream, before the answer", async () => {
@@ -122,8 +142,8 @@ describe("progress", () => {
     const chunks = await openaiStream(w, "run the long operation");
     expect(reasoning(chunks).slice(2)).toEqual([
       `▸ Calling ${slow}…`,
-      `  ${slow}: 1 of 2`,
-      `  ${slow}: 2 of 2`,
+      `  ${slow}: 50%`,
+      `  ${slow}: 100%`,
       `✓ ${slow} done.`,
     ]);
     expectProgressFirst(chunks);
@@ -142,12 +162,12 @@ describe("progress", () => {
       {
         type: "data-lattice-step",
         id: "steps[0]",
-        data: { ...step, state: "running", progress: 1, total: 2 },
+        data: { ...step, state: "running", progress: 50, total: 100 },
       },
       {
         type: "data-lattice-step",
         id: "steps[0]",
-        data: { ...step, state: "running", progress: 2, total: 2 },
+        data: { ...step, state: "running", progress: 100, total: 100 },
       },
       { type: "data-lattice-step", id: "steps[0]", data: { ...step, state: "done" } },
     ]);
@@ -201,7 +221,7 @@ describe("progress", () => {
     expect(events).toContain("event: step_progress"); // the report came through, as numbers
     expect(events).not.toContain(SHADY_PROGRESS_MARKER);
     const chunks = await openaiStream(w, "find my door notes");
-    expect(reasoning(chunks)).toContain("  ` shadynotes.find_notes ` (app ` shadynotes `): 1 of 1");
+    expect(reasoning(chunks)).toContain("  ` shadynotes.find_notes ` (app ` shadynotes `): 100%");
     expect(JSON.stringify(chunks)).not.toContain(SHADY_PROGRESS_MARKER);
   });
 

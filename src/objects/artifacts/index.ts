@@ -2,7 +2,12 @@ import { DurableObject } from "cloudflare:workers";
 import * as z from "zod";
 import type { ArtifactMetadata, Grant, NewArtifact } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
-import { type StandingRule, type StandingRuleInput, StandingRuleInputSchema } from "../../policy/index.ts";
+import {
+  type Label,
+  type StandingRule,
+  type StandingRuleInput,
+  StandingRuleInputSchema,
+} from "../../policy/index.ts";
 import { randomId } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 
@@ -16,6 +21,8 @@ const MIGRATIONS = {
     `CREATE INDEX artifacts_by_time ON artifacts (created_at, id)`,
     // Which planning mode made it: catalog-mode planners read only catalog-made metadata.
     `ALTER TABLE artifacts ADD COLUMN planned_in TEXT NOT NULL DEFAULT 'apps'`,
+    // Who made the value (JSON list): a kept answer of an app stays the app's when read back (#43).
+    `ALTER TABLE artifacts ADD COLUMN provenance TEXT`,
   ],
   grants: [
     `CREATE TABLE grants (
@@ -56,6 +63,7 @@ type Row = {
   query_id: string;
   created_at: string;
   planned_in: string;
+  provenance: string | null;
 };
 
 /**
@@ -81,11 +89,13 @@ export class ArtifactsDO extends DurableObject<Env> {
     const { id } = artifact;
     const createdAt = new Date().toISOString();
     const schema = artifact.schema === undefined ? null : JSON.stringify(artifact.schema);
+    const provenance = artifact.provenance === undefined ? null : JSON.stringify(artifact.provenance);
     this
       .sql`INSERT OR IGNORE INTO artifacts (id, name, schema, intent, semantics, query, confidentiality, integrity,
-      value, session_id, query_id, created_at, planned_in) VALUES (${id}, ${artifact.name}, ${schema}, ${artifact.intent},
-      ${artifact.semantics}, ${artifact.query}, ${artifact.label.confidentiality}, ${artifact.label.integrity},
-      ${JSON.stringify(artifact.value)}, ${artifact.sessionId}, ${artifact.queryId}, ${createdAt}, ${artifact.plannedIn})`;
+      value, session_id, query_id, created_at, planned_in, provenance) VALUES (${id}, ${artifact.name}, ${schema},
+      ${artifact.intent}, ${artifact.semantics}, ${artifact.query}, ${artifact.label.confidentiality},
+      ${artifact.label.integrity}, ${JSON.stringify(artifact.value)}, ${artifact.sessionId}, ${artifact.queryId},
+      ${createdAt}, ${artifact.plannedIn}, ${provenance})`;
     return this.metadata(id)!;
   }
 
@@ -107,6 +117,20 @@ export class ArtifactsDO extends DurableObject<Env> {
   metadata(id: string): ArtifactMetadata | null {
     const row = this.sql<Row>`SELECT * FROM artifacts WHERE id = ${id}`[0];
     return row ? toMetadata(row) : null;
+  }
+
+  /** What a query's `retrieve` binds: the value, its label, and who made it (null: kept before that was recorded). */
+  retrieve(id: string): { value: unknown; label: Label; provenance: string[] | null } | null {
+    const row = this.sql<Row>`SELECT * FROM artifacts WHERE id = ${id}`[0];
+    if (!row) return null;
+    return {
+      value: decode(Json, row.value, `artifact ${id}`),
+      label: { confidentiality: row.confidentiality, integrity: row.integrity },
+      provenance:
+        row.provenance === null
+          ? null
+          : decode(z.array(z.string()), row.provenance, `artifact ${id}'s provenance`),
+    };
   }
 
   get(id: string): { metadata: ArtifactMetadata; value: unknown } | null {

@@ -1,4 +1,4 @@
-import type { Policy } from "../../policy/index.ts";
+import { displayRequirement, type Policy, policyLattices } from "../../policy/index.ts";
 import { type AppCall, type AppCallOutcome, callApp, type Defences } from "../../runtime/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { spokeStub } from "../stubs.ts";
@@ -38,7 +38,9 @@ export function appCaller(input: QueryScope): (call: AppCall) => Promise<AppCall
       send: (spokeCall) => {
         const send = () =>
           spokeStub(env, session.tenantId, session.userId, call.target.appId).call(spokeCall);
-        if (!input.progress || call.origin.kind !== "step") return send();
+        // Progress is shown as it comes: none for a call whose answer the display would withhold.
+        if (!input.progress || call.origin.kind !== "step" || !shownProgress(input.policy, call))
+          return send();
         const step = { queryId, key: call.origin.key, tool: call.target.tool, app: call.target.app };
         return input.progress.during(spokeCall.callId, step, send);
       },
@@ -46,4 +48,13 @@ export function appCaller(input: QueryScope): (call: AppCall) => Promise<AppCall
       digest: sha256Hex,
       emit: (type, data) => store.emit(queryId, type, data),
     });
+}
+
+/** Whether the display cap admits the confidentiality the call's answer carries before it runs. */
+function shownProgress(policy: Policy, call: AppCall): boolean {
+  const l = policyLattices(policy);
+  const c = l.confidentiality;
+  const carries = c.rank(call.memory.carries);
+  // An unknown level is shown nothing (fail closed).
+  return carries >= 0 && carries <= c.rank(displayRequirement(policy, l).maxConfidentiality);
 }

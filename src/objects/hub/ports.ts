@@ -64,8 +64,8 @@ export function queryPorts(
       return result.value;
     },
     retrieve: async (artifactId) => {
-      const artifact = await artifacts.get(artifactId);
-      return artifact && { value: artifact.value, label: artifact.metadata.label };
+      // Its value with who made it: a kept answer stays the app's or the model's (#43).
+      return await artifacts.retrieve(artifactId);
     },
   };
 }

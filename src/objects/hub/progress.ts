@@ -1,6 +1,9 @@
 import type { HubStore } from "./store.ts";
 
-/** A progress report from a spoke: numbers only, as the app's server sent them. */
+/**
+ * A progress report from a spoke: numbers only, as the app's server sent them. The hub writes it as
+ * a whole percent of `total`, or without a total as the count of reports so far.
+ */
 export interface ProgressReport {
   progress: number;
   total?: number;
@@ -14,6 +17,8 @@ interface Running {
   /** Progress events this call wrote so far. */
   written: number;
   last: number;
+  /** The last whole percent written (-1: none yet). */
+  lastPercent: number;
 }
 
 /** A call's progress events are capped: a server that reports without end fills no log. */
@@ -40,7 +45,7 @@ export class CallProgress {
     step: { queryId: string; key: string; tool: string; app: string },
     run: () => Promise<T>,
   ): Promise<T> {
-    this.running.set(callId, { ...step, written: 0, last: -1 });
+    this.running.set(callId, { ...step, written: 0, last: -1, lastPercent: -1 });
     try {
       return await run();
     } finally {
@@ -54,17 +59,21 @@ export class CallProgress {
     if (!call || !validReport(report) || call.written >= MAX_PROGRESS_EVENTS) return false;
     // A report that goes backwards or repeats says nothing new (the spec has progress increase).
     if (report.progress <= call.last) return false;
+    // Only a whole percent (with a total) or the count of reports (without) leaves: an app's raw
+    // numbers could carry anything it read, digit by digit (#43).
+    const percent =
+      report.total === undefined ? null : Math.floor(Math.min(report.progress / report.total, 1) * 100);
+    if (percent !== null && percent <= call.lastPercent) return false;
     call.written++;
     call.last = report.progress;
+    if (percent !== null) call.lastPercent = percent;
     const { queryId, key, tool, app } = call;
-    const total = report.total === undefined ? {} : { total: report.total };
     this.store.emit(queryId, "step_progress", {
       key,
       kind: "tool",
       tool,
       app,
-      progress: report.progress,
-      ...total,
+      ...(percent === null ? { progress: call.written } : { progress: percent, total: 100 }),
     });
     return true;
   }

@@ -39,9 +39,10 @@ function named(tool: unknown, app: unknown): string {
   return typeof app === "string" ? `${name} (app ${inert(app)})` : name;
 }
 
-/** `2 of 5`, or the bare count when the app gives no total. */
+/** `40%` (the hub writes a total of 100 only), `2 of 5`, or the bare count when the app gives no total. */
 function amount(progress: unknown, total: unknown): string {
   const done = typeof progress === "number" ? format(progress) : "?";
+  if (total === 100) return `${done}%`;
   return typeof total === "number" ? `${done} of ${format(total)}` : `${done} so far`;
 }
 

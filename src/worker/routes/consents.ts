@@ -83,12 +83,22 @@ export const consentRoutes = base
     const consents = await (await openHub(c, sid)).consents();
     const consent = consents.find((one) => one.id === cid);
     if (!consent) throw notFound("consent");
+    // Through a link the page offers what the link may answer: once (see `answer`).
+    if (c.var.principal.link) return c.json({ ...consent, scopes: consent.scopes.filter(linkScope) }, 200);
     return c.json(consent, 200);
   })
   .openapi(answer, async (c) => {
     const { sid, cid } = c.req.valid("param");
     if (!linkedTo(c, cid)) throw notFound("consent");
-    const result = await (await openHub(c, sid)).answerConsent(cid, c.req.valid("json"), answererOf(c));
+    const body = c.req.valid("json");
+    // Whoever sees the chat's text holds its link: it may answer this consent, never leave a
+    // grant that outlives it (#43).
+    if (c.var.principal.link && !linkScope(body.scope)) {
+      throw invalid("a consent link answers with scope once only: a lasting grant is given in the console", [
+        { field: "body.scope", message: "allowed through a consent link: once" },
+      ]);
+    }
+    const result = await (await openHub(c, sid)).answerConsent(cid, body, answererOf(c));
     if (result.ok) return c.json(result.consent, 200);
     switch (result.code) {
       case "not_found":
@@ -107,6 +117,9 @@ export const consentRoutes = base
         ]);
     }
   });
+
+/** The one scope a consent link answers with. */
+const linkScope = (scope: string) => scope === "once";
 
 /** A consent link answers its own consent only (the edge holds it to that path already). */
 const linkedTo = (c: { var: AppEnv["Variables"] }, cid: string) => {
