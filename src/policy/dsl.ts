@@ -72,7 +72,35 @@ export interface LoopStep {
   readonly collect?: Expr;
   readonly out?: string;
 }
-export type Step = RetrieveStep | ToolStep | QllmStep | DisplayStep | ConditionStep | LoopStep;
+/**
+ * How a `select` step orders what it keeps: `min`/`max` give the one item whose `by` field is the
+ * least/greatest (ties: the first in list order), `asc`/`desc` the kept items sorted by it (stable),
+ * `all` the kept items in list order (a filter only, so no `by`).
+ */
+export const SELECT_PICKS = ["min", "max", "asc", "desc", "all"] as const;
+export type SelectPick = (typeof SELECT_PICKS)[number];
+
+/** Keeps an item iff its field at `path` is JSON-equal to the value of `equals` (a city the user named). */
+export interface SelectWhere {
+  readonly path: readonly PathElement[];
+  readonly equals: Expr;
+}
+
+/**
+ * A comparison with no reader (DSL.md, "Selecting without a reader"): filters and orders the items
+ * of `over` by typed fields, deterministically, so no model reads an item's free text to choose
+ * (a provider's note cannot steer the pick). `over` is an array, or an object read as its entries
+ * `{key, value}` in key order (a `providers: "all"` result: `key` is the app).
+ */
+export interface SelectStep {
+  readonly kind: "select";
+  readonly out: string;
+  readonly over: Expr;
+  readonly where?: readonly SelectWhere[];
+  readonly by?: readonly PathElement[];
+  readonly pick: SelectPick;
+}
+export type Step = RetrieveStep | ToolStep | QllmStep | DisplayStep | ConditionStep | LoopStep | SelectStep;
 export interface Plan {
   readonly steps: readonly Step[];
 }
@@ -179,6 +207,9 @@ export const PredSchema: z.ZodType<Pred> = z.discriminatedUnion("op", [
 ]);
 registry.add(PredSchema, { id: "Predicate", description: "A condition; allowed only in condition.if." });
 
+/** A literal path into a value, as a projection's: field names and list indexes the planner wrote. */
+const PathSchema = z.array(z.union([z.string(), z.int().min(0)]));
+
 const stepList = (): z.ZodArray<z.ZodType<Step>> => z.array(StepSchema);
 
 export const StepSchema: z.ZodType<Step> = z.discriminatedUnion("kind", [
@@ -222,6 +253,14 @@ export const StepSchema: z.ZodType<Step> = z.discriminatedUnion("kind", [
     },
     collect: ExprSchema.optional(),
     out: Name.optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("select"),
+    out: Name,
+    over: ExprSchema,
+    where: z.array(z.strictObject({ path: PathSchema, equals: ExprSchema })).optional(),
+    by: PathSchema.optional(),
+    pick: z.enum(SELECT_PICKS),
   }),
 ]);
 registry.add(StepSchema, { id: "Step" });

@@ -28,10 +28,14 @@ export type {
   Expr,
   JsonValue,
   LoopStep,
+  PathElement,
   Plan,
   Pred,
   QllmStep,
   RetrieveStep,
+  SelectPick,
+  SelectStep,
+  SelectWhere,
   Step,
   ToolStep,
 } from "./dsl.ts";
@@ -42,6 +46,7 @@ export {
   PredSchema,
   planJsonSchema,
   RESERVED_NAMES,
+  SELECT_PICKS,
   StepSchema,
 } from "./dsl.ts";
 export {
@@ -119,6 +124,8 @@ export {
   projectionLabel,
   qllmInstructionLabel,
   qllmOutputLabel,
+  selectOutputLabel,
+  selectPathsLabel,
   sinkLabel,
   toolOutputLabel,
 } from "./runtime-labels.ts";

@@ -38,6 +38,8 @@ export type ValidationRule =
   | "arg_literal"
   /** `providers: "all"` where it is not allowed: apps mode, or an irreversible entry */
   | "providers_refused"
+  /** a `select` that orders (`min`, `max`, `asc`, `desc`) without `by`, or filters only (`all`) with one */
+  | "select_by"
   | "limit_steps"
   | "limit_depth"
   /** a bug in the validator itself; the plan is refused (fail closed) */

@@ -4,7 +4,7 @@
  * inlines some of them for speed; a property test checks the two agree): what was verified is
  * what runs.
  */
-import type { Expr, JsonValue, Pred } from "./dsl.ts";
+import type { Expr, JsonValue, Pred, SelectStep } from "./dsl.ts";
 import { bottomLabel, join, joinAll, type Label, topLabel } from "./labels.ts";
 import type { Lattices } from "./lattice.ts";
 import { chosenLabel, literalLabel, type QueryIndex } from "./provenance.ts";
@@ -65,6 +65,28 @@ export function guardedPc(l: Lattices, pc: Label, guard: Label): Label {
 /** A loop's `out` → its `collect` joined with the loop's pc (how many items it has depends on `over`). */
 export function loopOutLabel(l: Lattices, collect: Label, loopPc: Label): Label {
   return join(l, collect, loopPc);
+}
+
+/**
+ * The paths a `select` step compares and filters by: literals the planner chose, like a
+ * projection's path (which field decides is a choice). `pick` is a closed word, like a predicate's
+ * `op`, and carries no label.
+ */
+export function selectPathsLabel(l: Lattices, step: SelectStep, q: QueryIndex): Label {
+  let label = step.by?.length ? chosenLabel(l, step.by, q) : bottomLabel(l);
+  for (const w of step.where ?? []) if (w.path.length) label = join(l, label, chosenLabel(l, w.path, q));
+  return label;
+}
+
+/**
+ * select → join(`over`, each `where` value, the paths, pc). The result is built from the list's
+ * items, so it is as secret and as untrusted as the list: a provider can still lie in its typed
+ * field. What no longer happens is a model reading the items' text to choose: which item is
+ * picked depends only on the compared fields' values, so a note cannot steer it. Labels cannot
+ * show that difference (a q-llm's pick has the same join); the step's semantics carry it.
+ */
+export function selectOutputLabel(l: Lattices, parts: Iterable<Label>, pc: Label): Label {
+  return join(l, joinAll(l, parts), pc);
 }
 
 /**

@@ -9,7 +9,7 @@
  * rewriting needs, and the validator stays the one authority on the plan it returns. (The other
  * direction, used only to test the round trip, is test/policy/strict-plan-encode.ts.)
  */
-import { COMPARE_OPS, NAME_PATTERN } from "./dsl.ts";
+import { COMPARE_OPS, NAME_PATTERN, SELECT_PICKS } from "./dsl.ts";
 import { deepFreeze, isRecord } from "./json.ts";
 import { jsonShapeError } from "./json-guard.ts";
 import { childPath } from "./paths.ts";
@@ -31,6 +31,7 @@ const kind = (k: string) => ({ type: "string", enum: [k] });
 const NAME = { type: "string", pattern: NAME_PATTERN.source };
 const TEXT = { type: "string" };
 const fields = (description: string) => ({ ...list(ref("Field")), description });
+const PATH = list({ anyOf: [TEXT, { type: "integer", minimum: 0 }] });
 
 /* Each union lists a branch without recursion first: a generator (or a grammar) can always stop. */
 const STRICT_PLAN_SCHEMA: Schema = {
@@ -53,7 +54,7 @@ const STRICT_PLAN_SCHEMA: Schema = {
         "A literal {lit}, a reference {ref, path} to a bound name (path null for the whole value), or a constructed object {obj: [{name, value}]} / array {arr}.",
       anyOf: [
         closed({ lit: ref("Json") }),
-        closed({ ref: NAME, path: nullable(list({ anyOf: [TEXT, { type: "integer", minimum: 0 }] })) }),
+        closed({ ref: NAME, path: nullable(PATH) }),
         closed({ obj: fields("the object's fields, one {name, value} each") }),
         closed({ arr: list(ref("Expr")) }),
       ],
@@ -112,6 +113,20 @@ const STRICT_PLAN_SCHEMA: Schema = {
           body: list(ref("Step")),
           collect: nullable(ref("Expr")),
           out: nullable(NAME),
+        }),
+        closed({
+          kind: kind("select"),
+          out: NAME,
+          over: ref("Expr"),
+          where: {
+            ...nullable(list(closed({ path: PATH, equals: ref("Expr") }))),
+            description: "keep the items whose field at path equals the value; null keeps all",
+          },
+          by: {
+            ...nullable(PATH),
+            description: 'the path of the field compared in each item; null only with pick "all"',
+          },
+          pick: { type: "string", enum: [...SELECT_PICKS] },
         }),
       ],
     },
@@ -232,6 +247,18 @@ class Decoder {
         drop("collect");
         drop("out");
         if ("body" in v) out.body = this.steps(v.body, childPath(at, "body"));
+        break;
+      case "select":
+        expr("over");
+        drop("where");
+        drop("by");
+        if (Array.isArray(v.where))
+          out.where = v.where.map((w, i) => {
+            const here = childPath(childPath(at, "where"), i);
+            return isRecord(w) && "equals" in w
+              ? { ...w, equals: this.expr(w.equals, childPath(here, "equals")) }
+              : w;
+          });
         break;
     }
     return out;

@@ -243,6 +243,23 @@ function checkPlanSemantics(plan: Plan, ctx: PlanContext): PlanError[] {
           }
           if (step.out !== undefined) bind(step.out, path, "out");
           break;
+        case "select":
+          expr(step.over, path, "over");
+          for (const [j, w] of (step.where ?? []).entries())
+            expr(w.equals, childPath(childPath(path, "where"), j), "equals");
+          // An order needs the field it orders by; a filter alone has none to read, so one would mislead.
+          if ((step.pick === "all") !== (step.by === undefined)) {
+            errors.push({
+              path: childPath(path, "by"),
+              rule: "select_by",
+              message:
+                step.pick === "all"
+                  ? 'a select with pick "all" keeps list order and has no `by`'
+                  : `a select with pick "${step.pick}" needs \`by\`, the path of the field it compares`,
+            });
+          }
+          bind(step.out, path, "out");
+          break;
       }
     }
   };

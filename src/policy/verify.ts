@@ -9,7 +9,7 @@
 import { sinkFindings } from "./call-check.ts";
 import type { ArtifactIndex, PlanContext } from "./context.ts";
 import { buildCorrection, type Correction } from "./correction.ts";
-import type { DisplayStep, Expr, JsonValue, Pred, Step, ToolStep } from "./dsl.ts";
+import type { DisplayStep, Expr, JsonValue, Pred, SelectStep, SelectWhere, Step, ToolStep } from "./dsl.ts";
 import {
   argumentRequirement,
   callRequirement,
@@ -39,6 +39,7 @@ import {
   initialPc,
   loopOutLabel,
   loopVarLabel,
+  selectPathsLabel,
   sinkLabel,
 } from "./runtime-labels.ts";
 import type { ValidPlan } from "./validate.ts";
@@ -273,6 +274,20 @@ function displayStep(st: State, step: DisplayStep, path: string, pc: Flow): void
   });
 }
 
+/** = selectOutputLabel([over, where values, paths], pc), with a node per part so causes name them. */
+function selectStep(st: State, step: SelectStep, path: string, pc: Flow): void {
+  const parts: Flow[] = [exprFlow(st, step.over, path, "over")];
+  const where = childPath(path, "where");
+  const wheres = step.where ?? [];
+  for (let i = 0; i < wheres.length; i++)
+    parts.push(exprFlow(st, (wheres[i] as SelectWhere).equals, childPath(where, i), "equals"));
+  const paths = selectPathsLabel(st.l, step, st.q);
+  if (!labelEquals(st.l, paths, st.bottom.label))
+    parts.push(leaf(paths, { kind: "literal", path, label: paths }));
+  parts.push(pc);
+  bind(st, step.out, { label: joinOf(st, parts), parents: parts });
+}
+
 function steps(st: State, list: readonly Step[], base: string, pc: Flow): void {
   for (let i = 0; i < list.length; i++) stepFlow(st, list[i] as Step, childPath(base, i), pc);
 }
@@ -321,6 +336,9 @@ function stepFlow(st: State, step: Step, path: string, pc: Flow): void {
       }
       return;
     }
+    case "select":
+      selectStep(st, step, path, pc);
+      return;
   }
 }
 

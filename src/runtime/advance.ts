@@ -146,7 +146,7 @@ function leftBy(query: LoadedQuery, produced: Annotated[]): ArtifactDraft[] {
 }
 
 /**
- * Named tool, q-llm and loop results outside any loop body become artifacts; a retrieved value is
+ * Named tool, q-llm, loop and select results outside any loop body become artifacts; a retrieved value is
  * one already, and displays and conditions bind nothing.
  */
 function draft({ name, step, result }: Annotated): ArtifactDraft[] {
@@ -155,8 +155,15 @@ function draft({ name, step, result }: Annotated): ArtifactDraft[] {
     {
       name,
       ...(step.kind === "qllm" && { schema: step.schema }),
-      intent: "intent" in step ? step.intent : `collected by loop ${name}`,
-      semantics: "semantics" in step ? step.semantics : `results of loop ${name}`,
+      // A loop and a select carry no planner words of their own: say which step made the value.
+      intent:
+        "intent" in step
+          ? step.intent
+          : `${step.kind === "select" ? "selected" : "collected"} by ${step.kind} ${name}`,
+      semantics:
+        "semantics" in step
+          ? step.semantics
+          : `${step.kind === "select" ? "the pick" : "results"} of ${step.kind} ${name}`,
       label: result.label,
       value: result.value,
       provenance: [...result.provenance],

@@ -17,7 +17,10 @@ import {
   type QllmStep,
   qllmInstructionLabel,
   qllmOutputLabel,
+  type SelectStep,
   type Step,
+  selectOutputLabel,
+  selectPathsLabel,
   type ToolStep,
   toolOutputLabel,
   trustedLeaves,
@@ -25,6 +28,7 @@ import {
 import { StepFailure } from "./failure.ts";
 import type { JournalEntry } from "./records.ts";
 import type { Annotated, Pc, RunContext, RunOutcome } from "./run-context.ts";
+import { selectValue } from "./select.ts";
 import type { Target } from "./snapshot.ts";
 import {
   evaluate,
@@ -111,6 +115,8 @@ class Run {
         return this.condition(step, key, pc, annotate);
       case "loop":
         return this.loop(step, key, pc, annotate);
+      case "select":
+        return this.select(step, key, pc, annotate);
     }
   }
 
@@ -376,6 +382,35 @@ class Run {
         annotate,
       );
     }
+  }
+
+  /**
+   * No call and no journal entry: the value is a function of bound values, recomputed identically
+   * on every replay. Its provenance is the list's (an app's answer stays the app's words, never a
+   * model's reading); its label is the verifier's (selectOutputLabel).
+   */
+  private select(step: SelectStep, key: string, pc: Pc, annotate: boolean): void {
+    const l = this.ctx.lattices;
+    const over = evaluate(this.evalCtx, step.over);
+    const wheres = (step.where ?? []).map((w) => ({
+      path: w.path,
+      equals: evaluate(this.evalCtx, w.equals),
+    }));
+    const value = selectValue({
+      key,
+      over: over.value,
+      where: wheres.map((w) => ({ path: w.path, equals: w.equals.value })),
+      by: step.by,
+      pick: step.pick,
+    });
+    const parts = [over, ...wheres.map((w) => w.equals)];
+    const label = selectOutputLabel(
+      l,
+      [...parts.map((p) => p.label), selectPathsLabel(l, step, this.ctx.query)],
+      pc.label,
+    );
+    const result = { value, label, origins: mergeOrigins(parts), provenance: mergeProvenance(parts) };
+    this.bind(step.out, step, result, annotate);
   }
 
   private bind(name: string, step: Step, result: Labeled, annotate: boolean): void {

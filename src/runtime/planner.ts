@@ -47,13 +47,14 @@ export type PlannerModel = (messages: PlannerMessage[], schemas: PlanSchemas) =>
 
 const RULES = `You never see tool results: later steps refer to earlier results by name ({"ref": name, "path": [...]}).
 Use a "qllm" step to read, summarise, extract or compute from data; give it a self-contained prompt and an object JSON Schema.
+To pick, order or filter items by a field (the cheapest, the earliest, those in a city the user named), use a "select" step, never a "qllm": it compares the field at the path "by" (all numbers, or all strings such as ISO dates) with "pick" "min", "max", "asc" or "desc", keeps items whose field at a "where" path equals a value, and reads no other text; "pick": "all" only filters. A "select" over an object reads its entries {"key": name, "value": item}.
 Show the user what they asked for with "display" steps.
 Each callable is listed as name(arg: type, optional?: type) -> result: pass its arguments by these names in "args", and reach result fields by these names in "path". string(email) is a format, string(/re/) a pattern, int(1..9) a range, "a"|"b" the allowed values, T[] a list, /* */ a note; [irreversible] marks what cannot be undone.`;
 
 const SYSTEM = {
   catalog: `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
 Use only the functionalities listed (by their catalog name; the system picks the app that serves each) and only the artifacts listed (retrieve by id).
-${RULES} [N apps] marks a functionality N apps serve: to compare them, give its tool step "providers": "all" (not on [irreversible] ones); it then runs on each app and its result is an object with one answer per app.`,
+${RULES} [N apps] marks a functionality N apps serve: to compare them, give its tool step "providers": "all" (not on [irreversible] ones); it then runs on each app and its result is an object with one answer per app. To compare those answers, "select" over it by ["value", <field>]: the pick's "key" names the app.`,
   apps: `You are the planner of Lattice. Write ONE complete plan, as JSON, for the user's query, before anything runs.
 Use only the tools listed (as "app.functionality") and only the artifacts listed (retrieve by id).
 ${RULES} Literals you write yourself are trusted only if the user stated them.`,

@@ -50,3 +50,19 @@ export const loop = (
 });
 export const eq = (left: Json, right: Json): Json => ({ op: "eq", left, right });
 export const plan = (...steps: Json[]): { steps: Json[] } => ({ steps });
+
+/** A `select` step; `by` and `where` only when given (pick "all" has no `by`). */
+export const select = (
+  out: string,
+  over: Json,
+  pick: "min" | "max" | "asc" | "desc" | "all",
+  by?: (string | number)[],
+  where?: { path: (string | number)[]; equals: Json }[],
+): Record<string, Json> => ({
+  kind: "select",
+  out,
+  over,
+  ...(where === undefined ? {} : { where }),
+  ...(by === undefined ? {} : { by }),
+  pick,
+});

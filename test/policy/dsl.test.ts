@@ -63,3 +63,26 @@ describe("the planner's JSON Schema (derived from PlanSchema)", () => {
     expect(PlanSchema.safeParse({ steps: [{ kind: "display" }] }).success).toBe(false);
   });
 });
+
+describe("the select step in the planner's JSON Schema (#43)", () => {
+  const v = new Validator(planJsonSchema() as never, "2020-12", false);
+  const quotes = { kind: "retrieve", out: "q", artifact: "a1" };
+  const step = { kind: "select", out: "s", over: { ref: "q" }, by: ["value", "price"], pick: "min" };
+
+  it.each([
+    ["min by a path", step, true],
+    [
+      "a filter alone",
+      { ...step, by: undefined, pick: "all", where: [{ path: ["city"], equals: { lit: "Lyon" } }] },
+      true,
+    ],
+    ["a pick the DSL does not have", { ...step, pick: "cheapest" }, false],
+    ["a by that is an expression", { ...step, by: { ref: "q" } }, false],
+    ["a where with no value", { ...step, where: [{ path: ["city"] }] }, false],
+    ["a field select does not have", { ...step, prompt: "pick the best" }, false],
+  ])("%s: the JSON Schema and the zod schema agree", (_, s, ok) => {
+    const p = JSON.parse(JSON.stringify({ steps: [quotes, s] }));
+    expect(v.validate(p).valid).toBe(ok);
+    expect(PlanSchema.safeParse(p).success).toBe(ok);
+  });
+});

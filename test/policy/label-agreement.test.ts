@@ -25,6 +25,8 @@ import {
   qllmInstructionLabel,
   qllmOutputLabel,
   type Step,
+  selectOutputLabel,
+  selectPathsLabel,
   type ToolStep,
   toolOutputLabel,
   type Verdict,
@@ -147,6 +149,16 @@ function runtimeLabelsAgree(
         }
         case "display":
           shown.push(displayLabel(l, e(s.value), pc, s.title, q));
+          break;
+        case "select":
+          env.set(
+            s.out,
+            selectOutputLabel(
+              l,
+              [e(s.over), ...(s.where ?? []).map((w) => e(w.equals)), selectPathsLabel(l, s, q)],
+              pc,
+            ),
+          );
           break;
       }
     }

@@ -68,6 +68,21 @@ function encodeStep(s: Record<string, unknown>): Doc {
         collect: s.collect === undefined ? null : expr(s.collect),
         out: (s.out as string | undefined) ?? null,
       };
+    case "select":
+      return {
+        kind: "select",
+        out: s.out as string,
+        over: expr(s.over),
+        where:
+          s.where === undefined
+            ? null
+            : (s.where as Record<string, unknown>[]).map((w) => ({
+                path: w.path as Doc,
+                equals: expr(w.equals),
+              })),
+        by: (s.by as Doc | undefined) ?? null,
+        pick: s.pick as string,
+      };
     default:
       return s as Record<string, Doc>;
   }

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeStrictPlan, strictPlanJsonSchema, validatePlan } from "../../src/policy/index.ts";
 import { structuralErrors } from "../../src/policy/structure.ts";
-import type { Json } from "./builders.ts";
+import { type Json, lit, plan, ref, select } from "./builders.ts";
 import { encodeStrictPlan } from "./strict-plan-encode.ts";
 import { contextOf, planArb, worldArb } from "./world-gen.ts";
 
@@ -97,6 +97,25 @@ describe("the strict plan projection", () => {
     // Both ends are reached: the generator is not stuck on one kind of document.
     expect(valid).toBeGreaterThan(0);
     expect(refused).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["min by a field", select("s", ref("q"), "min", ["price"])],
+    [
+      "a filter alone, its value an object literal",
+      select("s", ref("q"), "all", undefined, [{ path: ["a", 0], equals: lit({ city: "Lyon" }) }]),
+    ],
+    [
+      "desc with a filter on a reference",
+      select("s", ref("q"), "desc", ["at"], [{ path: ["c"], equals: ref("q", "c") }]),
+    ],
+  ])("takes a select step (%s) to the strict form and back unchanged", (_, step) => {
+    const p = plan({ kind: "tool", out: "q", tool: "a.x", args: {}, intent: "i", semantics: "s" }, step);
+    const doc = encodeStrictPlan(p) as { steps: Record<string, unknown>[] };
+    expect(strict.validate(doc).errors.slice(0, 3)).toEqual([]);
+    // Absent fields are written null, as a strict provider must write them.
+    expect(Object.keys(doc.steps[1] ?? {}).sort()).toEqual(["by", "kind", "out", "over", "pick", "where"]);
+    expect(decodeStrictPlan(JSON.parse(JSON.stringify(doc)))).toEqual({ ok: true, plan: p });
   });
 
   it("refuses what only the rewriting can get wrong, with the place named", () => {

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { type PlanContext, type ValidationRule, validatePlan } from "../../src/policy/index.ts";
-import { cond, display, eq, type Json, lit, loop, plan, qllm, ref, retrieve, tool } from "./builders.ts";
+import {
+  cond,
+  display,
+  eq,
+  type Json,
+  lit,
+  loop,
+  plan,
+  qllm,
+  ref,
+  retrieve,
+  select,
+  tool,
+} from "./builders.ts";
 import { clone, ctx, EXAMPLE_PLAN, policy, tinyChecker } from "./fixtures.ts";
 
 const world = (over: Partial<PlanContext> = {}) =>
@@ -318,6 +331,75 @@ describe("validatePlan", () => {
       const p = plan(cond(eq(lit(1), lit(1)), [loop(lit([]), "e", [display(lit(1))])]));
       expectOk(p, limits(100, 2));
       expectRule(p, "limit_depth", "steps[0].then[0].body[0]", limits(100, 1));
+    });
+  });
+
+  describe("select (a comparison with no reader)", () => {
+    const quotes = search("q");
+
+    it.each([
+      ["min by a field", select("s", ref("q"), "min", ["price"])],
+      ["max by a nested field and index", select("s", ref("q", "hits"), "max", ["value", "fares", 0])],
+      ["asc over a literal list, by the item itself", select("s", lit([3, 1, 2]), "asc", [])],
+      [
+        "desc with a filter",
+        select("s", ref("q"), "desc", ["at"], [{ path: ["city"], equals: lit("Lyon") }]),
+      ],
+      [
+        "a filter alone",
+        select("s", ref("q"), "all", undefined, [{ path: ["city"], equals: ref("q", "c") }]),
+      ],
+    ])("accepts %s", (_, step) => {
+      expectOk(plan(quotes, step, display(ref("s"))));
+    });
+
+    it.each([
+      ["an order with no `by`", select("s", ref("q"), "min"), "select_by", "steps[1].by"],
+      ['a `by` with pick "all"', select("s", ref("q"), "all", ["price"]), "select_by", "steps[1].by"],
+      [
+        "an unknown pick",
+        { ...select("s", ref("q"), "min", ["p"]), pick: "cheapest" },
+        "invalid_value",
+        "steps[1].pick",
+      ],
+      [
+        "a path given as an expression",
+        { ...select("s", ref("q"), "min", ["p"]), by: ref("q") },
+        "type",
+        "steps[1].by",
+      ],
+      ["a negative index in `by`", select("s", ref("q"), "min", [-1]), "invalid_value", "steps[1].by[0]"],
+      [
+        "a `where` with no value",
+        { ...select("s", ref("q"), "all"), where: [{ path: ["c"] }] },
+        "required",
+        "steps[1].where[0].equals",
+      ],
+      [
+        "an unknown field",
+        { ...select("s", ref("q"), "min", ["p"]), take: 1 },
+        "unknown_field",
+        "steps[1].take",
+      ],
+      ["a reserved out", select("out", ref("q"), "min", ["p"]), "name_reserved", "steps[1].out"],
+      ["a list bound later", select("s", ref("z"), "min", ["p"]), "ref_undefined", "steps[1].over"],
+      [
+        "a filter value bound nowhere",
+        select("s", ref("q"), "all", undefined, [{ path: ["c"], equals: ref("nope") }]),
+        "ref_undefined",
+        "steps[1].where[0].equals",
+      ],
+    ])("refuses %s", (_, step, rule, path) => {
+      expectRule(plan(quotes, step as Json), rule as ValidationRule, path);
+    });
+
+    it("binds its out once, visible after it", () => {
+      expectRule(plan(quotes, select("q", ref("q"), "min", ["p"])), "name_duplicate", "steps[1].out");
+      expectRule(
+        plan(display(ref("s")), quotes, select("s", ref("q"), "min", ["p"])),
+        "ref_not_visible",
+        "steps[0].value",
+      );
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cond, eq, type Json, lit, loop, plan, qllm, ref, retrieve, tool } from "./builders.ts";
+import { cond, eq, type Json, lit, loop, plan, qllm, ref, retrieve, select, tool } from "./builders.ts";
 import { ctx, EXAMPLE_PLAN, EXAMPLE_POLICY_INPUT, entry, exampleWith, policy } from "./fixtures.ts";
 import { brief, CATALOG, fetchWeb, QUERY, transfer, verify, world } from "./verify-world.ts";
 
@@ -325,5 +325,80 @@ describe("a steerable call", () => {
     expect(brief(looped)).toEqual(["steps[1].body[0] (call) integrity"]);
     // Control: made steerable, the same calls run (each argument still meets its own floor).
     expect(steer({ "bank.transfer": { ...guarded, steerable: true } }).ok).toBe(true);
+  });
+});
+
+describe("select: a comparison's label", () => {
+  // The contact artifact is (internal, user); web.fetch answers (public, untrusted). "email" is in
+  // the query, "price" is not: in apps mode a path the user did not state is the planner's choice.
+  it.each([
+    [
+      "a trusted list by a stated field",
+      plan(retrieve("c", "contact"), select("s", ref("c"), "min", ["email"])),
+      "internal",
+      "user",
+    ],
+    [
+      "an untrusted list: the pick is as untrusted as the list",
+      plan(fetchWeb("w"), select("s", ref("w"), "min", ["email"])),
+      "public",
+      "untrusted",
+    ],
+    [
+      "a trusted list filtered by an untrusted value",
+      plan(
+        retrieve("c", "contact"),
+        fetchWeb("w"),
+        select("s", ref("c"), "all", undefined, [{ path: ["email"], equals: ref("w") }]),
+      ),
+      "internal",
+      "untrusted",
+    ],
+    [
+      "a field the user did not state: the planner's path",
+      plan(retrieve("c", "contact"), select("s", ref("c"), "min", ["price"])),
+      "internal",
+      "app",
+    ],
+    [
+      "under a guard on untrusted data: pc joins",
+      plan(
+        retrieve("c", "contact"),
+        fetchWeb("w"),
+        cond(eq(ref("w"), lit(1)), [select("s", ref("c"), "min", ["email"])]),
+      ),
+      "internal",
+      "untrusted",
+    ],
+  ])("%s", (_, p, confidentiality, integrity) => {
+    expect(verify(p).labels.get("s")).toEqual({ confidentiality, integrity });
+  });
+
+  it("an irreversible call on the pick meets its floor only when the list did, and names what caused it", () => {
+    const trusted = verify(
+      plan(
+        retrieve("c", "contact"),
+        select("s", ref("c"), "min", ["email"]),
+        transfer("t", ref("s", "email")),
+      ),
+    );
+    expect(trusted.ok).toBe(true);
+    const steered = verify(
+      plan(fetchWeb("w"), select("s", ref("w"), "min", ["email"]), transfer("t", ref("s", "email"))),
+    );
+    expect(brief(steered)).toEqual(["steps[2] to integrity"]);
+    expect(steered.violations[0]?.sources).toEqual([
+      expect.objectContaining({ kind: "tool", tool: "web.fetch", path: "steps[0]" }),
+    ]);
+    const byPlanner = verify(
+      plan(
+        retrieve("c", "contact"),
+        select("s", ref("c"), "min", ["price"]),
+        transfer("t", ref("s", "email")),
+      ),
+    );
+    expect(byPlanner.violations[0]?.sources).toContainEqual(
+      expect.objectContaining({ kind: "literal", path: "steps[1]" }),
+    );
   });
 });

@@ -160,8 +160,8 @@ export const planArb = (maxSteps = 14): fc.Arbitrary<{ steps: Json[] }> =>
         budget--;
         const kind = pick(
           depth >= 2
-            ? ["retrieve", "tool", "qllm", "display"]
-            : ["retrieve", "tool", "qllm", "display", "condition", "loop"],
+            ? ["retrieve", "tool", "qllm", "display", "select"]
+            : ["retrieve", "tool", "qllm", "display", "select", "condition", "loop"],
         );
         const name = `v${fresh++}`;
         switch (kind) {
@@ -208,6 +208,17 @@ export const planArb = (maxSteps = 14): fc.Arbitrary<{ steps: Json[] }> =>
               else: steps(scope, depth + 1).steps,
             });
             break;
+          case "select": {
+            // Paths as a projection's: ["a"|"b", 0..2] is none of it in the query; [] is the item.
+            const path = (): Json => (int(0, 1) ? [] : [pick(["a", "b"]), int(0, 2)]);
+            const order = pick(["min", "max", "asc", "desc", "all"]);
+            const step: Record<string, Json> = { kind, out: name, over: expr(scope, 0), pick: order };
+            if (order !== "all") step.by = path();
+            if (int(0, 1)) step.where = [{ path: path(), equals: expr(scope, 0) }];
+            out.push(step);
+            scope.push(name);
+            break;
+          }
           default: {
             const over = expr(scope, 0);
             const body = steps([...scope, name], depth + 1);
@@ -352,6 +363,15 @@ export function oracle(w: World, plan: { steps: Json[] }): OracleResult {
           const inner = jn(pc, pred(step.if as Json));
           walk(step.then as Json[], `${path}.then`, inner);
           walk(step.else as Json[], `${path}.else`, inner);
+          break;
+        }
+        case "select": {
+          // Each path the planner wrote that is not empty is a choice: ["a", 1] is not in the query.
+          const chosen = (p: Json | undefined): R => (Array.isArray(p) && p.length ? [0, i("app")] : BOTTOM);
+          let label = jn(jn(expr(step.over as Json), pc), chosen(step.by));
+          for (const wh of (step.where as Record<string, Json>[] | undefined) ?? [])
+            label = jn(label, jn(expr(wh.equals as Json), chosen(wh.path)));
+          env.set(step.out as string, label);
           break;
         }
         case "loop": {

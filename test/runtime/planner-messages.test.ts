@@ -131,3 +131,26 @@ describe("recentQueries", () => {
     expect(cut).toBe(`${"x".repeat(298)}…`);
   });
 });
+
+describe("the planner is told to compare without a reader (#43)", () => {
+  const system = (mode: "catalog" | "apps") =>
+    plannerMessages({
+      mode,
+      query: "q",
+      tools: TOOLS,
+      appDescriptions: {},
+      artifacts: [],
+      earlierQueries: [],
+    })[0]?.content ?? "";
+
+  it("names the select step for picks by a field, in both modes", () => {
+    for (const mode of ["catalog", "apps"] as const) {
+      expect(system(mode)).toContain('use a "select" step, never a "qllm"');
+    }
+  });
+
+  it("in catalog mode, says how to select over a providers: all result; apps mode has no fan-out to mention", () => {
+    expect(system("catalog")).toContain('"select" over it by ["value", <field>]');
+    expect(system("apps")).not.toContain('["value", <field>]');
+  });
+});

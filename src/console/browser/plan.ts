@@ -13,7 +13,7 @@ type Value =
   | { arr: Value[] }
   | { artifact: string };
 interface Step {
-  kind: "tool" | "qllm" | "display" | "condition" | "loop" | "retrieve";
+  kind: "tool" | "qllm" | "display" | "condition" | "loop" | "retrieve" | "select";
   out?: string;
   tool?: string;
   title?: string;
@@ -25,6 +25,9 @@ interface Step {
   as?: string;
   artifact?: string;
   providers?: string;
+  pick?: string;
+  by?: (string | number)[];
+  where?: { path: (string | number)[]; equals: Value }[];
   then?: Step[];
   else?: Step[];
   body?: Step[];
@@ -124,6 +127,10 @@ function rules(step: Step, key: string, query: Query, label: Label | null): HTML
     list.push("the branch taken depends on the condition: the steps in it carry the condition's label too");
   } else if (step.kind === "loop") {
     list.push("each pass of the body carries the label of the list it walks");
+  } else if (step.kind === "select") {
+    list.push(
+      "no model reads the items: the pick depends only on the compared fields; its output keeps the list's label",
+    );
   }
   return el(
     "ul",
@@ -173,6 +180,12 @@ function stepItem(
   if (step.kind === "display") args.push(el("li", { text: `shows ${source(step.value, outs)}` }));
   if (step.kind === "loop") args.push(el("li", { text: `walks ${source(step.over, outs)} as ${step.as}` }));
   if (step.kind === "retrieve") args.push(el("li", { text: `reads saved data ${step.artifact}` }));
+  if (step.kind === "select") {
+    const by = step.by?.length ? ` by ${step.by.join(".")}` : "";
+    args.push(el("li", { text: `picks ${step.pick}${by} of ${source(step.over, outs)}` }));
+    for (const w of step.where ?? [])
+      args.push(el("li", { text: `keeps items whose ${w.path.join(".")} equals ${source(w.equals, outs)}` }));
+  }
   if (step.kind === "tool" && step.providers === "all")
     args.push(el("li", { text: "runs on every app that serves it" }));
   const what = step.kind === "tool" ? step.tool : step.kind;
