@@ -34,6 +34,10 @@ const event = {
   from: ["workcalendar.search_calendar_events", "workcalendar.get_day_calendar_events"],
 } as const;
 const words = { role: "payload", sanitise: "no-foreign-references" } as const;
+/** The lists her rules let content choose among: the contacts she saved, her calendar's events. */
+const SAVED = ["workcontacts.search_contacts_by_name", "workcontacts.search_contacts_by_email"];
+const EVENTS = event.from;
+const OWN_APPS = [...WORKSPACE_APPS];
 
 export const workspaceEnv: SuiteEnv = {
   manifests: (base, world) => agentdojoManifests(base, world, WORKSPACE_APPS),
@@ -92,14 +96,24 @@ export const workspaceEnv: SuiteEnv = {
     },
   },
   scrub: renderWorld(),
-  // What the user said once: mail, invitations and shares to people she knows, and moving her own
-  // events, are fine. Cancelling and deleting are confirmed each time.
+  // What the user said once, in the words describeRule shows her: mail, invitations and shares to
+  // anyone she saved that what she reads names, and moving any of her events it names, are fine;
+  // her own apps may pass her data to each other. Cancelling and deleting are confirmed each time.
+  // No rule answers a call whose words content wrote (a summary): that is always asked (#43).
   standingRules: [
-    { tool: "workmail.send_email", when: { recipients: { from: "trusted" } } },
+    { tool: "workmail.send_email", when: { recipients: { chosenFrom: SAVED } }, origins: OWN_APPS },
     // Her own calendar's entries (participants, if any, already have to meet their floor).
-    { tool: "workcalendar.create_calendar_event", when: {} },
-    { tool: "workcalendar.add_calendar_event_participants", when: { participants: { from: "trusted" } } },
-    { tool: "workcalendar.reschedule_calendar_event", when: { event_id: { from: "trusted" } } },
-    { tool: "workdrive.share_file", when: { email: { from: "trusted" } } },
+    { tool: "workcalendar.create_calendar_event", when: {}, origins: OWN_APPS },
+    {
+      tool: "workcalendar.add_calendar_event_participants",
+      when: { participants: { chosenFrom: SAVED } },
+      origins: OWN_APPS,
+    },
+    {
+      tool: "workcalendar.reschedule_calendar_event",
+      when: { event_id: { chosenFrom: [...EVENTS] } },
+      origins: OWN_APPS,
+    },
+    { tool: "workdrive.share_file", when: { email: { chosenFrom: SAVED } }, origins: OWN_APPS },
   ],
 };
