@@ -54,6 +54,7 @@ export {
   callRequirement,
   clearanceOf,
   displayRequirement,
+  isSchemaDestination,
   outputBaseline,
 } from "./endpoints.ts";
 export type { Flow, Source } from "./flow.ts";

@@ -6,6 +6,7 @@ import {
   type ConsentNeed,
   checkCall,
   consentFor,
+  isSchemaDestination,
   type Lattices,
   type Policy,
   type PoolSource,
@@ -287,9 +288,10 @@ export class Gate {
       policy: this.g.policy,
       tool: target.tool,
       argument: v.argument,
-      destination: (this.g.snapshot.destinations[target.tool] ?? []).some(
-        (path) => path.split(/[.[]/)[0] === v.argument,
-      ),
+      // Declared, or made one by the catalog's schema: the sanitiser never vouches for a place.
+      destination:
+        isSchemaDestination(target.entry, v.argument) ||
+        (this.g.snapshot.destinations[target.tool] ?? []).some((path) => path.split(/[.[]/)[0] === v.argument),
       value: arg.value,
       required: v.required,
       // Built on first need: a payload that writes no reference never reads it.

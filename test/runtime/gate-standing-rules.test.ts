@@ -335,3 +335,52 @@ describe("a standing rule never answers a call content wrote (#43)", () => {
     expect((await run({ ...base, rules: [other] })).outcome).toBe("pause");
   });
 });
+
+describe("the sanitiser never vouches for an argument the catalog's schema makes a destination (#43)", () => {
+  const post: Target = {
+    ...target,
+    tool: "web.post",
+    app: "web",
+    entry: entry({
+      irreversible: false,
+      clearance: "confidential",
+      requestSchema: {
+        type: "object",
+        properties: { url: { type: "string", format: "uri" }, note: { type: "string" } },
+      },
+    }),
+  };
+  const sanitised = { role: "payload" as const, sanitise: "no-foreign-references" as const };
+  const run = async (arg: "url" | "note", minIntegrity?: string) => {
+    const p = policy({
+      planning: { mode: "catalog" },
+      tools: { "web.post": { args: { [arg]: { ...sanitised, ...(minIntegrity && { minIntegrity }) } } } },
+    });
+    const g = new Gate({
+      queryId: "q1",
+      picks: {},
+      policy: p,
+      lattices: policyLattices(p),
+      queryText: "post to https://example.test/inbox",
+      snapshot: {
+        mode: "catalog",
+        catalog: { [post.tool]: post.entry },
+        targets: { [post.tool]: [post] },
+        destinations: { [post.tool]: [] },
+        choices: { [post.tool]: post.tool },
+        artifacts: {},
+      },
+      violations: [],
+      defences: ALL_DEFENCES,
+      ports: quietPorts(),
+    });
+    const value = labeled("https://example.test/inbox", "untrusted");
+    return g.check(post, "steps[1]", { [arg]: value }, userPc).catch((e: { code: string }) => e.code);
+  };
+
+  it("refuses a content-chosen url though it writes only a link the user's words hold", async () => {
+    expect(await run("url", "user")).toBe("flow_violation");
+    // Control: the same text in an argument that is no destination passes the sanitiser.
+    expect(await run("note", "user")).toBe("go");
+  });
+});
