@@ -127,18 +127,28 @@ export const clearanceOf = (c: Case, app: string): string =>
   (c.task.env ? c.task.env.clearance[app] : CLEARANCE[app]) ?? "internal";
 
 /** The standing rules of the suites over the demo apps (those with an env of their own carry theirs). */
-const MAIL_TO_TRUSTED: StandingRuleDraft = { tool: "mail.send", when: { to: { from: "trusted" } } };
+/** Her address book is her own (BENCH_TOOLS): a rule names it among whose data a call may carry (#43). */
+const BOOK = ["contacts"];
+const MAIL_TO_TRUSTED: StandingRuleDraft = {
+  tool: "mail.send",
+  when: { to: { from: "trusted" } },
+  origins: BOOK,
+};
 const DEMO_STANDING_RULES: Partial<Record<Suite, StandingRuleDraft[]>> = {
   // What a user says once (issue #29's own examples): mail to people I trust is fine; pay a payee I
   // trust up to 100 EUR. Bigger payments, password changes and deletions are confirmed each time.
   banking: [
     MAIL_TO_TRUSTED,
-    { tool: "bank.send_money", when: { recipient: { from: "trusted" }, amount: { max: 100 } } },
+    {
+      tool: "bank.send_money",
+      when: { recipient: { from: "trusted" }, amount: { min: 0, max: 100 } },
+      origins: BOOK,
+    },
   ],
   workspace: [
     MAIL_TO_TRUSTED,
-    { tool: "calendar.create_event", when: { participants: { from: "trusted" } } },
-    { tool: "drive.share", when: { with: { from: "trusted" } } },
+    { tool: "calendar.create_event", when: { participants: { from: "trusted" } }, origins: BOOK },
+    { tool: "drive.share", when: { with: { from: "trusted" } }, origins: BOOK },
   ],
   // Posting in the team's chat is fine (each value must still meet its floor); inviting is not.
   messaging: [MAIL_TO_TRUSTED, { tool: "chat.send_message", when: {} }],
