@@ -22,11 +22,13 @@ import {
   INVITE_PLAN,
   INVITE_QUERY,
   lit,
+  OWN_BOOK,
   openSession,
   pendingConsents,
   ref,
   script,
   tool,
+  withInvite,
 } from "./hub-kit.ts";
 
 describe("the AI SDK UI message stream: consents as tool approvals", () => {
@@ -82,7 +84,7 @@ describe("the AI SDK UI message stream: consents as tool approvals", () => {
   ])(
     "an approval with reason %s answers for %s; the next request asks again: %s",
     async (reason, scope, again) => {
-      const w = await hubWorld(["contacts", "calendar"]);
+      const w = await hubWorld(["contacts", "calendar"], withInvite(OWN_BOOK));
       await script(w.models.planner, [{ respond: INVITE_PLAN }]);
       const sid = await openSession(w);
       const chat = new Chat(w.frontend, { "X-Lattice-Session": sid });

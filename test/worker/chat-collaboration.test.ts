@@ -15,6 +15,7 @@ import {
   lit,
   mirrorCatalog,
   openSession,
+  RIDE_TO_LOWERED,
   ref,
   script,
   settle,
@@ -31,7 +32,7 @@ async function world() {
   };
   const w = await hubWorld(
     ["inboxpilot", "swiftride", "cheapcab"],
-    { selfCorrection: 1, planning: { mode: "apps" } },
+    { selfCorrection: 1, planning: { mode: "apps" }, tools: RIDE_TO_LOWERED },
     { swiftride: "confidential", cheapcab: "confidential" },
     {
       catalog: [...mirrorCatalog(["inboxpilot"]), rideQuote],

@@ -22,6 +22,7 @@ import {
   nextConsent,
   openSession,
   pendingConsents,
+  RIDE_TO_LOWERED,
   ref,
   script,
   settle,
@@ -87,7 +88,7 @@ async function world(
   };
   const w = await hubWorld(
     ["inboxpilot", "swiftride", "cheapcab"],
-    { selfCorrection: 1, planning: { mode } },
+    { selfCorrection: 1, planning: { mode }, tools: RIDE_TO_LOWERED },
     { swiftride: rides, cheapcab: rides },
     {
       catalog: [...mirrorCatalog(["inboxpilot"]), rideQuote],

@@ -9,6 +9,7 @@ import {
   openSession,
   script,
   settle,
+  withInvite,
 } from "./hub-kit.ts";
 
 // A query stopped by its consent's expiry ends as every other failure does (the query machine's
@@ -20,7 +21,7 @@ const ADDRESS = "morgan.lee@homestead-rentals.test";
 
 /** The invite left unanswered past its consent's time, in a private session or not: what stays. */
 async function expired(privately: boolean): Promise<string> {
-  const w = await hubWorld(["contacts", "calendar"], { consent: { timeoutSeconds: 1 } });
+  const w = await hubWorld(["contacts", "calendar"], withInvite({ consent: { timeoutSeconds: 1 } }));
   await script(w.models.planner, [{ respond: INVITE_PLAN }]);
   const sid = await openSession(w, { private: privately });
   const qid = await ask(w, sid, INVITE_QUERY);

@@ -12,6 +12,7 @@ import {
   ref,
   script,
   tool,
+  withInvite,
 } from "./hub-kit.ts";
 
 /**
@@ -124,7 +125,7 @@ describe("a consent link", () => {
 
   it("answers with scope once only: a session or permanent grant through it is a 400 (#43)", async () => {
     // A data_share offers every scope, so only the link's own limit can refuse a lasting one.
-    const w = await hubWorld(["contacts", "calendar"]);
+    const w = await hubWorld(["contacts", "calendar"], withInvite());
     await script(w.models.planner, [{ when: "Invite my landlord", respond: INVITE_PLAN }]);
     const t = await askToPay(w, "alice", "chat-1", INVITE_QUERY);
     const read = await api("GET", consentPath(t), { key: t.link });

@@ -13,6 +13,7 @@ import {
   INVITE_PLAN,
   INVITE_QUERY,
   lit,
+  OWN_BOOK,
   openSession,
   pendingConsents,
   ref,
@@ -20,10 +21,11 @@ import {
   settle,
   startWith,
   tool,
+  withInvite,
 } from "./hub-kit.ts";
 
 async function inviteWorld(policy: Record<string, unknown> = {}): Promise<HubWorld> {
-  const w = await hubWorld(["contacts", "calendar"], policy);
+  const w = await hubWorld(["contacts", "calendar"], withInvite(policy));
   await script(w.models.planner, [{ respond: INVITE_PLAN }]);
   return w;
 }
@@ -110,7 +112,7 @@ describe("consents pause a query and resume it", () => {
   });
 
   it("expires an unanswered consent and stops the query cleanly", async () => {
-    const w = await hubWorld(["contacts", "calendar"], { consent: { timeoutSeconds: 1 } });
+    const w = await hubWorld(["contacts", "calendar"], withInvite({ consent: { timeoutSeconds: 1 } }));
     await script(w.models.planner, [{ respond: INVITE_PLAN }]);
     const sid = await openSession(w);
     const qid = await ask(w, sid, INVITE_QUERY);
@@ -139,6 +141,18 @@ describe("consents pause a query and resume it", () => {
 });
 
 describe("scopes and standing grants", () => {
+  it("a session grant never answers for participants content chose (#43; control: her own address book)", async () => {
+    const w = await inviteWorld();
+    const sid = await openSession(w);
+    const first = await ask(w, sid, INVITE_QUERY);
+    await settle(w, sid, first);
+    const [consent] = await pendingConsents(w, sid);
+    await answer(w, sid, consent!.id, { decision: "allow", scope: "session" });
+    expect((await settle(w, sid, first)).status).toBe("completed");
+    // The contacts app's answer is content (untrusted by default): the grant does not stand in.
+    expect((await settle(w, sid, await ask(w, sid, INVITE_QUERY))).status).toBe("awaiting_consent");
+  });
+
   it("refuses a permanent (or session) grant for an irreversible action, and takes it once", async () => {
     const w = await paymentWorld({ planning: { mode: "catalog" } });
     const sid = await openSession(w);
@@ -161,7 +175,7 @@ describe("scopes and standing grants", () => {
   });
 
   it("keeps a session grant within its session only", async () => {
-    const w = await inviteWorld();
+    const w = await inviteWorld(OWN_BOOK);
     const sid = await openSession(w);
     const first = await ask(w, sid, INVITE_QUERY);
     await settle(w, sid, first);
@@ -174,7 +188,7 @@ describe("scopes and standing grants", () => {
   });
 
   it("lists a permanent grant, honours it in new sessions, and asks again once it is revoked", async () => {
-    const w = await inviteWorld();
+    const w = await inviteWorld(OWN_BOOK);
     const sid = await openSession(w);
     const first = await ask(w, sid, INVITE_QUERY);
     await settle(w, sid, first);
@@ -202,9 +216,10 @@ describe("scopes and standing grants", () => {
   });
 
   it("lets the tenant turn data_share consent off for trusted first-party apps", async () => {
-    const w = await hubWorld(["contacts", "calendar"], {
-      consent: { trustedApps: ["contacts", "calendar"] },
-    });
+    const w = await hubWorld(
+      ["contacts", "calendar"],
+      withInvite({ consent: { trustedApps: ["contacts", "calendar"] } }),
+    );
     await script(w.models.planner, [{ respond: INVITE_PLAN }]);
     const sid = await openSession(w);
     expect((await settle(w, sid, await ask(w, sid, INVITE_QUERY))).status).toBe("completed");

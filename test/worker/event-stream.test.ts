@@ -20,6 +20,7 @@ import {
   script,
   settle,
   tool,
+  withInvite,
 } from "./hub-kit.ts";
 
 /** Reads server-sent events off a response, one at a time. */
@@ -118,7 +119,7 @@ describe("event streams", () => {
   });
 
   it("push an event written by an answered consent to an open stream", async () => {
-    const w = await hubWorld(["contacts", "calendar"]);
+    const w = await hubWorld(["contacts", "calendar"], withInvite());
     await script(w.models.planner, [
       {
         respond: {

@@ -11,6 +11,7 @@ import {
   type HubWorld,
   hubWorld,
   lit,
+  OWN_BOOK,
   openSession,
   pendingConsents,
   ref,
@@ -18,6 +19,7 @@ import {
   settle,
   startWith,
   tool,
+  withInvite,
 } from "./hub-kit.ts";
 
 const invite = (artifact: string) => ({
@@ -34,7 +36,7 @@ const invite = (artifact: string) => ({
 
 /** Two saved contacts of alice's (the landlord, the accountant): artifacts X and Y. */
 async function world(): Promise<{ w: HubWorld; sid: string; x: string; y: string }> {
-  const w = await hubWorld(["contacts", "calendar"]);
+  const w = await hubWorld(["contacts", "calendar"], withInvite(OWN_BOOK));
   const sid = await openSession(w);
   const lookups = {
     steps: [

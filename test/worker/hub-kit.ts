@@ -333,6 +333,37 @@ export const INVITE_PLAN = {
 };
 export const INVITE_QUERY = "Invite my landlord to a Flat viewing on 2026-10-05";
 
+/**
+ * INVITE_PLAN's participants come from the contacts app, untrusted by default: an address is a
+ * destination and keeps the top floor (#43), which refuses the plan. These worlds are about what is
+ * asked next, so their tenant lowers that one argument, as DESIGN.md says a tenant may.
+ */
+/**
+ * A relayed ride request's `to` is a destination by name and keeps the top floor (#43), which no
+ * agent's request reaches; the visor's T still holds it to the user's words. These worlds are about
+ * the relay, so their tenant lowers that one argument on the entry and the apps serving it.
+ */
+export const RIDE_TO_LOWERED = Object.fromEntries(
+  ["ride.quote", "swiftride.quote", "cheapcab.quote"].map((name) => [
+    name,
+    { args: { to: { minIntegrity: "untrusted" } } },
+  ]),
+);
+
+/**
+ * The address book is the user's own (top integrity) and the plan is made from the catalog (its
+ * projection paths the user's too): a call a standing grant may answer for (#43).
+ */
+export const OWN_BOOK = {
+  planning: { mode: "catalog" },
+  tools: { "contacts.lookup": { output: { integrity: "user" } } },
+};
+
+export function withInvite(policy: Record<string, unknown> = {}): Record<string, unknown> {
+  const participants = { args: { participants: { minIntegrity: "untrusted" } } };
+  return { ...policy, tools: { "calendar.create_event": participants, ...(policy.tools as object) } };
+}
+
 /** What the session's hub still holds of its queries' values: consents' requests and journaled values. */
 export async function keptValues(w: HubWorld, sid: string): Promise<string> {
   const { runInDurableObject } = await import("cloudflare:test");
