@@ -291,7 +291,9 @@ export class Gate {
       // Declared, or made one by the catalog's schema: the sanitiser never vouches for a place.
       destination:
         isSchemaDestination(target.entry, v.argument) ||
-        (this.g.snapshot.destinations[target.tool] ?? []).some((path) => path.split(/[.[]/)[0] === v.argument),
+        (this.g.snapshot.destinations[target.tool] ?? []).some(
+          (path) => path.split(/[.[]/)[0] === v.argument,
+        ),
       value: arg.value,
       required: v.required,
       // Built on first need: a payload that writes no reference never reads it.
