@@ -141,7 +141,7 @@ export function planEndorseAsk(input: {
   const tool = violations[0]!.tool;
   const assessment = assess(
     { tool, app: "", irreversible: false, violations, origins: [], inPlan: true, plannedFrom: snapshot.mode },
-    "endorse",
+    "endorse_plan",
   );
   const byArgument = new Map<string, Violation[]>();
   for (const v of violations) {
@@ -163,12 +163,8 @@ export function planEndorseAsk(input: {
     highlight: true,
     warnings: [],
   }));
-  const reason = [
-    `asked before anything runs: you see the value itself when ${path} is about to run`,
-    reasonFor("endorse", assessment, [], tool),
-  ].join("; ");
   return {
-    kind: "endorse",
+    kind: "endorse_plan",
     stepKey: path,
     subject: input.subject,
     grantSubject: null,
@@ -184,12 +180,12 @@ export function planEndorseAsk(input: {
         })),
       },
       assessment,
-      scopes: allowedScopes("endorse"),
+      scopes: allowedScopes("endorse_plan"),
       view: {
         kind: "action",
         title: `Before the plan runs: ${tool} at ${path}`,
         fields,
-        reason,
+        reason: reasonFor("endorse_plan", assessment, [], tool),
         warnings: 0,
       },
     },

@@ -133,7 +133,7 @@ export class Gate {
     const order = (path: string) => Number(path.slice(6, -1));
     for (const path of [...byStep.keys()].sort((a, b) => order(a) - order(b))) {
       const subject = `endorse_plan:${path}`;
-      const decided = this.decision(subject, "endorse");
+      const decided = this.decision(subject, "endorse_plan");
       if (decided === "pending") return "pause";
       if (decided) continue;
       this.asked = planEndorseAsk({

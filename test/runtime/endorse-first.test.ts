@@ -174,7 +174,7 @@ describe("a static endorsement on an unconditional step, asked first (#43)", () 
     const ask = asked(await q.run());
     expect(q.called).toEqual([]);
     expect(ask).toMatchObject({
-      kind: "endorse",
+      kind: "endorse_plan",
       stepKey: "steps[2]",
       subject: "endorse_plan:steps[2]",
       grantSubject: null,
