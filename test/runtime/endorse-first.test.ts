@@ -11,7 +11,7 @@ import {
   type QueryOptions,
   storedContext,
 } from "../../src/runtime/index.ts";
-import { cond, type Json } from "../policy/builders.ts";
+import { cond, type Json, loop } from "../policy/builders.ts";
 import { policy } from "../policy/fixtures.ts";
 import { MemoryJournal } from "./kit.ts";
 
@@ -79,6 +79,16 @@ const PLAN = { steps: [READ, DOWNLOAD, SEND] };
 /** The control for "unconditional": the same send inside a condition, which may not run. */
 const GUARDED = {
   steps: [READ, DOWNLOAD, cond({ op: "exists", value: { ref: "file" } }, [SEND])],
+};
+/** A step inside a loop runs once per item: it too is asked at the step (each pass) only. */
+const LOOPED = {
+  steps: [
+    READ,
+    DOWNLOAD,
+    loop({ arr: [{ ref: "m" }] }, "x", [
+      step("sent", "mail.send", { to: { ref: "x", path: ["from"] }, body: { lit: "thanks" } }),
+    ]),
+  ],
 };
 /**
  * The tenant lowered the download's floor (a reversible fetch) and asks no data_share, so the only
@@ -239,6 +249,13 @@ describe("a static endorsement on an unconditional step, asked first (#43)", () 
     const q = await query(GUARDED);
     const own = asked(await q.run());
     expect(own.subject).toBe("endorse:steps[2].then[0]");
+    expect(q.called).toEqual(["inbox.read", "web.download"]);
+  });
+
+  it("a step inside a loop is not unconditional either: asked at the step's pass only", async () => {
+    const q = await query(LOOPED);
+    const own = asked(await q.run());
+    expect(own.subject).toBe("endorse:steps[2]#0.body[0]");
     expect(q.called).toEqual(["inbox.read", "web.download"]);
   });
 });
