@@ -13,6 +13,11 @@ export const CONSENT_KINDS = [
   "collaboration",
   "irreversible",
   "endorse",
+  /**
+   * An unconditional step's endorsement asked before any step runs (gate.ts `endorseFirst`): where
+   * the value will come from, never a value (none exists yet). The step's own `endorse` follows.
+   */
+  "endorse_plan",
   /** The user authorizes an app at its own authorization server (per-user OAuth) before its first call. */
   "authorize",
 ] as const;
@@ -26,7 +31,11 @@ export type Scope = (typeof SCOPES)[number];
  * agent chose) are decided one at a time, never in advance.
  */
 export function allowedScopes(kind: ConsentKind): Scope[] {
-  return kind === "irreversible" || kind === "endorse" || kind === "collaboration" || kind === "authorize"
+  return kind === "irreversible" ||
+    kind === "endorse" ||
+    kind === "endorse_plan" ||
+    kind === "collaboration" ||
+    kind === "authorize"
     ? ["once"]
     : [...SCOPES];
 }

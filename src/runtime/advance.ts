@@ -78,6 +78,7 @@ export async function advanceQuery(input: {
     ports,
   });
   try {
+    if (gate.endorseFirst() === "pause") return { next: "wait", ask: gate.asked };
     const outcome = await runPlan({
       plan: query.plan,
       policy,

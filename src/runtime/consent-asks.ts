@@ -8,12 +8,14 @@ import {
   type Lattices,
   type Policy,
   type PoolSource,
+  type Source,
   type ToolStep,
   TrustedPool,
+  type Violation,
 } from "../policy/index.ts";
 import { type RelayInput, shownRequest, targetsOf } from "./collaboration.ts";
-import type { ConsentView, ViewSource } from "./consent-view.ts";
-import { callView, choiceView, signInView, trustedReferences } from "./consent-view-build.ts";
+import type { ConsentView, ViewField, ViewSource } from "./consent-view.ts";
+import { callView, choiceView, reasonFor, signInView, trustedReferences } from "./consent-view-build.ts";
 import type { ConsentAsk } from "./consents.ts";
 import { type PlanningSnapshot, type Target, targetId } from "./snapshot.ts";
 import type { Labeled } from "./values.ts";
@@ -122,6 +124,103 @@ export function callAsk(input: {
     },
   };
 }
+
+/**
+ * A step's endorsement asked before any step runs (gate.ts, `endorseFirst`): the step, its tool, each
+ * argument the verifier found below its floor and where its value will come from (the violation's
+ * static `sources`). No value exists yet, so none is shown (`value` null, not withheld); the step's
+ * own `endorse` with the concrete value is still asked when it runs.
+ */
+export function planEndorseAsk(input: {
+  path: string;
+  subject: string;
+  violations: readonly Violation[];
+  snapshot: PlanningSnapshot;
+}): ConsentAsk {
+  const { path, violations, snapshot } = input;
+  const tool = violations[0]!.tool;
+  const assessment = assess(
+    { tool, app: "", irreversible: false, violations, origins: [], inPlan: true, plannedFrom: snapshot.mode },
+    "endorse_plan",
+  );
+  const byArgument = new Map<string, Violation[]>();
+  for (const v of violations) {
+    const name = v.argument ?? "(whether it runs)";
+    byArgument.set(name, [...(byArgument.get(name) ?? []), v]);
+  }
+  const planned = [...byArgument].map(([argument, vs]) => ({
+    argument,
+    rules: [...new Set(vs.map((v) => v.rule))],
+    from: vs.flatMap((v) => v.sources.map(plannedSource)),
+  }));
+  const fields: ViewField[] = planned.map((p) => ({
+    name: p.argument,
+    label: p.argument,
+    labelFrom: "data",
+    value: null,
+    withheld: false,
+    sources: dedupe(p.from.map((f) => f.view)),
+    highlight: true,
+    warnings: [],
+  }));
+  return {
+    kind: "endorse_plan",
+    stepKey: path,
+    subject: input.subject,
+    grantSubject: null,
+    tool,
+    request: {
+      functionality: tool,
+      data: {
+        step: path,
+        planned: planned.map((p) => ({
+          argument: p.argument,
+          rules: p.rules,
+          from: p.from.map((f) => f.shown),
+        })),
+      },
+      assessment,
+      scopes: allowedScopes("endorse_plan"),
+      view: {
+        kind: "action",
+        title: `Before the plan runs: ${tool} at ${path}`,
+        fields,
+        reason: reasonFor("endorse_plan", assessment, [], tool),
+        warnings: 0,
+      },
+    },
+  };
+}
+
+/** Where a planned value will come from, as the verifier names it: places and labels, never a value. */
+function plannedSource(s: Source): { shown: Record<string, string>; view: ViewSource } {
+  switch (s.kind) {
+    case "literal":
+      return {
+        shown: { kind: "literal", path: s.path },
+        view: { kind: "planner", apps: [], words: "the planner's choice" },
+      };
+    case "tool":
+      return {
+        shown: { kind: "tool", path: s.path, tool: s.tool, integrity: s.label.integrity },
+        view: { kind: "app", apps: [], words: `${s.tool}'s answer (${s.path})` },
+      };
+    case "artifact":
+      return {
+        shown: { kind: "artifact", path: s.path, artifact: s.artifact, integrity: s.label.integrity },
+        view: { kind: "saved", apps: [], words: `your saved data (${s.artifact})` },
+      };
+    case "guard":
+      return {
+        shown: { kind: "guard", path: s.path, integrity: s.label.integrity },
+        view: { kind: "app", apps: [], words: `a decision on content (${s.path})` },
+      };
+  }
+}
+
+const dedupe = (sources: ViewSource[]): ViewSource[] => [
+  ...new Map(sources.map((s) => [JSON.stringify(s), s])).values(),
+];
 
 /** An app the user has not authorized yet: the authorization URL to sign in at. */
 export function authorizeAsk(target: Target, key: string, subject: string, url: string): ConsentAsk {

@@ -172,6 +172,8 @@ export function reasonFor(
     irreversible: "this cannot be undone once it is done",
     data_share: `data from ${from.join(", ") || "your apps"} goes to ${to}`,
     endorse: "a value here did not come from you, and the policy wants your OK before it is used",
+    endorse_plan:
+      "before anything runs: a value this step will use will not come from you; you see the value itself when the step is about to run",
     app_selection: "more than one app can do this: you choose which one",
     authorize: `${to} needs you to sign in to it once, at its own site`,
     collaboration: `${from.join(", ")} asks to use ${to} while answering you`,

@@ -21,7 +21,7 @@ import {
   type Vouch,
   vouch,
 } from "../policy/index.ts";
-import { appSelectionAsk, authorizeAsk, callAsk } from "./consent-asks.ts";
+import { appSelectionAsk, authorizeAsk, callAsk, planEndorseAsk } from "./consent-asks.ts";
 import type { Consent, ConsentAsk } from "./consents.ts";
 import { StepFailure } from "./failure.ts";
 import type { Pc } from "./interpreter.ts";
@@ -110,6 +110,42 @@ export class Gate {
     if (decided) return byId(decided.choice) ?? first;
     this.asked = appSelectionAsk({ step, key, subject, choice, snapshot, targets });
     return null;
+  }
+
+  /**
+   * Before any step runs (`endorseFirst`, under `onViolation: "ask"`): the verifier's endorsable
+   * violations on the plan's unconditional steps are asked one step at a time, in plan order. A step
+   * is unconditional when it is a tool step at the plan's top level (path `steps[i]`): one inside a
+   * condition may not run, and one inside a loop runs per item, so those are asked at the step only.
+   * A deferred finding is left to the step too, since a remedy may meet it on the value. The consent
+   * names where each value will come from and shows none (none exists yet); the step's own `endorse`
+   * with the concrete value is still asked. A denial fails the query before any call is made.
+   */
+  endorseFirst(): "go" | "pause" {
+    const { defences, policy } = this.g;
+    if (!defences.endorseFirst || !defences.ifc || !defences.consent || policy.onViolation !== "ask") {
+      return "go";
+    }
+    const byStep = new Map<string, Violation[]>();
+    for (const v of this.g.violations) {
+      if (!v.endorsable || v.deferred || !/^steps\[\d+\]$/.test(v.path)) continue;
+      byStep.set(v.path, [...(byStep.get(v.path) ?? []), v]);
+    }
+    const order = (path: string) => Number(path.slice(6, -1));
+    for (const path of [...byStep.keys()].sort((a, b) => order(a) - order(b))) {
+      const subject = `endorse_plan:${path}`;
+      const decided = this.decision(subject, "endorse_plan");
+      if (decided === "pending") return "pause";
+      if (decided) continue;
+      this.asked = planEndorseAsk({
+        path,
+        subject,
+        violations: byStep.get(path)!,
+        snapshot: this.g.snapshot,
+      });
+      return "pause";
+    }
+    return "go";
   }
 
   async check(

@@ -44,6 +44,8 @@ const StoredContext = z
       namedArtifacts: Check.default(false),
       // Queries stored before standing rules existed had none to scope.
       ruleScope: Check.default(true),
+      // Queries stored before endorsements were asked first keep asking them at their steps only.
+      endorseFirst: Check.default(false),
     }),
   })
   .strict();

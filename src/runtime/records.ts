@@ -59,6 +59,8 @@ export interface Defences {
   namedArtifacts: boolean;
   /** A user's standing rule answers only for the calls its conditions admit (else: any rule, any call it is asked about). */
   ruleScope: boolean;
+  /** Under `onViolation: "ask"`, an unconditional step's static endorsement is asked before any step runs. */
+  endorseFirst: boolean;
 }
 
 /** Per-query controls, reachable over RPC only (the HTTP API never sets them): for tests and benches. */
@@ -80,6 +82,8 @@ export const QueryOptionsSchema = z
     artifactGrants: z.enum(["named", "broad"]).optional(),
     /** "off": any standing rule of the user answers every consent a rule may answer: the control for rule tests. */
     ruleScope: z.enum(["on", "off"]).optional(),
+    /** "off": a static endorsement is asked only at its step, after the steps before it ran (its control). */
+    endorseFirst: z.enum(["on", "off"]).optional(),
     /** "manual": no alarms; each `advance` RPC performs one step (tests evict between steps). */
     stepping: z.enum(["auto", "manual"]).optional(),
   })
@@ -96,5 +100,6 @@ export function defencesOf(options: QueryOptions): Defences {
     boundary: options.boundary !== "off",
     namedArtifacts: options.artifactGrants !== "broad",
     ruleScope: options.ruleScope !== "off",
+    endorseFirst: options.endorseFirst !== "off",
   };
 }

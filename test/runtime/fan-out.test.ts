@@ -114,6 +114,7 @@ async function run(
         boundary: true,
         namedArtifacts: true,
         ruleScope: true,
+        endorseFirst: true,
       },
       ports: {
         standing: async () => null,

@@ -11,6 +11,7 @@ export const ALL_DEFENCES: Defences = {
   boundary: true,
   namedArtifacts: true,
   ruleScope: true,
+  endorseFirst: true,
 };
 
 /** No grants, rules or answers yet, every app authorized, audits dropped; `over` replaces any of them. */

@@ -68,6 +68,7 @@ function gate(
       boundary: true,
       namedArtifacts: true,
       ruleScope: opts.scope ?? true,
+      endorseFirst: true,
     },
     ports: {
       standing: async () => null,

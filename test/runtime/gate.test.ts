@@ -210,6 +210,7 @@ describe("a re-routed step", () => {
           boundary: true,
           namedArtifacts: true,
           ruleScope: true,
+          endorseFirst: true,
         },
         ports: quietPorts(),
       });

@@ -18,6 +18,20 @@ import {
   startWith,
 } from "./hub-kit.ts";
 
+/**
+ * Under `onViolation: "ask"` an unconditional step's endorsement is asked first, before any step
+ * runs (#43): where the value will come from, no value. Allowed here, so the step's own consent follows.
+ */
+async function allowPlanEndorses(w: HubWorld, sid: string, qid: string, tools: string[]) {
+  for (const tool of tools) {
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    const [first] = await pendingConsents(w, sid);
+    expect(first).toMatchObject({ kind: "endorse_plan", functionality: tool, scopes: ["once"] });
+    expect((await worldState(w.world)).calls).toEqual([]);
+    expect((await answer(w, sid, first!.id, { decision: "allow" })).status).toBe(200);
+  }
+}
+
 describe("case 1: a malicious ride app tries to alter the other's fare", () => {
   const { query, apps, planner: plan, qllm: qllmScript } = rideScenario();
 
@@ -68,6 +82,7 @@ describe("case 2: a malicious email asks to share drive documents and delete the
     const w = await mailbox();
     const sid = await openSession(w);
     const qid = await ask(w, sid, query);
+    await allowPlanEndorses(w, sid, qid, ["drive.share", "mail.delete"]);
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
     const [consent] = await pendingConsents(w, sid);
     expect(consent).toMatchObject({ kind: "endorse", functionality: "drive.share", scopes: ["once"] });
@@ -80,6 +95,33 @@ describe("case 2: a malicious email asks to share drive documents and delete the
     const state = await worldState(w.world);
     expect(state.apps.drive!.shares).toEqual([]);
     expect(state.apps.mail!.deleted).toEqual([]);
+  });
+
+  it("defence on: the share's endorsement is asked before anything runs; denied, nothing is called", async () => {
+    const w = await mailbox();
+    const sid = await openSession(w);
+    const qid = await ask(w, sid, query);
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    const [first] = await pendingConsents(w, sid);
+    expect(first).toMatchObject({ kind: "endorse_plan", functionality: "drive.share" });
+    // Where the value will come from, never a value: none exists yet.
+    expect(JSON.stringify(first!.data)).toContain("mail.search");
+    expect(JSON.stringify(first)).not.toContain(ATTACKER.email);
+    await answer(w, sid, first!.id, { decision: "deny" });
+    expect(await settle(w, sid, qid)).toMatchObject({ status: "failed", error: { code: "consent_denied" } });
+    expect((await worldState(w.world)).calls).toEqual([]);
+  });
+
+  it("control, endorseFirst off: the same denial comes at the share, after the mailbox was read", async () => {
+    const w = await mailbox();
+    const sid = await openSession(w);
+    const qid = await startWith(w, sid, query, { endorseFirst: "off" });
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    const [consent] = await pendingConsents(w, sid);
+    expect(consent).toMatchObject({ kind: "endorse", functionality: "drive.share" });
+    await answer(w, sid, consent!.id, { decision: "deny" });
+    expect(await settle(w, sid, qid)).toMatchObject({ status: "failed", error: { code: "consent_denied" } });
+    expect((await worldState(w.world)).calls).not.toEqual([]);
   });
 
   it("control, consent off: the documents go to the attacker and the mail is deleted", async () => {
@@ -118,6 +160,7 @@ describe("case 3: health data given to the health app is not handed to a travel 
     const w = await trip();
     const sid = await openSession(w);
     const qid = await ask(w, sid, query);
+    await allowPlanEndorses(w, sid, qid, ["travel.book"]);
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
     const [consent] = await pendingConsents(w, sid);
     expect(consent).toMatchObject({ functionality: "travel.book", from: ["health"], to: "travel" });

@@ -285,6 +285,7 @@ export async function startWith(
     pins?: "on" | "off";
     artifactGrants?: "named" | "broad";
     ruleScope?: "on" | "off";
+    endorseFirst?: "on" | "off";
   },
   apps: Record<string, string | string[]> = {},
 ): Promise<string> {

@@ -28,6 +28,7 @@ export const KIND: Record<Consent["kind"], string> = {
   app_selection: "Choose the app",
   collaboration: "An app asks another app",
   endorse: "Use a value from an app",
+  endorse_plan: "Before the plan runs: a value will come from an app",
   authorize: "Sign in to an app",
 };
 

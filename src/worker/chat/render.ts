@@ -114,6 +114,7 @@ export function asked(c: Consent): string {
     irreversible: "an action that cannot be undone",
     data_share: "sharing data",
     endorse: "a call on data below the policy's trust floor",
+    endorse_plan: "a later step on data below the policy's trust floor, asked before anything runs",
     app_selection: "choosing the app",
     collaboration: "an app asking another app",
     authorize: "signing in to an app",
