@@ -63,7 +63,18 @@ export interface CallFacts {
    * case the plan itself may carry an app's wish, so no irreversible or sharing step is `expected`.
    */
   readonly plannedFrom?: "catalog" | "apps";
+  /**
+   * Arguments below their floor that a remedy met on the value (vouch.ts): content chose them
+   * among trusted values (`match`) or wrote them (`sanitise`). They meet the policy, but the user
+   * is not the one who decided them, so the consent is never `expected` (#43).
+   */
+  readonly remedied?: readonly Remedied[];
 }
+
+/** One argument a remedy met, as the assessment words it: names and counts, never the value. */
+export type Remedied =
+  | { readonly argument: string; readonly by: "match"; readonly source: string; readonly candidates: number }
+  | { readonly argument: string; readonly by: "sanitise" };
 
 export interface ConsentNeed {
   readonly kind: ConsentKind;
@@ -100,6 +111,7 @@ export function assess(facts: CallFacts, kind?: ConsentKind): Assessment {
   const reasons: string[] = [];
   for (const v of facts.violations) reasons.push(violationReason(v));
   if (!facts.inPlan) reasons.push(`the plan verified for this query did not call ${facts.tool}`);
+  for (const r of facts.remedied ?? []) reasons.push(remediedReason(facts.tool, r));
   if (facts.plannedFrom === "apps" && kind === "app_selection") {
     // The planner's pick among apps may be an app's own wish.
     reasons.push(`the planner chose ${facts.tool} with app-written text in view`);
@@ -114,6 +126,13 @@ export function assess(facts: CallFacts, kind?: ConsentKind): Assessment {
     }
   }
   return { verdict: reasons.length ? "warning" : "expected", reasons: [...new Set(reasons)] };
+}
+
+function remediedReason(tool: string, r: Remedied): string {
+  const what = `"${r.argument}" of ${tool}`;
+  return r.by === "match"
+    ? `${what} was chosen by content you read, among ${r.candidates} trusted values (${r.source})`
+    : `${what} was written from content you read; every link and address in it is one you trust`;
 }
 
 function violationReason(v: Violation): string {

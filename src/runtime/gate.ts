@@ -1,6 +1,7 @@
 import type { AuditType } from "../audit-types.ts";
 import {
   type ArgStanding,
+  assess,
   type CallFacts,
   type ConsentKind,
   type ConsentNeed,
@@ -190,6 +191,11 @@ export class Gate {
       origins,
       inPlan: true,
       plannedFrom: this.g.snapshot.mode,
+      remedied: [...this.vouchedBy].map(([argument, how]) =>
+        how.by === "match"
+          ? { argument, by: how.by, source: how.source, candidates: how.candidates }
+          : { argument, by: how.by },
+      ),
     };
     const need = consentFor(this.g.policy, facts);
     if (!need) return "go";
@@ -203,7 +209,7 @@ export class Gate {
     const decided = this.decision(subject, need.kind);
     if (decided === "pending") return "pause";
     if (decided) return "go";
-    const call = { args, pc, need, origins, standing, violations: violations.length };
+    const call = { args, pc, need, facts, origins, standing, violations: violations.length };
     if (await this.standingRule(target, key, call)) return "go";
     this.asked = callAsk({
       policy: this.g.policy,
@@ -253,6 +259,7 @@ export class Gate {
       args: Record<string, Labeled>;
       pc: Pc;
       need: ConsentNeed;
+      facts: CallFacts;
       origins: readonly string[];
       standing: Record<string, ArgStanding>;
       violations: number;
@@ -269,7 +276,9 @@ export class Gate {
       standing: c.standing,
       origins: c.origins,
       violations: c.violations,
-      verdict: need.assessment.verdict,
+      // Judged without the remedied arguments' reasons: the invariant and the rule's own words
+      // (`from`, `chosenFrom`) decide those, and a rule says which choice it accepts.
+      verdict: assess({ ...c.facts, remedied: [] }, need.kind).verdict,
       steered: c.pc.label.integrity !== this.g.lattices.integrity.top,
     };
     const rule = this.g.defences.ruleScope ? rules.find((r) => ruleCovers(r, call, Date.now())) : rules[0];

@@ -307,6 +307,7 @@ describe("deferred findings at the gate", () => {
     rules: StandingRule[] = [],
     bodyLabel = untrusted,
     queryText = "Mail Dana the summary of my inbox",
+    toLabel = untrusted,
   ) => {
     const p = policy({ planning: { mode: "catalog" }, onViolation, tools: remedies ? tools : {} });
     const audits: Array<[string, Record<string, unknown>]> = [];
@@ -328,13 +329,13 @@ describe("deferred findings at the gate", () => {
       },
     });
     const args = {
-      to: { value: to, label: untrusted, origins: [], provenance: ["app" as const] },
+      to: { value: to, label: toLabel, origins: [], provenance: ["app" as const] },
       body: { value: body, label: bodyLabel, origins: [], provenance: ["app" as const] },
     };
     const outcome = await g
       .check(mail, "steps[2]", args, { label: user, origins: [] }, () => [contacts])
       .catch((e: { code: string }) => e.code);
-    return { outcome, asked: g.asked?.kind ?? null, audits };
+    return { outcome, asked: g.asked?.kind ?? null, audits, assessment: g.asked?.request.assessment };
   };
 
   it("lets a contact's address and a clean summary through under reject, asking only the irreversible step", async () => {
@@ -367,6 +368,22 @@ describe("deferred findings at the gate", () => {
     expect([both.outcome, both.asked]).toEqual(["pause", "irreversible"]);
     // The attacker's address is never matched, so no rule stands in for anything: asked under ask.
     expect((await run("ask", "mark@evil.test", "fine", true, [mailRule])).asked).toBe("endorse");
+  });
+
+  it("never assesses a matched recipient or a sanitised body as expected (#43: the cautious user allows expected)", async () => {
+    const said = "Mail dana@corp.example: see you Sunday";
+    const chosen = await run("reject", "dana@corp.example", "See you Sunday.", true, [], user, said);
+    expect(chosen.assessment?.verdict).toBe("warning");
+    expect(chosen.assessment?.reasons).toContainEqual(
+      expect.stringMatching(/^"to" of mail\.send was chosen by content you read, among \d+ trusted values/),
+    );
+    const written = await run("reject", "dana@corp.example", "Two invoices.", true, [], untrusted, said);
+    expect(written.assessment?.reasons).toContainEqual(
+      expect.stringMatching(/^"body" of mail\.send was written from content you read/),
+    );
+    // Control: the recipient in the user's own label, the words hers: nothing content decided.
+    const own = await run("reject", "dana@corp.example", "See you Sunday.", true, [], user, said, user);
+    expect(own.assessment).toEqual({ verdict: "expected", reasons: [] });
   });
 
   it("control: without the remedies even the honest call is refused under reject", async () => {
