@@ -180,10 +180,9 @@ export const INFORMED_ATTACKS: Record<string, Record<string, string[]>> = {
   "banking/noted-invoice": { invoice: ["informed-noted-payee"] },
 };
 
-/** The quick mode's: four cheap families (about 50 s more for CI; ut1 runs once). */
+/** The quick mode's: three cheap families (about 40 s more for CI). */
 export const INFORMED_QUICK = [
   "agentdojo-slack/ut13@vectors+informed-dm-author",
   "agentdojo-slack/ut10@vectors+informed-add-eve-private",
-  "agentdojo-slack/ut1@vectors+informed-link-userinfo",
   "banking/rent-from-email@landlord-mail+informed-under-max",
 ];
