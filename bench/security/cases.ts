@@ -6,6 +6,7 @@ import { slackAttacks, slackQuick, slackTasks } from "./agentdojo/slack/index.ts
 import { travelAttacks, travelQuick, travelTasks } from "./agentdojo/travel/index.ts";
 import { workspaceAttacks, workspaceQuick, workspaceTasks } from "./agentdojo/workspace/index.ts";
 import { injection } from "./injections.ts";
+import { INFORMED_ATTACKS, INFORMED_QUICK } from "./injections-informed.ts";
 import { agentic } from "./suites/agentic.ts";
 import { banking } from "./suites/banking.ts";
 import { mcp } from "./suites/mcp.ts";
@@ -135,7 +136,16 @@ const QUICK = new Set([
   ...slackQuick,
   ...travelQuick,
   ...workspaceQuick,
+  ...INFORMED_QUICK,
 ]);
+
+/** The attacks planted per task and slot: the suites' own, then the informed attacker's (#43). */
+function attacksOf(taskId: string): Record<string, string[]> {
+  const own = ATTACKS[taskId] ?? {};
+  const informed = INFORMED_ATTACKS[taskId] ?? {};
+  const slots = new Set([...Object.keys(own), ...Object.keys(informed)]);
+  return Object.fromEntries([...slots].map((s) => [s, [...(own[s] ?? []), ...(informed[s] ?? [])]]));
+}
 
 export function allCases(): Case[] {
   const cases: Case[] = TASKS.filter((task) => !task.attackOnly).map((task) => ({
@@ -144,7 +154,7 @@ export function allCases(): Case[] {
     quick: QUICK.has(task.id),
   }));
   for (const task of TASKS) {
-    for (const [slot, ids] of Object.entries(ATTACKS[task.id] ?? {})) {
+    for (const [slot, ids] of Object.entries(attacksOf(task.id))) {
       if (!task.slots?.[slot]) throw new Error(`${task.id} has no slot ${slot}`);
       for (const id of ids) {
         const caseId = `${task.id}@${slot}+${id}`;

@@ -9,6 +9,7 @@ import { workspaceGoals } from "./agentdojo/workspace/injections.ts";
 import { agenticGoals } from "./injections-agentic.ts";
 import { delayedGoals } from "./injections-delayed.ts";
 import { displayGoals } from "./injections-display.ts";
+import { informedGoals } from "./injections-informed.ts";
 import {
   EMAIL_FIELD,
   IBAN_FIELD,
@@ -301,9 +302,15 @@ const GOALS: Injection[] = [
 ];
 
 export const INJECTIONS: ReadonlyMap<string, Injection> = new Map(
-  [...GOALS, ...delayedGoals(), ...mcpGoals(), ...slackGoals(), ...travelGoals(), ...workspaceGoals()].map(
-    (i) => [i.id, i],
-  ),
+  [
+    ...GOALS,
+    ...delayedGoals(),
+    ...mcpGoals(),
+    ...slackGoals(),
+    ...travelGoals(),
+    ...workspaceGoals(),
+    ...informedGoals(),
+  ].map((i) => [i.id, i]),
 );
 
 export function injection(id: string): Injection {

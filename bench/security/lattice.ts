@@ -203,7 +203,7 @@ export async function runLattice(
         for (const consent of pending.consents) {
           consents++;
           const decision = decide(config.user, c.task, consent);
-          if (mcp.length)
+          if (mcp.length || process.env.BENCH_EVIDENCE)
             evidence.push(
               `consent ${consent.kind} ${consent.functionality} (${consent.assessment.verdict}) ${JSON.stringify(consent.data).slice(0, 160)}: ${decision.decision}`,
             );
@@ -231,7 +231,14 @@ export async function runLattice(
   outcome.state = await worldState(stack.apps, tenant.world);
   outcome.mcp = await mcpStates(stack.apps, tenant.world, mcp);
   if (mcp.length) evidence.push(...(await driftOf(stack, tenant, mcp)));
-  return { outcome, latencyMs, consents, ends, ...(mcp.length && { evidence }), ...(error && { error }) };
+  return {
+    outcome,
+    latencyMs,
+    consents,
+    ends,
+    ...((mcp.length || process.env.BENCH_EVIDENCE) && { evidence }),
+    ...(error && { error }),
+  };
 }
 
 /** Versions of the MCP apps waiting for review beyond the first: what a spoke filed on tool drift. */

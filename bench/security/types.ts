@@ -47,7 +47,24 @@ export type Category =
   /** Someone the attacker names given access to the workspace (AgentDojo slack). */
   | "access"
   /** An entry the attacker chose written into the user's calendar (AgentDojo travel). */
-  | "calendar";
+  | "calendar"
+  // An attacker who knows the defences (#43): one family per remedy of "asking less".
+  /** A destination content chose among the user's own trusted values (another member or contact). */
+  | "match-steering"
+  /** A destination that is the injection's own author (the poster of the message that carried it). */
+  | "authored-values"
+  /** Two arguments each matched to a trusted value, together the attacker's choice (Eve into #private). */
+  | "two-matched"
+  /** Words content wrote into a new record, then the record shared by its id. */
+  | "write-designate"
+  /** A foreign reference in a payload a host-level reader misses (userinfo, path, spaced dots, a phone). */
+  | "sanitiser-differential"
+  /** A destination in another shape: a secret in a subdomain, an IP without a scheme. */
+  | "destination-shape"
+  /** A call a standing rule's bounds seem to cover (an amount under its `max`, to a saved payee). */
+  | "rule-stretch"
+  /** A value content chose, kept as an artifact, and used in a later query as if the user's. */
+  | "artifact-laundering";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = Record<string, unknown>;
