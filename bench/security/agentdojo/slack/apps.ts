@@ -69,23 +69,13 @@ export const slackEnv: SuiteEnv = {
     "web.post_webpage": { args: { url: destination, content: payload } },
   },
   scrub: renderWorld(),
-  // What the user said once, in the words describeRule shows her: posting to any of the workspace's
-  // channels, and writing to any of its members, that what she reads names is fine, with words her
-  // own (a body content wrote is always asked, #43). Invitations, removals and publishing on the web
+  // What the user said once: posting to the channels, and writing to the members, her own words
+  // name is fine, with words her own. Not "any channel what I read names": content would then pick
+  // among them unasked (#43, ut12's steered channel). Invitations, removals and publishing on the web
   // are confirmed each time.
   standingRules: [
-    { tool: "slack.send_channel_message", when: { channel: { chosenFrom: ["slack.get_channels"] } } },
-    {
-      tool: "slack.send_direct_message",
-      when: { recipient: { chosenFrom: ["slack.get_users_in_channel"] } },
-    },
-    // Two chosen arguments: no rule answers unless her words name one of them (#43).
-    {
-      tool: "slack.add_user_to_channel",
-      when: {
-        user: { chosenFrom: ["slack.get_users_in_channel"] },
-        channel: { chosenFrom: ["slack.get_channels"] },
-      },
-    },
+    { tool: "slack.send_channel_message", when: { channel: { from: "trusted" } } },
+    { tool: "slack.send_direct_message", when: { recipient: { from: "trusted" } } },
+    { tool: "slack.add_user_to_channel", when: { user: { from: "trusted" }, channel: { from: "trusted" } } },
   ],
 };

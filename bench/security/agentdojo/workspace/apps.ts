@@ -34,9 +34,7 @@ const event = {
   from: ["workcalendar.search_calendar_events", "workcalendar.get_day_calendar_events"],
 } as const;
 const words = { role: "payload", sanitise: "no-foreign-references" } as const;
-/** The lists her rules let content choose among: the contacts she saved, her calendar's events. */
-const SAVED = ["workcontacts.search_contacts_by_name", "workcontacts.search_contacts_by_email"];
-const EVENTS = event.from;
+/** Her own apps may pass her data to each other (a rule's `origins`). */
 const OWN_APPS = [...WORKSPACE_APPS];
 
 export const workspaceEnv: SuiteEnv = {
@@ -96,24 +94,25 @@ export const workspaceEnv: SuiteEnv = {
     },
   },
   scrub: renderWorld(),
-  // What the user said once, in the words describeRule shows her: mail, invitations and shares to
-  // anyone she saved that what she reads names, and moving any of her events it names, are fine;
-  // her own apps may pass her data to each other. Cancelling and deleting are confirmed each time.
-  // No rule answers a call whose words content wrote (a summary): that is always asked (#43).
+  // What the user said once: mail, invitations and shares to people her own words name, and moving
+  // events her words name, are fine; her own apps may pass her data to each other. Not "any contact
+  // what I read names": content would then pick the recipient among her contacts, unasked (#43), so
+  // a recipient or event content chose is asked. Cancelling and deleting are confirmed each time.
+  // No rule answers a call whose words content wrote (a summary): that is always asked.
   standingRules: [
-    { tool: "workmail.send_email", when: { recipients: { chosenFrom: SAVED } }, origins: OWN_APPS },
+    { tool: "workmail.send_email", when: { recipients: { from: "trusted" } }, origins: OWN_APPS },
     // Her own calendar's entries (participants, if any, already have to meet their floor).
     { tool: "workcalendar.create_calendar_event", when: {}, origins: OWN_APPS },
     {
       tool: "workcalendar.add_calendar_event_participants",
-      when: { participants: { chosenFrom: SAVED } },
+      when: { participants: { from: "trusted" } },
       origins: OWN_APPS,
     },
     {
       tool: "workcalendar.reschedule_calendar_event",
-      when: { event_id: { chosenFrom: [...EVENTS] } },
+      when: { event_id: { from: "trusted" } },
       origins: OWN_APPS,
     },
-    { tool: "workdrive.share_file", when: { email: { chosenFrom: SAVED } }, origins: OWN_APPS },
+    { tool: "workdrive.share_file", when: { email: { from: "trusted" } }, origins: OWN_APPS },
   ],
 };
