@@ -20,8 +20,14 @@ describe("the typed client against npm start's Worker", () => {
       return { decision: "allow", scope: "once" };
     });
     expect(asked.map((c) => [c.kind, c.functionality])).toEqual([["irreversible", "mail.send"]]);
-    // The benign demo request: the hub finds nothing unexpected in it.
-    expect(asked[0]!.assessment.verdict).toBe("expected");
+    // The benign demo request: its only reason is that the mail's words were written from the
+    // invoices (a sanitised payload), which the user is shown, never called "expected" (#43).
+    expect(asked[0]!.assessment).toEqual({
+      verdict: "warning",
+      reasons: [
+        '"body" of mail.send was written from content you read; every link and address in it is one you trust',
+      ],
+    });
     expect(query.status).toBe("completed");
     expect(query.display.length).toBeGreaterThan(0);
     const consents = await lattice.api.GET("/v1/sessions/{sid}/consents", {
