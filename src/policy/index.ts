@@ -173,7 +173,7 @@ export function checkPlan(input: unknown, ctx: PlanContext): PlanCheck {
   const verdict = verifyPlan(v.plan, ctx);
   return { stage: "verify", ok: verdict.ok, plan: v.plan, verdict };
 }
-export type { Assessment, CallFacts, ConsentKind, ConsentNeed, Scope } from "./permissions.ts";
+export type { Assessment, CallFacts, ConsentKind, ConsentNeed, Remedied, Scope } from "./permissions.ts";
 export { allowedScopes, assess, CONSENT_KINDS, consentFor, SCOPES } from "./permissions.ts";
 export type { SemanticException, VisorCheck, VisorInput, VisorTool } from "./visor.ts";
 export { audit as visorAudit } from "./visor.ts";

@@ -29,6 +29,7 @@ import type { Pc } from "./interpreter.ts";
 import { type AppPicks, pickedFor } from "./picks.ts";
 import type { Defences } from "./records.ts";
 import { type PlanningSnapshot, type Target, targetId } from "./snapshot.ts";
+import { argStandings, remediedOf } from "./stored-answers.ts";
 import type { Labeled } from "./values.ts";
 
 /** What the gate reads: grants and this query's consents, kept by the hub. */
@@ -191,17 +192,13 @@ export class Gate {
       origins,
       inPlan: true,
       plannedFrom: this.g.snapshot.mode,
-      remedied: [...this.vouchedBy].map(([argument, how]) =>
-        how.by === "match"
-          ? { argument, by: how.by, source: how.source, candidates: how.candidates }
-          : { argument, by: how.by },
-      ),
+      remedied: remediedOf(this.vouchedBy),
     };
     const need = consentFor(this.g.policy, facts);
     if (!need) return "go";
     const grantSubject =
       need.kind === "data_share" ? `data_share:${origins.join(",")}->${targetId(target)}` : null;
-    const standing = this.standing(args);
+    const standing = argStandings(args, this.vouchedBy, this.g.lattices.integrity.top);
     // A stored answer (a grant, a rule) stands in for the user only on a call content did not write.
     const unasked = unaskedRefusal(pc.label.integrity === this.g.lattices.integrity.top, standing) === null;
     if (grantSubject && unasked && (await this.g.ports.standing(grantSubject))) return "go";
@@ -226,25 +223,6 @@ export class Gate {
       bound,
     });
     return "pause";
-  }
-
-  /**
-   * How each argument stands for stored answers (unasked.ts): at the top integrity, met by a match
-   * in this call (with who held the value), or content's, whatever remedy met its floor.
-   */
-  private standing(args: Record<string, Labeled>): Record<string, ArgStanding> {
-    const top = this.g.lattices.integrity.top;
-    const out: Record<string, ArgStanding> = {};
-    for (const [name, a] of Object.entries(args)) {
-      const how = this.vouchedBy.get(name);
-      out[name] =
-        a.label.integrity === top
-          ? { by: "top" }
-          : how?.by === "match"
-            ? { by: "match", origins: how.origins, contentMade: how.contentMade }
-            : { by: "content" };
-    }
-    return out;
   }
 
   /**
