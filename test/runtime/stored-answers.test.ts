@@ -20,7 +20,7 @@ const sanitised: Vouch = { by: "sanitise", references: 0 };
 
 describe("what the gate derives for stored answers and the assessment", () => {
   it("reads each argument as top, matched (with its holders) or content's, remedied or not", () => {
-    const vouchedBy = new Map([
+    const vouchedBy = new Map<string, Vouch>([
       ["to", matched],
       ["body", sanitised],
     ]);
@@ -36,7 +36,7 @@ describe("what the gate derives for stored answers and the assessment", () => {
   it("words the remedied arguments by name and count, never a value", () => {
     expect(
       remediedOf(
-        new Map([
+        new Map<string, Vouch>([
           ["to", matched],
           ["body", sanitised],
         ]),
