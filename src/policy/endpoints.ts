@@ -28,8 +28,18 @@ function defaultFloor(l: Lattices, entry: CatalogEntry | undefined): string {
   return entry?.irreversible === false ? l.integrity.bottom : l.integrity.top;
 }
 
-/** The top-level arguments an entry's request schema makes destinations, read once per schema. */
+/** The top-level arguments a request schema makes destinations, read once per schema. */
 const destinationArgs = new WeakMap<object, ReadonlySet<string>>();
+
+/** The top-level arguments `requestSchema` makes destinations (by `format` or name). */
+export function schemaDestinationArgs(requestSchema: Readonly<Record<string, unknown>>): ReadonlySet<string> {
+  let names = destinationArgs.get(requestSchema);
+  if (!names) {
+    names = new Set(schemaDestinations(requestSchema).map((path) => path.split(/[.[]/)[0]!));
+    destinationArgs.set(requestSchema, names);
+  }
+  return names;
+}
 
 /**
  * Whether the catalog's schema makes `arg` a destination (by `format` or name: a URL, an address, an
@@ -38,13 +48,29 @@ const destinationArgs = new WeakMap<object, ReadonlySet<string>>();
  * (`minInputIntegrity`) is about words, not places. Only the argument's own `minIntegrity` lowers it.
  */
 export function isSchemaDestination(entry: CatalogEntry | undefined, arg: string): boolean {
-  if (!entry) return false;
-  let names = destinationArgs.get(entry.requestSchema);
-  if (!names) {
-    names = new Set(schemaDestinations(entry.requestSchema).map((path) => path.split(/[.[]/)[0]!));
-    destinationArgs.set(entry.requestSchema, names);
+  return entry !== undefined && schemaDestinationArgs(entry.requestSchema).has(arg);
+}
+
+/**
+ * The arguments a policy sanitises though their tool's request schema makes them destinations. The
+ * sanitiser vouches for words that name no foreign place; a destination *is* a place, so it never
+ * vouches there (the gate ignores it) and a policy PUT or catalog PUT that pairs them is refused
+ * rather than left to fail quietly at run time.
+ */
+export function sanitisedDestinations(
+  policy: Policy,
+  requestSchemas: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
+): Array<{ tool: string; arg: string }> {
+  const found: Array<{ tool: string; arg: string }> = [];
+  for (const [tool, tp] of Object.entries(policy.tools)) {
+    const schema = requestSchemas.get(tool);
+    if (!schema) continue;
+    const destinations = schemaDestinationArgs(schema);
+    for (const [arg, ap] of Object.entries(tp.args ?? {})) {
+      if (ap.sanitise && destinations.has(arg)) found.push({ tool, arg });
+    }
   }
-  return names.has(arg);
+  return found;
 }
 
 /**

@@ -56,6 +56,7 @@ export {
   displayRequirement,
   isSchemaDestination,
   outputBaseline,
+  sanitisedDestinations,
 } from "./endpoints.ts";
 export type { Flow, Source } from "./flow.ts";
 export type { Destination, DestinationSource } from "./inferred-destinations.ts";

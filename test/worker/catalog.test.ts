@@ -340,3 +340,56 @@ describe("display provenance", () => {
     ]);
   });
 });
+
+describe("sanitise is refused on a destination the catalog's schema makes (#43)", () => {
+  const sanitised = (arg: string) => ({
+    planning: { mode: "catalog" },
+    tools: { "mail.send": { args: { [arg]: { role: "payload", sanitise: "no-foreign-references" } } } },
+  });
+
+  it("a policy PUT sanitising mail.send's `to` is refused with the field named; `body` passes (control)", async () => {
+    const w = await hubWorld([], CATALOG_MODE, {}, { catalog: CATALOG });
+    const refused = await api("PUT", "/v1/admin/policy", { key: w.tenant.adminKey, body: sanitised("to") });
+    const error = expectError(refused, 400, "invalid_request");
+    expect(error.details).toEqual([
+      expect.objectContaining({
+        field: "body.tools.mail.send.args.to.sanitise",
+        message: expect.stringContaining("never for a place"),
+      }),
+    ]);
+    const control = await api("PUT", "/v1/admin/policy", { key: w.tenant.adminKey, body: sanitised("body") });
+    expect(control.status).toBe(200);
+  });
+
+  it("a catalog PUT making a sanitised argument a destination is refused; the same catalog passes unsanitised (control)", async () => {
+    const w = await hubWorld([], CATALOG_MODE, {}, { catalog: CATALOG });
+    expect(
+      (await api("PUT", "/v1/admin/policy", { key: w.tenant.adminKey, body: sanitised("body") })).status,
+    ).toBe(200);
+    const i = CATALOG.findIndex((e) => e.name === "mail.send");
+    const send = CATALOG[i]!;
+    const props = (send.request as { properties: Record<string, unknown> }).properties;
+    const linked = {
+      ...send,
+      request: { ...send.request, properties: { ...props, body: { type: "string", format: "uri" } } },
+    };
+    const entries = CATALOG.map((e, j) => (j === i ? linked : e));
+    const refused = await api("PUT", "/v1/admin/catalog", { key: w.tenant.adminKey, body: { entries } });
+    expect(expectError(refused, 400).details).toEqual([
+      expect.objectContaining({
+        field: `body.entries.${i}.request`,
+        message: expect.stringContaining("tools.mail.send.args.body.sanitise"),
+      }),
+    ]);
+    expect(
+      (
+        await api("PUT", "/v1/admin/policy", {
+          key: w.tenant.adminKey,
+          body: { planning: { mode: "catalog" } },
+        })
+      ).status,
+    ).toBe(200);
+    const control = await api("PUT", "/v1/admin/catalog", { key: w.tenant.adminKey, body: { entries } });
+    expect(control.status).toBe(200);
+  });
+});

@@ -128,7 +128,7 @@ describe("a key in an old policy version", () => {
 
 describe("base URLs in production", () => {
   const prepare = (baseURL: string, mode: "dev" | "production") =>
-    preparePolicy(planner(baseURL, KEY), { mode, stored: [], canSeal: true });
+    preparePolicy(planner(baseURL, KEY), { mode, stored: [], canSeal: true, requestSchemas: new Map() });
 
   it.each([
     "http://llm.acme.test/v1",
@@ -152,6 +152,7 @@ describe("base URLs in production", () => {
       mode: "production",
       stored: [],
       canSeal: false,
+      requestSchemas: new Map(),
     });
     expect(JSON.stringify(refused)).toContain("LATTICE_KEY_SECRET");
   });

@@ -3,7 +3,9 @@ import { subschemaProblems } from "../../apps/compat.ts";
 import type { Functionality } from "../../apps/manifest.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
+import { type Policy, sanitisedDestinations } from "../../policy/index.ts";
 import type { Sql } from "../sql.ts";
+import { sanitisedDestinationMessage } from "./policy-store.ts";
 
 /** The tenant's catalog, versioned like its policy: every PUT is a new version; the newest applies. */
 
@@ -36,6 +38,22 @@ export function putCatalog(sql: Sql, doc: CatalogDocument): number {
   const version = currentCatalog(sql).version + 1;
   sql`INSERT INTO catalogs (version, document, created_at) VALUES (${version}, ${JSON.stringify(doc)}, ${new Date().toISOString()})`;
   return version;
+}
+
+/**
+ * Entries whose request schema makes an argument a destination that the policy in force sanitises:
+ * refused as a policy PUT pairing them is, since the sanitiser never vouches for a place.
+ */
+export function sanitisedDestinationProblems(
+  doc: CatalogDocument,
+  policy: Policy,
+): Array<{ field: string; message: string }> {
+  const index = new Map(doc.entries.map((e, i) => [e.name, i]));
+  const schemas = new Map(doc.entries.map((e) => [e.name, e.request]));
+  return sanitisedDestinations(policy, schemas).map(({ tool, arg }) => ({
+    field: `body.entries.${index.get(tool)}.request`,
+    message: `${sanitisedDestinationMessage(arg)} (the policy's tools.${tool}.args.${arg}.sanitise)`,
+  }));
 }
 
 /**

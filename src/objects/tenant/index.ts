@@ -19,6 +19,7 @@ import {
   currentCatalog,
   LiveBindings,
   putCatalog,
+  sanitisedDestinationProblems,
 } from "./catalog-store.ts";
 import type { IssuedKey, KeyInfo, KeyRole } from "./keys.ts";
 import * as keys from "./keys.ts";
@@ -250,7 +251,7 @@ export class TenantDO extends DurableObject<Env> {
     | Ok<{ version: number; broken: Array<{ app: string; functionality: string; entry: string }> }>
     | Failure<"invalid_catalog"> {
     const { policy } = this.policies.get(this.sql);
-    const problems = catalogProblems(doc, policy.lattices);
+    const problems = [...catalogProblems(doc, policy.lattices), ...sanitisedDestinationProblems(doc, policy)];
     if (problems.length) return failure("invalid_catalog", "catalog refused", problems);
     const version = putCatalog(this.sql, doc);
     const entries = new Map(doc.entries.map((e) => [e.name, e]));
@@ -373,6 +374,7 @@ export class TenantDO extends DurableObject<Env> {
       env: this.env,
       tenantId: this.info()?.id ?? null,
       policy: () => this.policies.get(this.sql).policy,
+      requestSchemas: () => new Map(currentCatalog(this.sql).entries.map((e) => [e.name, e.request])),
       audit: (type, detail) => this.audit(type, detail),
     };
   }

@@ -19,6 +19,8 @@ export interface SettingsContext {
   tenantId: string | null;
   /** The policy in force (the object's parsed-once copy). */
   policy(): Policy;
+  /** The catalog's request schemas by entry name: a new policy is checked against them. */
+  requestSchemas(): ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   audit(type: AuditType, detail: Record<string, unknown>): void;
 }
 
@@ -30,6 +32,7 @@ export async function writePolicy(c: SettingsContext, document: unknown) {
     mode: modeOf(c.env),
     stored: storedBindings(c.sql),
     canSeal: Boolean(secret && tenantId),
+    requestSchemas: c.requestSchemas(),
   });
   if (!prepared.ok) return prepared;
   const sealed = await Promise.all(

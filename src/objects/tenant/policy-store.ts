@@ -9,6 +9,7 @@ import {
   type Policy,
   parseNewPolicy,
   parsePolicy,
+  sanitisedDestinations,
 } from "../../policy/index.ts";
 import { failure } from "../../result.ts";
 import type { Sql } from "../sql.ts";
@@ -94,6 +95,11 @@ export interface PreparedPolicy {
 }
 type Refused = Extract<ParsePolicyResult, { ok: false }>;
 
+/** Why a destination cannot be sanitised, for either PUT that would pair them. */
+export function sanitisedDestinationMessage(arg: string): string {
+  return `the catalog's request schema makes "${arg}" a destination (a link, an address, an account): the sanitiser vouches for words, never for a place; meet it with match or a lower minIntegrity on this argument`;
+}
+
 /**
  * Checks a policy document for a PUT. A masked key keeps the stored one only for the same provider
  * and base URL: pointing a setting elsewhere needs the key for there, so a stored key can never be
@@ -101,12 +107,23 @@ type Refused = Extract<ParsePolicyResult, { ok: false }>;
  */
 export function preparePolicy(
   document: unknown,
-  ctx: { mode: Mode; stored: readonly KeyBinding[]; canSeal: boolean },
+  ctx: {
+    mode: Mode;
+    stored: readonly KeyBinding[];
+    canSeal: boolean;
+    requestSchemas: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  },
 ): PreparedPolicy | Refused {
   // A new document: held to refusals a stored one is forgiven (their paths vouch for nothing).
   const parsed = parseNewPolicy(document);
   if (!parsed.ok) return parsed;
-  const issues: Array<{ path: string; message: string }> = [];
+  const issues: Array<{ path: string; message: string }> = sanitisedDestinations(
+    parsed.policy,
+    ctx.requestSchemas,
+  ).map(({ tool, arg }) => ({
+    path: `tools.${tool}.args.${arg}.sanitise`,
+    message: sanitisedDestinationMessage(arg),
+  }));
   const keys: KeyChange[] = [];
   for (const setting of MODEL_SETTINGS) {
     const model = parsed.policy.models[setting];
