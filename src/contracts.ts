@@ -213,6 +213,8 @@ export type NewArtifact = Omit<ArtifactMetadata, "createdAt" | "schema"> & {
   value: unknown;
   /** Who made the value (runtime Provenance): read back at retrieve, never shown as metadata. */
   provenance?: readonly string[];
+  /** The apps whose data the value carries: read back at retrieve as its origins beside `artifact:<id>`. */
+  apps?: readonly string[];
 };
 
 /** A standing (permanent) permission the user gave: listed and revocable by the user. */

@@ -6,7 +6,7 @@ import { Gate, type GatePorts } from "./gate.ts";
 import { type Annotated, type Recorder, runPlan } from "./interpreter.ts";
 import type { LoadedQuery } from "./query.ts";
 import type { JournalEntry, Provenance } from "./records.ts";
-import { type SavedValue, savedValue } from "./values.ts";
+import { type SavedValue, savedValue, sourceApps } from "./values.ts";
 
 /** How many new tool or q-llm calls one advance performs: each one is a durable step boundary. */
 export const STEPS_PER_ADVANCE = 1;
@@ -41,6 +41,8 @@ export interface ArtifactDraft {
   value: unknown;
   /** Who made the value: kept so a retrieved value is still the app's or model's (see `savedValue`). */
   provenance: Provenance[];
+  /** Whose data it carries: kept so a retrieved value still names them (see `savedValue`). */
+  apps: string[];
 }
 
 /** What the hub does next: advance again, wait for the user (recording `ask`), or end the query. */
@@ -168,6 +170,7 @@ function draft({ name, step, result }: Annotated): ArtifactDraft[] {
       label: result.label,
       value: result.value,
       provenance: [...result.provenance],
+      apps: sourceApps(result.origins),
     },
   ];
 }

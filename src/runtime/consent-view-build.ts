@@ -5,6 +5,7 @@ import { ROLE_LABELS, shapeOf, titleAt } from "./consent-view-shape.ts";
 import type { Reading } from "./lookalike.ts";
 import type { Provenance } from "./records.ts";
 import { chosenAmong, inUsersWords, TrustedReferences, valueWarnings, YOUR_WORDS } from "./trusted-match.ts";
+import { sourceApps } from "./values.ts";
 
 /**
  * Builds the consent view (consent-view.ts) the hub attaches to every consent: the call's values in
@@ -46,15 +47,19 @@ export function trustedReferences(pool: TrustedPool, floor: number): TrustedRefe
 /** Every source of a value, in Lattice's words. */
 export function sourcesOf(arg: ArgOrigin | undefined): ViewSource[] {
   if (!arg) return [{ kind: "planner", apps: [], words: "the planner's choice" }];
-  // A saved value's origin names its artifact (for grants), not an app whose answer it is.
-  const apps = arg.origins.filter((o) => o !== "artifacts" && !o.startsWith("artifact:"));
+  // A saved value's origin names its artifact (for grants), not an app: the apps are its sources.
+  const apps = sourceApps(arg.origins);
   const named = apps.length ? `${apps.join(", ")}'s answer` : "an app's answer";
   const words: Record<Provenance, ViewSource> = {
     user: { kind: "user", apps: [], words: "your words" },
     planner: { kind: "planner", apps: [], words: "the planner's choice" },
     app: { kind: "app", apps, words: named },
     model: { kind: "model", apps, words: `a model's reading of ${named}` },
-    artifacts: { kind: "saved", apps: [], words: "your saved data" },
+    artifacts: {
+      kind: "saved",
+      apps,
+      words: apps.length ? `your saved data, kept from ${apps.join(", ")}` : "your saved data",
+    },
   };
   return arg.provenance.map((p) => words[p]);
 }

@@ -31,6 +31,7 @@ import type { Annotated, Pc, RunContext, RunOutcome } from "./run-context.ts";
 import { selectValue } from "./select.ts";
 import type { Target } from "./snapshot.ts";
 import {
+  ARTIFACT_ORIGIN,
   evaluate,
   guardOf,
   holds,
@@ -38,6 +39,7 @@ import {
   mergeOrigins,
   mergeProvenance,
   savedValue,
+  sourceApps,
   type Vars,
 } from "./values.ts";
 
@@ -99,9 +101,10 @@ class Run {
       case "retrieve": {
         const done = this.ctx.journal.get(key);
         const found = done?.state === "done" ? fromJournal(done) : await this.retrieve(step.artifact, key);
-        // Named by its id: a consent's `from`, and the standing grant its answer leaves, cover this artifact only.
+        // Named by its id: a consent's `from`, and the standing grant its answer leaves, cover this
+        // artifact only; the apps whose data it carries stay beside it (savedValue).
         const origin = this.ctx.namedArtifacts === false ? "artifacts" : artifactOrigin(step.artifact);
-        const result = { ...found, origins: [origin] };
+        const result = { ...found, origins: [origin, ...sourceApps(found.origins)] };
         // The stored label, as the verifier assumed: pc joins in where the value reaches a sink.
         return this.bind(step.out, step, result, annotate);
       }
@@ -125,6 +128,7 @@ class Run {
     this.ctx.record.done(key, "retrieve", result.value, result.label, {
       artifact: artifactId,
       provenance: [...result.provenance],
+      apps: sourceApps(result.origins),
     });
     return result;
   }
@@ -327,7 +331,7 @@ class Run {
       // Where the value came from, so a frontend marks only what really came from content.
       provenance: {
         from: [...shown.provenance].sort(),
-        apps: shown.origins.filter((o) => o !== "artifacts" && !o.startsWith(ARTIFACT_ORIGIN)),
+        apps: sourceApps(shown.origins),
       },
     });
     this.ctx.record.done(key, "display", null, label, { redacted });
@@ -462,16 +466,16 @@ const AGENT_READ = "agentRead";
 const sameLabel = (a: Label, b: Label) =>
   a.confidentiality === b.confidentiality && a.integrity === b.integrity;
 
-/** The origin of a retrieved artifact's data: `artifact:<id>`. */
-const ARTIFACT_ORIGIN = "artifact:";
 const artifactOrigin = (artifactId: string) => `${ARTIFACT_ORIGIN}${artifactId}`;
 
 function fromJournal(entry: JournalEntry): Labeled {
   if (!entry.label) throw new StepFailure("corrupt_state", `journal entry ${entry.key} has no label`);
   const kept = entry.info?.provenance;
+  const apps = entry.info?.apps;
   return savedValue({
     value: entry.value,
     label: entry.label,
     provenance: Array.isArray(kept) ? kept : null,
+    apps: Array.isArray(apps) ? sourceApps(apps) : null,
   });
 }

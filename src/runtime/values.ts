@@ -210,21 +210,35 @@ export interface SavedValue {
   label: Label;
   /** Who made the value before it was kept (null: kept before this was recorded). */
   provenance?: readonly string[] | null;
+  /** The apps whose data it carries (null: kept before this was recorded). */
+  apps?: readonly string[] | null;
 }
 
 /**
  * A retrieved artifact's value as the interpreter binds it: saved data, and still whoever made it
- * (an app's answer or a model's reading stays content's in a later consent, #43). Its origin is
- * the interpreter's `artifact:<id>`, which grants name.
+ * (an app's answer or a model's reading stays content's in a later consent, #43). Its origins are
+ * the interpreter's `artifact:<id>`, which grants name, and the apps whose data it carries: kept
+ * once is not the user's own, and a data_share consent still names the bank a saved total came from.
  */
 export function savedValue(artifact: SavedValue): Labeled {
   return {
     value: artifact.value,
     label: artifact.label,
-    origins: ["artifacts"],
+    origins: ["artifacts", ...sourceApps(artifact.apps ?? [])],
     provenance: keptProvenance(artifact.provenance),
   };
 }
+
+/** The apps among a value's origins: what an artifact keeps of them (its own ids are re-derived). */
+export function sourceApps(origins: readonly unknown[]): string[] {
+  const apps = new Set<string>();
+  for (const o of origins)
+    if (typeof o === "string" && o !== "artifacts" && !o.startsWith(ARTIFACT_ORIGIN)) apps.add(o);
+  return [...apps].sort();
+}
+
+/** The origin of a retrieved artifact's data: `artifact:<id>`, which grants and consents name. */
+export const ARTIFACT_ORIGIN = "artifact:";
 
 /** Stored provenance, read as a closed set: anything else is dropped; "artifacts" always stays. */
 export function keptProvenance(stored: readonly unknown[] | null | undefined): Provenance[] {

@@ -196,7 +196,7 @@ describe("consent view: shapes", () => {
       "the planner's choice",
       "mail's answer",
       "a model's reading of mail's answer",
-      "your saved data",
+      "your saved data, kept from mail",
     ]);
   });
 });
@@ -392,6 +392,18 @@ describe("consent view: a value kept as an artifact and read back (#43)", () => 
       trusted,
       topIntegrity: L.integrity.top,
     }).fields.find((f) => f.name === "to")!;
+
+  it("saved data names the apps it was kept from; control: kept before apps were recorded, it names none", () => {
+    const saved = savedValue({ value: EVE, label: low, provenance: ["app"], apps: ["bank"] });
+    expect(saved.origins).toEqual(["artifacts", "bank"]);
+    const to = mailTo({ ...saved, origins: ["artifact:art_1", "bank"] });
+    expect(to.sources.map((s) => s.words)).toEqual(["bank's answer", "your saved data, kept from bank"]);
+    const old = savedValue({ value: EVE, label: low, provenance: ["app"], apps: null });
+    expect(sourcesOf({ ...old, origins: ["artifact:art_1"] }).map((s) => s.words)).toEqual([
+      "an app's answer",
+      "your saved data",
+    ]);
+  });
 
   it("a model's reading kept as an artifact is still the model's, and is called out", () => {
     const saved = savedValue({ value: EVE, label: low, provenance: ["model"] });

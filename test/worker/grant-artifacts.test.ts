@@ -84,8 +84,9 @@ describe("a permanent data_share grant over an artifact", () => {
     };
     expect(grants.grants).toEqual([
       expect.objectContaining({
-        subject: `data_share:artifact:${x}->calendar.create_event`,
-        description: `share data from artifact:${x} with calendar.create_event`,
+        // The artifact by id (what the grant covers), and the app whose data it carries (#43).
+        subject: `data_share:artifact:${x},contacts->calendar.create_event`,
+        description: `share data from artifact:${x}, contacts with calendar.create_event`,
       }),
     ]);
     const other = await openSession(w);
@@ -93,7 +94,7 @@ describe("a permanent data_share grant over an artifact", () => {
     expect((await inviteWith(w, other, y, false)).query.status).toBe("awaiting_consent"); // Y: asked
     expect((await pendingConsents(w, other))[0]).toMatchObject({
       kind: "data_share",
-      from: [`artifact:${y}`],
+      from: [`artifact:${y}`, "contacts"],
     });
   });
 

@@ -23,6 +23,8 @@ const MIGRATIONS = {
     `ALTER TABLE artifacts ADD COLUMN planned_in TEXT NOT NULL DEFAULT 'apps'`,
     // Who made the value (JSON list): a kept answer of an app stays the app's when read back (#43).
     `ALTER TABLE artifacts ADD COLUMN provenance TEXT`,
+    // Whose data it carries (JSON list of apps): kept so saved data still names its sources (#43).
+    `ALTER TABLE artifacts ADD COLUMN apps TEXT`,
   ],
   grants: [
     `CREATE TABLE grants (
@@ -64,6 +66,7 @@ type Row = {
   created_at: string;
   planned_in: string;
   provenance: string | null;
+  apps: string | null;
 };
 
 /**
@@ -90,12 +93,13 @@ export class ArtifactsDO extends DurableObject<Env> {
     const createdAt = new Date().toISOString();
     const schema = artifact.schema === undefined ? null : JSON.stringify(artifact.schema);
     const provenance = artifact.provenance === undefined ? null : JSON.stringify(artifact.provenance);
+    const apps = artifact.apps === undefined ? null : JSON.stringify(artifact.apps);
     this
       .sql`INSERT OR IGNORE INTO artifacts (id, name, schema, intent, semantics, query, confidentiality, integrity,
-      value, session_id, query_id, created_at, planned_in, provenance) VALUES (${id}, ${artifact.name}, ${schema},
+      value, session_id, query_id, created_at, planned_in, provenance, apps) VALUES (${id}, ${artifact.name}, ${schema},
       ${artifact.intent}, ${artifact.semantics}, ${artifact.query}, ${artifact.label.confidentiality},
       ${artifact.label.integrity}, ${JSON.stringify(artifact.value)}, ${artifact.sessionId}, ${artifact.queryId},
-      ${createdAt}, ${artifact.plannedIn}, ${provenance})`;
+      ${createdAt}, ${artifact.plannedIn}, ${provenance}, ${apps})`;
     return this.metadata(id)!;
   }
 
@@ -119,8 +123,13 @@ export class ArtifactsDO extends DurableObject<Env> {
     return row ? toMetadata(row) : null;
   }
 
-  /** What a query's `retrieve` binds: the value, its label, and who made it (null: kept before that was recorded). */
-  retrieve(id: string): { value: unknown; label: Label; provenance: string[] | null } | null {
+  /**
+   * What a query's `retrieve` binds: the value, its label, who made it and whose data it carries
+   * (null: kept before that was recorded).
+   */
+  retrieve(
+    id: string,
+  ): { value: unknown; label: Label; provenance: string[] | null; apps: string[] | null } | null {
     const row = this.sql<Row>`SELECT * FROM artifacts WHERE id = ${id}`[0];
     if (!row) return null;
     return {
@@ -130,6 +139,7 @@ export class ArtifactsDO extends DurableObject<Env> {
         row.provenance === null
           ? null
           : decode(z.array(z.string()), row.provenance, `artifact ${id}'s provenance`),
+      apps: row.apps === null ? null : decode(z.array(z.string()), row.apps, `artifact ${id}'s apps`),
     };
   }
 
