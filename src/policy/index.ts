@@ -59,6 +59,7 @@ export {
   sanitisedDestinations,
 } from "./endpoints.ts";
 export type { Flow, Source } from "./flow.ts";
+export { ibanChecksumHolds } from "./iban.ts";
 export type { Destination, DestinationSource } from "./inferred-destinations.ts";
 export {
   addressKind,
@@ -113,7 +114,7 @@ export {
 export type { QueryIndex } from "./provenance.ts";
 export { indexQuery, isStated, literalLabel, plannerLabel } from "./provenance.ts";
 export type { Reference, UnreadableKind } from "./references.ts";
-export { ibanChecksumHolds, isUnreadable, references } from "./references.ts";
+export { isUnreadable, references } from "./references.ts";
 export {
   constructedLabel,
   displayLabel,
