@@ -4,9 +4,7 @@ import {
   displayRequirement,
   flowAllowed,
   guardedPc,
-  highest,
   initialPc,
-  join,
   joinAll,
   type Label,
   type LoopStep,
@@ -23,8 +21,8 @@ import {
   selectPathsLabel,
   type ToolStep,
   toolOutputLabel,
-  trustedLeaves,
 } from "../policy/index.ts";
+import { AGENT_READ, answerLabel, answerPoolSource, replayedAgentRead } from "./app-answer.ts";
 import { StepFailure } from "./failure.ts";
 import type { JournalEntry } from "./records.ts";
 import type { Annotated, Pc, RunContext, RunOutcome } from "./run-context.ts";
@@ -192,39 +190,26 @@ class Run {
     // crossed from A through B to C still needs A's consent to reach C.
     const origins = mergeOrigins(Object.values(args), [target.app]);
     const tools = this.ctx.policy.tools;
-    // A comparison's answers are read, never trusted as lists: any bound provider may have written them.
-    const paths =
-      (!comparison && Object.hasOwn(tools, target.tool) && tools[target.tool]?.trustedValues) || [];
     const answer = (value: unknown, final: Label, agentRead: boolean): Labeled => {
-      // Kept for the whole query, loops and projections notwithstanding: they are the app's own
-      // records (a channel that exists), trusted as values whatever step reads them later. Not an
-      // agent's answer once it read content, another app's answer or its memory: a hijacked agent
-      // writes `{email: "attacker@evil.test"}` at the very path the policy trusts (#43, M1).
-      if (paths.length && !agentRead) {
-        // A path through a sender or author vouches nothing, though a stored policy may list it.
-        const trusted = trustedLeaves(value, paths);
-        // A record made from content (a file whose words a q-llm wrote) is content's: its id may
-        // still be matched, but no stored answer takes it for the user's (unasked.ts).
-        const top = l.integrity.top;
-        const contentMade =
-          pc.label.integrity !== top || Object.values(args).some((a) => a.label.integrity !== top);
-        this.trustedValues.push({
-          name: key,
-          value: undefined,
-          label: final,
-          tool: target.tool,
-          trusted,
-          contentMade,
-        });
-      }
+      // Kept for the whole query, loops and projections notwithstanding (app-answer.ts says which).
+      const source = answerPoolSource({
+        l,
+        key,
+        tool: target.tool,
+        toolPolicy: Object.hasOwn(tools, target.tool) ? tools[target.tool] : undefined,
+        comparison,
+        value,
+        final,
+        agentRead,
+        args,
+        pc,
+      });
+      if (source) this.trustedValues.push(source);
       return { value, label: final, origins, provenance: ["app"] };
     };
     if (journaled?.state === "done") {
-      // A journal written before the mark existed: a label other than the computed one means the
-      // agent read something (below), so its leaves are not taken either.
       const final = journaled.label ?? label;
-      const marked = journaled.info?.[AGENT_READ] === true;
-      return answer(journaled.value, final, marked || !sameLabel(final, label));
+      return answer(journaled.value, final, replayedAgentRead(journaled.info, final, label));
     }
     if (journaled?.state === "started" && target.entry.irreversible) {
       // It may or may not have reached the app: guessing could send money twice, so stop and say so.
@@ -252,14 +237,7 @@ class Run {
       // Memory above what this answer carries anyway would raise it past what the plan was verified for.
       mayRead: ifc ? conf.levels.filter((c) => conf.rank(c) <= conf.rank(label.confidentiality)) : null,
     });
-    // An agent that read content is no more than untrusted; one that read other apps' answers
-    // (collaboration) or its memory carries their confidentiality too.
-    let final = result.readUntrusted ? { ...label, integrity: l.integrity.bottom } : label;
-    const read = [...(result.relayed ?? []), ...(ifc ? (result.remembered ?? []) : [])];
-    final = join(l, final, { confidentiality: highest(conf, read, conf.bottom), integrity: l.integrity.top });
-    // Memory counts whatever `ifc` says: what the agent was given, not what its label carries.
-    const agentRead =
-      result.readUntrusted === true || !!result.relayed?.length || !!result.remembered?.length;
+    const { final, agentRead } = answerLabel(l, label, result, ifc);
     // Journaled, so a replay (every later advance) takes no leaves from this answer either.
     this.ctx.record.done(
       key,
@@ -459,12 +437,6 @@ function providersOf(targets: readonly Target[]): Target[] {
   for (const t of targets) if (!byApp.has(t.app)) byApp.set(t.app, t);
   return [...byApp.values()].sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));
 }
-
-/** The journal info mark of a tool answer from an agent that read content, other apps' answers or memory. */
-const AGENT_READ = "agentRead";
-
-const sameLabel = (a: Label, b: Label) =>
-  a.confidentiality === b.confidentiality && a.integrity === b.integrity;
 
 const artifactOrigin = (artifactId: string) => `${ARTIFACT_ORIGIN}${artifactId}`;
 
