@@ -12,6 +12,7 @@ import {
   type ConsentAnswer,
   type ConsentStatus,
   type HubEvent,
+  type QueryEvent,
   type QueryOptions,
   QueryOptionsSchema,
   samePicks,
@@ -22,6 +23,7 @@ import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
+import { ConsentPath } from "./consent-path.ts";
 import { ConsentStore } from "./consents.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "./migrations.ts";
@@ -52,6 +54,8 @@ export class HubDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly store: HubStore;
   private readonly consentStore: ConsentStore;
+  /** Every consent's ask and settlement, audited once (consent-path.ts). */
+  private readonly consentPath: ConsentPath;
   /** Open event streams, each pushed the events it matches as the store writes them. */
   private readonly streams = new EventStreams((after, queryId, limit) =>
     this.store.events(after, queryId, limit),
@@ -77,10 +81,17 @@ export class HubDO extends DurableObject<Env> {
       transaction: (work) => ctx.storage.transactionSync(work),
     });
     this.progress = new CallProgress(this.store);
+    this.consentPath = new ConsentPath({
+      consents: this.consentStore,
+      store: this.store,
+      audit: (type, detail) => this.audit(type, detail),
+      query: (queryId, event) => this.toQuery(queryId, event),
+    });
     this.lifecycle = new QueryLifecycle({
       env,
       store: this.store,
       consents: this.consentStore,
+      path: this.consentPath,
       progress: this.progress,
       audit: (type, detail) => this.audit(type, detail),
     });
@@ -229,13 +240,16 @@ export class HubDO extends DurableObject<Env> {
       if (check.code === "already_answered" && check.details.late) await this.expire(consent);
       return check;
     }
-    const permanent = this.consentStore.record(consent, check.settle);
-    if (permanent && session)
-      await artifactsStub(this.env, session.tenantId, session.userId).addGrant(permanent);
-    const pending = this.consentStore.list({ status: "pending", queryId: consent.queryId }).length;
-    if (query && session) {
-      const event = { type: "answered" as const, consent, answer, pending, ...(by && { by }) };
-      await this.lifecycle.transition(query, session, event);
+    const event = { type: "answered" as const, answer, settle: check.settle, ...(by && { by }) };
+    const settled = await this.consentPath.settle(consent, event, async () => {
+      const permanent = this.consentStore.grant(consent, check.settle);
+      if (permanent && session)
+        await artifactsStub(this.env, session.tenantId, session.userId).addGrant(permanent);
+    });
+    // Settled meanwhile (expired by the alarm or a spoke's look): that settlement stands.
+    if (!settled.ok) {
+      const status = this.consentStore.get(consentId)?.status ?? "expired";
+      return failure("already_answered", status, { status, late: false });
     }
     if (await this.schedule()) this.soon();
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
@@ -314,13 +328,16 @@ export class HubDO extends DurableObject<Env> {
 
   /** A consent's time is up: settled as expired, and the query machine decides what that does to its query. */
   private async expire(consent: Consent): Promise<void> {
-    this.consentStore.settle(consent.id, "expired", null, null);
-    const query = this.store.query(consent.queryId);
+    await this.consentPath.settle(consent, { type: "expired" });
+  }
+
+  /** A consent's event brought to its query's machine; false when the query or the session is gone. */
+  private async toQuery(queryId: string, event: QueryEvent): Promise<boolean> {
+    const query = this.store.query(queryId);
     const session = this.store.session();
-    if (query && session) await this.lifecycle.transition(query, session, { type: "expired", consent });
-    // Its query already gone (pruned): the expiry is still the log's.
-    else
-      this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
+    if (!query || !session) return false;
+    await this.lifecycle.transition(query, session, event);
+    return true;
   }
 
   /** Sets the alarm; says whether a query has work to do now (then the alarm is due at once). */
@@ -368,10 +385,10 @@ export class HubDO extends DurableObject<Env> {
   }
 
   /** The asking spoke stopped waiting: the request is withdrawn, so a late answer relays nothing. */
-  withdrawCollaboration(consentId: string): void {
-    const consent = this.consentStore.get(consentId);
-    if (consent?.kind === "collaboration" || consent?.relay)
-      this.consentStore.settle(consentId, "expired", null, null);
+  async withdrawCollaboration(consentId: string): Promise<void> {
+    const consent = this.opened ? this.consentStore.get(consentId) : null;
+    // The path refuses any consent but a spoke's request's, and one already settled.
+    if (consent) await this.consentPath.settle(consent, { type: "withdrawn" });
   }
 
   async collaborationOutcome(consentId: string): Promise<CollaborationReply> {
@@ -386,6 +403,7 @@ export class HubDO extends DurableObject<Env> {
       sql: this.sql,
       store: this.store,
       consents: this.consentStore,
+      path: this.consentPath,
       env: this.env,
       session,
       load: (queryId: string) => {
