@@ -12,7 +12,6 @@ import {
   type ConsentAnswer,
   type ConsentStatus,
   type HubEvent,
-  type QueryEvent,
   type QueryOptions,
   QueryOptionsSchema,
   samePicks,
@@ -34,6 +33,8 @@ import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
 export type { Answerer } from "../../runtime/index.ts";
+
+const EXPIRED = { type: "expired" } as const;
 
 /** The key of the hub's one test hook (`[STEP_QUERY]`), which a subclass calls and RPC cannot. */
 export const STEP_QUERY: unique symbol = Symbol("hub.stepQuery");
@@ -85,7 +86,7 @@ export class HubDO extends DurableObject<Env> {
       consents: this.consentStore,
       store: this.store,
       audit: (type, detail) => this.audit(type, detail),
-      query: (queryId, event) => this.toQuery(queryId, event),
+      query: (queryId, event) => this.lifecycle.bring(queryId, event),
     });
     this.lifecycle = new QueryLifecycle({
       env,
@@ -237,7 +238,8 @@ export class HubDO extends DurableObject<Env> {
       answer,
     );
     if (!check.ok) {
-      if (check.code === "already_answered" && check.details.late) await this.expire(consent);
+      if (check.code === "already_answered" && check.details.late)
+        await this.consentPath.settle(consent, EXPIRED);
       return check;
     }
     const event = { type: "answered" as const, answer, settle: check.settle, ...(by && { by }) };
@@ -246,11 +248,9 @@ export class HubDO extends DurableObject<Env> {
       if (permanent && session)
         await artifactsStub(this.env, session.tenantId, session.userId).addGrant(permanent);
     });
-    // Settled meanwhile (expired by the alarm or a spoke's look): that settlement stands.
-    if (!settled.ok) {
-      const status = this.consentStore.get(consentId)?.status ?? "expired";
-      return failure("already_answered", status, { status, late: false });
-    }
+    // Settled meanwhile (by the alarm or a spoke's look): that settlement stands.
+    const status = this.consentStore.get(consentId)?.status ?? "expired";
+    if (!settled.ok) return failure("already_answered", status, { status, late: false });
     if (await this.schedule()) this.soon();
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
@@ -280,7 +280,9 @@ export class HubDO extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     if (!this.opened) return;
     await this.serially(async () => {
-      for (const consent of this.consentStore.overdue(Date.now())) await this.expire(consent);
+      // Each settled through the consent path; the query machine decides what that does to its query.
+      for (const consent of this.consentStore.overdue(Date.now()))
+        await this.consentPath.settle(consent, EXPIRED);
       const next = this.autoQueries().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0];
       if (next) await this.step(next);
       await this.schedule();
@@ -324,20 +326,6 @@ export class HubDO extends DurableObject<Env> {
   private async step(query: QueryRecord): Promise<void> {
     const session = this.session();
     if (session) await this.lifecycle.step(query, session);
-  }
-
-  /** A consent's time is up: settled as expired, and the query machine decides what that does to its query. */
-  private async expire(consent: Consent): Promise<void> {
-    await this.consentPath.settle(consent, { type: "expired" });
-  }
-
-  /** A consent's event brought to its query's machine; false when the query or the session is gone. */
-  private async toQuery(queryId: string, event: QueryEvent): Promise<boolean> {
-    const query = this.store.query(queryId);
-    const session = this.store.session();
-    if (!query || !session) return false;
-    await this.lifecycle.transition(query, session, event);
-    return true;
   }
 
   /** Sets the alarm; says whether a query has work to do now (then the alarm is due at once). */

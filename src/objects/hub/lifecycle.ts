@@ -124,6 +124,15 @@ export class QueryLifecycle {
     return after ? this.transition(row, session, after, policy) : row;
   }
 
+  /** A consent's event (consent-path.ts) brought to its query's machine; false when the query or session is gone. */
+  async bring(queryId: string, event: QueryEvent): Promise<boolean> {
+    const query = this.store.query(queryId);
+    const session = this.store.session();
+    if (!query || !session) return false;
+    await this.transition(query, session, event);
+    return true;
+  }
+
   /**
    * The planner's context: from the tenant its policy, catalog and apps with today's tokens left and
    * the planner's model resolved, and the user's artifacts. Taken as the query was admitted when
