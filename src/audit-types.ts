@@ -30,6 +30,7 @@ export const AUDIT_TYPES = [
   "consent_asked",
   "consent_answered",
   "consent_expired",
+  "consent_withdrawn",
   "collaboration_refused",
   "collaboration_failed",
   "forged_ephemeral_id",

@@ -34,6 +34,19 @@ export {
   shownRequest,
 } from "./collaboration.ts";
 export { collaborationView, relayView } from "./consent-asks.ts";
+export {
+  CONSENT_PATH_STATES,
+  type ConsentEvent,
+  type ConsentFacts,
+  type ConsentOrigin,
+  type ConsentPathStatus,
+  type ConsentRefusal,
+  type ConsentStep,
+  type ConsentWrite,
+  consentNext,
+  consentRecords,
+  isRelayConsent,
+} from "./consent-path.ts";
 export type {
   ConsentView,
   SourceKind,

@@ -1,5 +1,5 @@
-import type { AuditType } from "../audit-types.ts";
 import type { Advance, ArtifactDraft } from "./advance.ts";
+import { type Answerer, type AuditRow, consentRecords } from "./consent-path.ts";
 import { type Consent, type ConsentAnswer, type ConsentAsk, expiryStopsQuery } from "./consents.ts";
 import type { NewEvent } from "./events.ts";
 import type { QueryError } from "./failure.ts";
@@ -29,14 +29,7 @@ export interface MachineQuery {
   privateSession: boolean;
 }
 
-/** Who answered a consent, for its audit row: the API key's id (never the key), and a user token's user. */
-export interface Answerer {
-  keyId: string;
-  viaUserToken: boolean;
-  /** Answered through a consent link the chat showed (a user with no Lattice credential). */
-  viaConsentLink?: boolean;
-  userId?: string;
-}
+export type { Answerer, AuditRow } from "./consent-path.ts";
 
 export type QueryEvent =
   /** An advance begins: the row is touched (the alarm serves the query that waited longest). */
@@ -71,11 +64,6 @@ export type QueryEffect =
   | { kind: "ask"; ask: ConsentAsk }
   /** Hold the plan as verified now for the query's first run (no read back and verify again). */
   | { kind: "hold"; query: LoadedQuery };
-
-export interface AuditRow {
-  type: AuditType;
-  detail: Record<string, unknown>;
-}
 
 export interface Transition {
   status: QueryStatus;
@@ -223,19 +211,20 @@ function kept(query: MachineQuery, artifacts: ArtifactDraft[]): QueryEffect[] {
   return query.privateSession || !artifacts.length ? [] : [{ kind: "keep", artifacts }];
 }
 
+/** A plan step's consent is recorded: the query waits; the consent's records are the consent path's. */
 function asked(query: MachineQuery, consentId: string, ask: ConsentAsk): Transition {
-  const { tool, kind } = ask;
+  const consent = {
+    id: consentId,
+    queryId: query.id,
+    kind: ask.kind,
+    stepId: ask.stepKey,
+    assessment: ask.request.assessment,
+  };
   return {
     ...unchanged(query),
     status: "awaiting_consent",
     write: { status: "awaiting_consent" },
-    events: [{ type: "consent_requested", data: { consentId, kind, tool, key: ask.stepKey } }],
-    audit: [
-      {
-        type: "consent_asked",
-        detail: { queryId: query.id, consentId, kind, tool, assessment: ask.request.assessment },
-      },
-    ],
+    ...consentRecords(consent, { type: "asked", origin: { tool: ask.tool } }),
   };
 }
 
@@ -248,35 +237,20 @@ function asked(query: MachineQuery, consentId: string, ask: ConsentAsk): Transit
 function answered(query: MachineQuery, event: Extract<QueryEvent, { type: "answered" }>): Transition {
   const { consent, answer, by } = event;
   const resumes = query.status === "awaiting_consent" && event.pending === 0;
-  const { queryId, kind } = consent;
   return {
     ...unchanged(query),
     status: resumes ? "running" : query.status,
     write: resumes ? { status: "running" } : null,
-    events: [
-      {
-        type: "consent_answered",
-        data: { consentId: consent.id, decision: answer.decision, scope: answer.scope },
-      },
-    ],
-    audit: [
-      {
-        type: "consent_answered",
-        detail: { queryId, consentId: consent.id, kind, ...answer, ...(by && { answeredBy: by }) },
-      },
-    ],
+    ...consentRecords(consent, { type: "answered", answer, by }),
   };
 }
 
 /** The expiry is audited whatever the query's status; a query it stops fails as any other failure. */
 function expired(query: MachineQuery, consent: Consent): Transition {
-  const audit: AuditRow = {
-    type: "consent_expired",
-    detail: { queryId: consent.queryId, consentId: consent.id, kind: consent.kind },
-  };
-  if (!expiryStopsQuery(consent, query.status)) return { ...unchanged(query), audit: [audit] };
+  const { audit } = consentRecords(consent, { type: "expired" });
+  if (!expiryStopsQuery(consent, query.status)) return { ...unchanged(query), audit };
   const stopped = failed(query, { code: "consent_expired", message: "", details: { step: consent.stepId } });
-  return { ...stopped, audit: [audit, ...stopped.audit] };
+  return { ...stopped, audit: [...audit, ...stopped.audit] };
 }
 
 /**

@@ -25,6 +25,7 @@ const WORDS: Record<string, string> = {
   consent_asked: "Consent asked",
   consent_answered: "Consent answered",
   consent_expired: "Consent expired",
+  consent_withdrawn: "Consent withdrawn by the asking app",
   collaboration_refused: "Collaboration refused",
   collaboration_failed: "Collaboration failed",
   query_failed: "Query failed",

@@ -21,6 +21,7 @@ import type { Rpc } from "../rpc.ts";
 import type { Sql } from "../sql.ts";
 import type { TenantDO } from "../tenant/index.ts";
 import { appCaller } from "./app-call.ts";
+import type { ConsentPath } from "./consent-path.ts";
 import type { ConsentStore } from "./consents.ts";
 import { ephemeralId, resolveEphemeral } from "./ephemeral.ts";
 import type { HubStore, Session } from "./store.ts";
@@ -39,6 +40,8 @@ export interface CollaborationContext {
   sql: Sql;
   store: HubStore;
   consents: ConsentStore;
+  /** Every consent's ask and settlement (consent-path.ts). */
+  path: ConsentPath;
   env: Env;
   session: Session;
   /** The query, as verified; null if it has no plan yet. */
@@ -116,7 +119,7 @@ export async function requestCollaboration(
     return failure("denied", `the policy refuses this request: ${assessed.refused[0]}`);
   }
   const { assessment, options, scopes } = assessed;
-  const consent = c.consents.ask(
+  const consent = c.path.ask(
     req.queryId,
     {
       kind: "collaboration",
@@ -136,8 +139,8 @@ export async function requestCollaboration(
       },
     },
     query.context.policy.consent.timeoutSeconds,
+    { from: req.fromApp },
   );
-  announce(c, consent, req.fromApp);
   return { ok: true, state: "pending", consentId: consent.id };
 }
 
@@ -153,7 +156,7 @@ export async function collaborationOutcome(
   const asked = c.consents.get(consentId);
   const root = asked?.relay ? c.consents.get(asked.relay.consent) : asked;
   if (root?.kind !== "collaboration") return failure("dropped", "unknown consent");
-  const rootState = standing(c, root);
+  const rootState = await standing(c, root);
   if (rootState !== "allowed") return rootState;
   const chosen = root.choice ?? root.options?.[0]?.tool;
   const query = safeLoad(c, root.queryId);
@@ -179,7 +182,7 @@ export async function collaborationOutcome(
     const subject = `relay:${root.id}:${next.kind}`;
     const earlier = c.consents.forSubject(root.queryId, subject);
     if (!earlier) {
-      const consent = c.consents.ask(
+      const consent = c.path.ask(
         root.queryId,
         {
           kind: next.kind,
@@ -199,36 +202,30 @@ export async function collaborationOutcome(
           },
         },
         query.context.policy.consent.timeoutSeconds,
+        { from: input.asker.app },
       );
-      announce(c, consent, input.asker.app);
       return { ok: true, state: "pending", consentId: consent.id };
     }
-    const state = standing(c, earlier);
+    const state = await standing(c, earlier);
     if (state !== "allowed") return state;
     given.add(next.kind);
   }
 }
 
-/** A consent's answer as the asking spoke sees it: allowed, still pending, or why not. */
-function standing(c: CollaborationContext, consent: Consent): "allowed" | CollaborationReply {
+/**
+ * A consent's answer as the asking spoke sees it: allowed, still pending, or why not. One past its
+ * time is expired here through the consent path, as the alarm would: whichever comes first settles
+ * and audits it, the other finds it settled.
+ */
+async function standing(c: CollaborationContext, consent: Consent): Promise<"allowed" | CollaborationReply> {
   if (consent.status === "pending") {
     if (Date.parse(consent.expiresAt) > Date.now())
       return { ok: true, state: "pending", consentId: consent.id };
-    c.consents.settle(consent.id, "expired", null, null);
+    await c.path.settle(consent, { type: "expired" });
     return failure("expired", "nobody answered in time");
   }
   if (consent.status !== "allowed") return failure(consent.status, `the user ${consent.status} it`);
   return "allowed";
-}
-
-function announce(c: CollaborationContext, consent: Consent, from: string): void {
-  c.store.emit(consent.queryId, "consent_requested", { consentId: consent.id, kind: consent.kind, from });
-  c.audit("consent_asked", {
-    queryId: consent.queryId,
-    consentId: consent.id,
-    kind: consent.kind,
-    assessment: consent.assessment,
-  });
 }
 
 function relayInput(

@@ -1,14 +1,14 @@
 import * as z from "zod";
 import { decode } from "../../decode.ts";
-import { CONSENT_KINDS, SCOPES, type Scope } from "../../policy/index.ts";
+import { CONSENT_KINDS, SCOPES } from "../../policy/index.ts";
 import {
   type Consent,
   type ConsentAsk,
   ConsentRequestSchema,
   type ConsentStatus,
+  type ConsentWrite,
   type Settlement,
 } from "../../runtime/index.ts";
-import { randomId } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
 
 /** Consent requests of a session and its session-scoped grants (permanent ones live in the ArtifactsDO). */
@@ -65,25 +65,33 @@ export class ConsentStore {
       );
   }
 
-  ask(queryId: string, input: Omit<ConsentAsk, "tool">, timeoutSeconds: number): Consent {
-    const id = randomId("con");
+  /** Inserts a consent the consent path (consent-path.ts) asked, in the status it gave. */
+  ask(
+    id: string,
+    queryId: string,
+    input: Omit<ConsentAsk, "tool">,
+    timeoutSeconds: number,
+    status: ConsentStatus,
+  ): Consent {
     const expiresAt = Date.now() + timeoutSeconds * 1000;
     this
       .sql`INSERT INTO consents (id, query_id, step_key, kind, subject, grant_subject, request, status, created_at,
                                    expires_at)
              VALUES (${id}, ${queryId}, ${input.stepKey}, ${input.kind}, ${input.subject}, ${input.grantSubject},
-                     ${JSON.stringify(input.request)}, 'pending', ${new Date().toISOString()}, ${expiresAt})`;
+                     ${JSON.stringify(input.request)}, ${status}, ${new Date().toISOString()}, ${expiresAt})`;
     return this.get(id)!;
   }
 
-  settle(
-    id: string,
-    status: Exclude<ConsentStatus, "pending">,
-    scope: Scope | null,
-    choice: string | null,
-  ): void {
-    this.sql`UPDATE consents SET status = ${status}, scope = ${scope}, choice = ${choice},
-             answered_at = ${new Date().toISOString()} WHERE id = ${id} AND status = 'pending'`;
+  /**
+   * Writes a settlement the consent path gave, only while the consent is pending: true when this
+   * write moved it (the one whose records are sent), false when another got there first.
+   */
+  settle(id: string, write: ConsentWrite): boolean {
+    return (
+      this.sql<{ id: string }>`UPDATE consents SET status = ${write.status}, scope = ${write.scope},
+             choice = ${write.choice}, answered_at = ${new Date().toISOString()}
+             WHERE id = ${id} AND status = 'pending' RETURNING id`.length > 0
+    );
   }
 
   /**
@@ -119,14 +127,13 @@ export class ConsentStore {
   }
 
   /**
-   * Writes what an answer settled: the consent, and a session grant here. A permanent grant belongs
-   * to the user, not the session: it is returned for the user's ArtifactsDO to keep.
+   * The standing grant an allowed answer leaves: a session grant is written here; a permanent one
+   * belongs to the user, not the session, and is returned for the user's ArtifactsDO to keep.
    */
-  record(
+  grant(
     consent: Consent,
     settle: Settlement,
   ): { kind: string; subject: string; choice: string | null; description: string } | null {
-    this.settle(consent.id, settle.status, settle.scope, settle.choice);
     const grant = settle.grant;
     if (grant?.scope === "session") this.grantForSession(grant.subject, grant.choice);
     return grant?.scope === "permanent"

@@ -22,6 +22,7 @@ import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
+import { ConsentPath } from "./consent-path.ts";
 import { ConsentStore } from "./consents.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "./migrations.ts";
@@ -32,6 +33,8 @@ import { EventStreams } from "./streams.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
 export type { Answerer } from "../../runtime/index.ts";
+
+const EXPIRED = { type: "expired" } as const;
 
 /** The key of the hub's one test hook (`[STEP_QUERY]`), which a subclass calls and RPC cannot. */
 export const STEP_QUERY: unique symbol = Symbol("hub.stepQuery");
@@ -52,6 +55,8 @@ export class HubDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private readonly store: HubStore;
   private readonly consentStore: ConsentStore;
+  /** Every consent's ask and settlement, audited once (consent-path.ts). */
+  private readonly consentPath: ConsentPath;
   /** Open event streams, each pushed the events it matches as the store writes them. */
   private readonly streams = new EventStreams((after, queryId, limit) =>
     this.store.events(after, queryId, limit),
@@ -77,10 +82,17 @@ export class HubDO extends DurableObject<Env> {
       transaction: (work) => ctx.storage.transactionSync(work),
     });
     this.progress = new CallProgress(this.store);
+    this.consentPath = new ConsentPath({
+      consents: this.consentStore,
+      store: this.store,
+      audit: (type, detail) => this.audit(type, detail),
+      query: (queryId, event) => this.lifecycle.bring(queryId, event),
+    });
     this.lifecycle = new QueryLifecycle({
       env,
       store: this.store,
       consents: this.consentStore,
+      path: this.consentPath,
       progress: this.progress,
       audit: (type, detail) => this.audit(type, detail),
     });
@@ -226,17 +238,19 @@ export class HubDO extends DurableObject<Env> {
       answer,
     );
     if (!check.ok) {
-      if (check.code === "already_answered" && check.details.late) await this.expire(consent);
+      if (check.code === "already_answered" && check.details.late)
+        await this.consentPath.settle(consent, EXPIRED);
       return check;
     }
-    const permanent = this.consentStore.record(consent, check.settle);
-    if (permanent && session)
-      await artifactsStub(this.env, session.tenantId, session.userId).addGrant(permanent);
-    const pending = this.consentStore.list({ status: "pending", queryId: consent.queryId }).length;
-    if (query && session) {
-      const event = { type: "answered" as const, consent, answer, pending, ...(by && { by }) };
-      await this.lifecycle.transition(query, session, event);
-    }
+    const event = { type: "answered" as const, answer, settle: check.settle, ...(by && { by }) };
+    const settled = await this.consentPath.settle(consent, event, async () => {
+      const permanent = this.consentStore.grant(consent, check.settle);
+      if (permanent && session)
+        await artifactsStub(this.env, session.tenantId, session.userId).addGrant(permanent);
+    });
+    // Settled meanwhile (by the alarm or a spoke's look): that settlement stands.
+    const status = this.consentStore.get(consentId)?.status ?? "expired";
+    if (!settled.ok) return failure("already_answered", status, { status, late: false });
     if (await this.schedule()) this.soon();
     return { ok: true, consent: shownConsent(this.consentStore.get(consentId)!) };
   }
@@ -266,7 +280,9 @@ export class HubDO extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     if (!this.opened) return;
     await this.serially(async () => {
-      for (const consent of this.consentStore.overdue(Date.now())) await this.expire(consent);
+      // Each settled through the consent path; the query machine decides what that does to its query.
+      for (const consent of this.consentStore.overdue(Date.now()))
+        await this.consentPath.settle(consent, EXPIRED);
       const next = this.autoQueries().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))[0];
       if (next) await this.step(next);
       await this.schedule();
@@ -310,17 +326,6 @@ export class HubDO extends DurableObject<Env> {
   private async step(query: QueryRecord): Promise<void> {
     const session = this.session();
     if (session) await this.lifecycle.step(query, session);
-  }
-
-  /** A consent's time is up: settled as expired, and the query machine decides what that does to its query. */
-  private async expire(consent: Consent): Promise<void> {
-    this.consentStore.settle(consent.id, "expired", null, null);
-    const query = this.store.query(consent.queryId);
-    const session = this.store.session();
-    if (query && session) await this.lifecycle.transition(query, session, { type: "expired", consent });
-    // Its query already gone (pruned): the expiry is still the log's.
-    else
-      this.audit("consent_expired", { queryId: consent.queryId, consentId: consent.id, kind: consent.kind });
   }
 
   /** Sets the alarm; says whether a query has work to do now (then the alarm is due at once). */
@@ -368,10 +373,10 @@ export class HubDO extends DurableObject<Env> {
   }
 
   /** The asking spoke stopped waiting: the request is withdrawn, so a late answer relays nothing. */
-  withdrawCollaboration(consentId: string): void {
-    const consent = this.consentStore.get(consentId);
-    if (consent?.kind === "collaboration" || consent?.relay)
-      this.consentStore.settle(consentId, "expired", null, null);
+  async withdrawCollaboration(consentId: string): Promise<void> {
+    const consent = this.opened ? this.consentStore.get(consentId) : null;
+    // The path refuses any consent but a spoke's request's, and one already settled.
+    if (consent) await this.consentPath.settle(consent, { type: "withdrawn" });
   }
 
   async collaborationOutcome(consentId: string): Promise<CollaborationReply> {
@@ -386,6 +391,7 @@ export class HubDO extends DurableObject<Env> {
       sql: this.sql,
       store: this.store,
       consents: this.consentStore,
+      path: this.consentPath,
       env: this.env,
       session,
       load: (queryId: string) => {

@@ -20,6 +20,7 @@ import {
 import { bySize } from "../batch.ts";
 import { sha256Hex } from "../crypto.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
+import type { ConsentPath } from "./consent-path.ts";
 import type { ConsentStore } from "./consents.ts";
 import { planningContextOf, type TenantContext } from "./planning-views.ts";
 import { queryPorts } from "./ports.ts";
@@ -45,6 +46,7 @@ export class QueryLifecycle {
   private readonly env: Env;
   private readonly store: HubStore;
   private readonly consents: ConsentStore;
+  private readonly path: ConsentPath;
   private readonly audit: (type: AuditType, detail: Record<string, unknown>) => void;
   private readonly progress: CallProgress;
   /** Loaded (re-verified) queries of this instance, keyed by query id with the stored text they came from. */
@@ -54,6 +56,8 @@ export class QueryLifecycle {
     env: Env;
     store: HubStore;
     consents: ConsentStore;
+    /** Where a plan step's consent is asked (consent-path.ts). */
+    path: ConsentPath;
     progress: CallProgress;
     audit(type: AuditType, detail: Record<string, unknown>): void;
   }) {
@@ -61,6 +65,7 @@ export class QueryLifecycle {
     this.progress = input.progress;
     this.store = input.store;
     this.consents = input.consents;
+    this.path = input.path;
     this.audit = input.audit;
   }
 
@@ -110,12 +115,22 @@ export class QueryLifecycle {
         this.loaded.set(query.id, { from: `${row.plan}\u0000${row.context}`, query: effect.query });
       } else if (effect.kind === "keep") await this.keep(row, session, policyOf(policy), effect.artifacts);
       else {
-        const { tool: _tool, ...request } = effect.ask;
-        const consent = this.consents.ask(query.id, request, policyOf(policy).consent.timeoutSeconds);
+        const { tool, ...request } = effect.ask;
+        const timeout = policyOf(policy).consent.timeoutSeconds;
+        const consent = this.path.ask(query.id, request, timeout, { tool });
         after = { type: "asked", consentId: consent.id, ask: effect.ask };
       }
     }
     return after ? this.transition(row, session, after, policy) : row;
+  }
+
+  /** A consent's event (consent-path.ts) brought to its query's machine; false when the query or session is gone. */
+  async bring(queryId: string, event: QueryEvent): Promise<boolean> {
+    const query = this.store.query(queryId);
+    const session = this.store.session();
+    if (!query || !session) return false;
+    await this.transition(query, session, event);
+    return true;
   }
 
   /**
