@@ -193,6 +193,53 @@ describe("Open WebUI's forwarded headers", () => {
   });
 });
 
+describe("a trustedHeaders change", () => {
+  const ask = (oai: OpenAI, headers: Record<string, string>) =>
+    oai.chat.completions.create(
+      { model: "lattice", messages: [{ role: "user", content: "Who is my landlord?" }] },
+      { headers },
+    );
+  const libreChat = { "X-LibreChat-User-Id": "65f1c2d3e4a5b6c7d8e9f012" };
+
+  it("takes effect at once on the isolate that wrote it, and the 400 meanwhile says what to set", async () => {
+    const w = await world();
+    const oai = client(w.frontend);
+    // The default headers are read (and cached) by a first turn.
+    expect(await readsAs(w, ALICE.id, latticeOf(await ask(oai, openWebUiHeaders(ALICE, "c"))))).toBe(true);
+    const refused = (await ask(oai, libreChat).catch((e: unknown) => e)) as InstanceType<
+      typeof OpenAI.APIError
+    >;
+    expect(refused).toMatchObject({ status: 400, code: "user_required" });
+    // The message names the setting, the headers it trusts now, and Open WebUI's switch.
+    expect(refused.message).toContain("trustedHeaders.user");
+    expect(refused.message).toContain("(X-OpenWebUI-User-Id)");
+    expect(refused.message).toContain("ENABLE_FORWARD_USER_INFO_HEADERS=true");
+
+    // The admin's change, as the docs say: the current policy (keys masked) with trustedHeaders added.
+    const current = await api("GET", "/v1/admin/policy", { key: w.tenant.adminKey });
+    const { policy } = current.body as { policy: Record<string, unknown> };
+    const trustedHeaders = { user: ["X-LibreChat-User-Id"], chat: [] };
+    const put = await api("PUT", "/v1/admin/policy", {
+      key: w.tenant.adminKey,
+      body: { ...policy, trustedHeaders },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    // The very next turn reads the new setting (no minute's wait on this isolate).
+    const after = await ask(oai, libreChat);
+    expect(await readsAs(w, libreChat["X-LibreChat-User-Id"], latticeOf(after))).toBe(true);
+
+    // Switched off entirely: the message says the policy names none.
+    const none = await api("PUT", "/v1/admin/policy", {
+      key: w.tenant.adminKey,
+      body: { ...policy, trustedHeaders: { user: [], chat: [] } },
+    });
+    expect(none.status).toBe(200);
+    const off = (await ask(oai, libreChat).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    expect(off).toMatchObject({ status: 400, code: "user_required" });
+    expect(off.message).toContain("it names none");
+  });
+});
+
 describe("who names the user", () => {
   it("takes the body's user or the header when they agree, and refuses when they differ", async () => {
     const w = await world();

@@ -31,6 +31,7 @@ export function callerUser(
   given: string | undefined,
   param: string,
   header?: { name: string; value: string },
+  trusted?: string[],
 ): string {
   const token = c.var.principal.user;
   if (token) {
@@ -52,9 +53,22 @@ export function callerUser(
       throw badRequest("user_mismatch", `${param} and ${header.name} name different users`, param);
     return header.value;
   }
-  if (given === undefined)
-    throw badRequest("user_required", `${param} is required with a frontend key`, param);
+  if (given === undefined) throw badRequest("user_required", userRequired(param, trusted), param);
   return given;
+}
+
+/**
+ * Why no user was named, and what to set: a stock frontend sends no body `user`, so the usual cause
+ * is a header it does not send (Open WebUI forwards its user only when started with
+ * ENABLE_FORWARD_USER_INFO_HEADERS=true) or one the tenant's policy does not name.
+ */
+function userRequired(param: string, trusted: string[] | undefined): string {
+  const base = `${param} is required with a frontend key`;
+  if (!trusted) return base;
+  const headers = trusted.length
+    ? `or one of the headers the tenant policy's trustedHeaders.user names (${trusted.join(", ")})`
+    : "or name the frontend's user header in the tenant policy's trustedHeaders.user (it names none)";
+  return `${base}: send ${param}, ${headers}; Open WebUI forwards X-OpenWebUI-User-Id only when started with ENABLE_FORWARD_USER_INFO_HEADERS=true, and a policy change reaches every server within a minute`;
 }
 
 /** The user's own session (another user's or an unknown id: 404, as if absent). */

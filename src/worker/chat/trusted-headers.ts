@@ -1,14 +1,15 @@
 import { purposeKey } from "../../derive.ts";
 import { hex } from "../../objects/crypto.ts";
-import { tenantStub } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { cachedPolicy } from "../policy-cache.ts";
 
 /**
  * What a stock chat frontend (Open WebUI, LibreChat) tells Lattice in headers it cannot be taught
  * to send otherwise: the user (trusted only with a frontend key, see callerUser) and the chat, so
  * that every turn of one chat is one session. The tenant's policy names the headers
- * (`trustedHeaders`); each is read at most once a minute per isolate, as CORS origins are.
+ * (`trustedHeaders`), read through the isolate's policy cache (policy-cache.ts): a change applies at
+ * once where it was written, within a minute elsewhere.
  */
 
 type Ctx = {
@@ -22,29 +23,18 @@ export interface TrustedHeaders {
   chat: string[];
 }
 
-const TTL_MS = 60_000;
-const cached = new Map<string, { until: number; headers: Promise<TrustedHeaders> }>();
-
 export function trustedHeaders(env: Env, tenantId: string): Promise<TrustedHeaders> {
-  const hit = cached.get(tenantId);
-  if (hit && hit.until > Date.now()) return hit.headers;
   // A failed read is the tenant object's trouble, not the caller's: 503 with a retry, never a 500.
-  const headers = tenantStub(env, tenantId)
-    .policy()
-    .then(
-      ({ policy }) => policy.trustedHeaders,
-      (cause: unknown) => {
-        throw new ApiError(503, "upstream_failed", {
-          message: "the tenant's settings could not be read; try again",
-          headers: { "Retry-After": "1" },
-          cause,
-        });
-      },
-    );
-  // A failed read is not kept: the next turn asks again.
-  headers.catch(() => cached.delete(tenantId));
-  cached.set(tenantId, { until: Date.now() + TTL_MS, headers });
-  return headers;
+  return cachedPolicy(env, tenantId).then(
+    (policy) => policy.trustedHeaders,
+    (cause: unknown) => {
+      throw new ApiError(503, "upstream_failed", {
+        message: "the tenant's settings could not be read; try again",
+        headers: { "Retry-After": "1" },
+        cause,
+      });
+    },
+  );
 }
 
 /** The first of `names` the request carries (a header sent empty counts as absent). */

@@ -54,7 +54,7 @@ export const openaiRoutes = base
     const model = body.model as ModelId;
     const text = lastUserText(body);
     const trusted = await trustedHeaders(c.env, c.var.principal.tenantId);
-    const user = callerUser(c, body.user, "user", firstHeader(c, trusted.user));
+    const user = callerUser(c, body.user, "user", firstHeader(c, trusted.user), trusted.user);
     const stream = body.stream === true;
     const includeUsage = body.stream_options?.include_usage === true;
 

@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { invalid } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
+import { forgetPolicy } from "../policy-cache.ts";
 import { authErrors, jsonBody, jsonResponse } from "../schemas/common.ts";
 import { tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
@@ -48,5 +49,7 @@ export const policyRoutes = base
         result.details.map((i) => ({ field: i.path ? `body.${i.path}` : "body", message: i.message })),
       );
     }
+    // This isolate's next request reads the new policy (trusted headers, CORS origins) at once.
+    forgetPolicy(c.var.principal.tenantId);
     return c.json(await tenant.policyForAdmin(), 200);
   });

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import { tenantStub } from "../../../objects/stubs.ts";
 import type { AppEnv } from "../../env.ts";
+import { cachedPolicy } from "../../policy-cache.ts";
 
 const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Lattice-Session";
 /** The OpenAI SDK's own telemetry headers (x-stainless-os, …): allowed so its browser build works. */
@@ -43,16 +43,9 @@ export const cors = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.append("Vary", "Origin");
 });
 
-/** Each tenant's listed origins, read from its policy at most once a minute per isolate. */
-const ORIGINS_TTL_MS = 60_000;
-const origins = new Map<string, { until: number; set: Promise<Set<string>> }>();
-
+/** Each tenant's listed origins, through the isolate's policy cache (policy-cache.ts). */
 function allowedOrigins(env: Env, tenantId: string): Promise<Set<string>> {
-  const cached = origins.get(tenantId);
-  if (cached && cached.until > Date.now()) return cached.set;
-  const set = tenantStub(env, tenantId)
-    .policy()
-    .then(({ policy }) => new Set(policy.cors.origins.map((o) => new URL(o).origin)));
-  origins.set(tenantId, { until: Date.now() + ORIGINS_TTL_MS, set });
-  return set;
+  return cachedPolicy(env, tenantId).then(
+    (policy) => new Set(policy.cors.origins.map((o) => new URL(o).origin)),
+  );
 }
