@@ -20,6 +20,8 @@ type Ctx = {
 export interface TrustedHeaders {
   user: string[];
   chat: string[];
+  /** The user's display name: shown on the consent link's page, never used to name a user. */
+  name: string[];
 }
 
 const TTL_MS = 60_000;
