@@ -50,8 +50,21 @@ export const DEMO_POLICY = {
         subject: { role: "payload", sanitise: "no-foreign-references" },
       },
     },
-    "contacts.lookup": { output: { integrity: "user" } },
-    "contacts.list": { output: { integrity: "user" } },
+    // A bill's amount, currency and number are the bill's (content): the payment's consent shows
+    // them as such and is asked every time (irreversible), and no standing rule answers a call
+    // that carries content's values. The IBAN has no such floor: it must be the user's or a
+    // saved payee's, never one a bill wrote.
+    "bank.send_money": {
+      args: {
+        amount: { role: "control", minIntegrity: "untrusted" },
+        currency: { role: "control", minIntegrity: "untrusted" },
+        subject: { role: "payload", sanitise: "no-foreign-references" },
+      },
+    },
+    // The address book is what the user saved: its entries are theirs, and its IBANs are the saved
+    // payees a payment's IBAN is compared with (DESIGN.md, "Asking less": trustedValues).
+    "contacts.lookup": { output: { integrity: "user" }, trustedValues: ["iban"] },
+    "contacts.list": { output: { integrity: "user" }, trustedValues: ["contacts[].iban"] },
   },
   models: { default: { provider: "scripted", model: "demo" } },
   // Chat frontends send their title and tag completions to lattice-plain (docs/integrations/openai.md).

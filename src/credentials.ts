@@ -48,6 +48,8 @@ const LinkPayload = z.object({
   exp: z.number().int(),
   /** The frontend key whose turn showed the link (recorded in the audit log). */
   kid: z.string().min(1).max(64),
+  /** The user's display name as the chat frontend forwarded it: the link's page greets them by it. */
+  n: z.string().min(1).max(64).optional(),
 });
 export type ConsentLink = z.infer<typeof LinkPayload> & { tenantId: string };
 

@@ -75,7 +75,14 @@ const DESTINATIONS: Record<string, string[]> = {
 /** How each consent reads for a person: a mail, a payment, a booking, a share (catalog-view.ts). */
 const VIEWS: Record<string, CatalogView> = {
   "mail.send": { kind: "mail", to: "to", subject: "subject", body: "body" },
-  "bank.send_money": { kind: "payment", iban: "recipient", amount: "amount", reference: "subject" },
+  "bank.send_money": {
+    kind: "payment",
+    payee: "payee",
+    iban: "recipient",
+    amount: "amount",
+    currency: "currency",
+    reference: "subject",
+  },
   "bank.schedule_transfer": { kind: "payment", iban: "recipient", amount: "amount", reference: "subject" },
   "inboxpilot.pay_invoice": { kind: "payment", iban: "recipient", amount: "amount" },
   "ride.book": { kind: "booking", from: "from", to: "to" },

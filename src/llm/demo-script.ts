@@ -27,6 +27,7 @@ const KNOWN = [
   "Compare rides from Home to Airport",
   "Email the total of this month's invoices to my accountant",
   "Search my notes for groceries",
+  "Pay the plumber's bill",
 ];
 
 export const DEMO_SCRIPT: ScriptEntry[] = [
@@ -126,6 +127,67 @@ export const DEMO_SCRIPT: ScriptEntry[] = [
         { kind: "display", value: ref("sum"), title: "Invoice total" },
       ],
     },
+  },
+  {
+    // A payment: the payee and IBAN the user saved for the plumber, the amount and the bill's number
+    // as read from the plumber's mail (content: the consent says so).
+    role: "planner",
+    when: "plumber",
+    respond: {
+      steps: [
+        tool(
+          "bill",
+          "mail.search",
+          { query: lit("plumber") },
+          "find the plumber's bill",
+          "the plumber's emails",
+        ),
+        {
+          kind: "qllm",
+          out: "due",
+          inputs: { emails: ref("bill") },
+          prompt:
+            "Read the plumber's bill in these emails: the amount due, its currency and the bill's number.",
+          schema: {
+            type: "object",
+            properties: {
+              amount: { type: "number" },
+              currency: { type: "string", enum: ["EUR"] },
+              reference: { type: "string" },
+            },
+            required: ["amount", "currency", "reference"],
+          },
+          intent: "read the amount due",
+          semantics: "the bill's amount, currency and number",
+        },
+        tool(
+          "payee",
+          "contacts.lookup",
+          { name: lit("plumber") },
+          "find the plumber's saved account",
+          "the plumber's contact",
+        ),
+        tool(
+          "paid",
+          "bank.send_money",
+          {
+            recipient: ref("payee", "iban"),
+            payee: ref("payee", "name"),
+            amount: ref("due", "amount"),
+            currency: ref("due", "currency"),
+            subject: ref("due", "reference"),
+          },
+          "pay the bill",
+          "the transfer's receipt",
+        ),
+        { kind: "display", value: ref("paid"), title: "Payment" },
+      ],
+    },
+  },
+  {
+    role: "qllm",
+    when: "plumber's bill",
+    respond: { amount: 180, currency: "EUR", reference: "KP-2026-114" },
   },
   {
     role: "qllm",

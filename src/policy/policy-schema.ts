@@ -192,6 +192,14 @@ export const PolicySchema = z
           .array(HeaderName)
           .max(8)
           .default(() => ["X-OpenWebUI-Chat-Id"]),
+        /**
+         * The user's display name, shown on the consent link's page so a person sees it is theirs
+         * (never used to name or check a user).
+         */
+        name: z
+          .array(HeaderName)
+          .max(8)
+          .default(() => ["X-OpenWebUI-User-Name"]),
       })
       .prefault({}),
     models: z

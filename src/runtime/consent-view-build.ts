@@ -239,9 +239,10 @@ export function callView(input: CallViewInput): ConsentView {
       destination: false,
     });
   }
-  const shown = fields.map((f) =>
+  const each = fields.map((f) =>
     field(f, input.data, input.args, input.trusted, input.writer, input.topIntegrity),
   );
+  const shown = shape.kind === "payment" ? withCurrency(each) : each;
   return {
     kind: shape.kind,
     title: TITLES[shape.kind]!(input.app, input.tool),
@@ -250,6 +251,44 @@ export function callView(input: CallViewInput): ConsentView {
     reason: reasonFor(input.kind, input.assessment, input.from, input.app),
     warnings: shown.filter((f) => f.warnings.length > 0).length,
   };
+}
+
+/**
+ * An amount as a person reads one on a bill: thousands grouped, at least two decimals. Nothing is
+ * rounded away (1250.005 stays 1,250.005): the person compares what will be paid, not a rounding.
+ * Text that is not a plain number is shown as it is.
+ */
+export function amountText(value: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!m) return value;
+  const whole = m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${m[1]}${whole}.${(m[3] ?? "").padEnd(2, "0")}`;
+}
+
+/**
+ * A payment's amount with its currency in one row ("180.00 EUR"), as bills show it: the currency's
+ * sources and warnings join the amount's, so nothing either carried is lost. A withheld part keeps
+ * both rows as they are.
+ */
+function withCurrency(fields: ViewField[]): ViewField[] {
+  const amount = fields.find((f) => f.name === "amount");
+  if (!amount || amount.value === null) return fields;
+  // A declared currency the call does not carry reads as no currency, not as an empty row.
+  const currency = fields.find((f) => f.name === "currency");
+  if (currency?.value === "") fields = fields.filter((f) => f !== currency);
+  if (!currency || currency.value === "")
+    return fields.map((f) => (f === amount ? { ...f, value: amountText(f.value!) } : f));
+  if (currency.value === null) return fields;
+  const sources = [...amount.sources];
+  for (const s of currency.sources) if (!sources.some((t) => t.words === s.words)) sources.push(s);
+  const joined: ViewField = {
+    ...amount,
+    value: `${amountText(amount.value)} ${currency.value}`,
+    sources,
+    highlight: amount.highlight || currency.highlight,
+    warnings: [...amount.warnings, ...currency.warnings],
+  };
+  return fields.flatMap((f) => (f === amount ? [joined] : f === currency ? [] : [f]));
 }
 
 /**

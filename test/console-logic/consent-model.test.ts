@@ -1,6 +1,11 @@
 /** The consent dialog's model from a view: warnings first, values with their sources, no preselection. */
 import { describe, expect, it } from "vitest";
-import { assessmentHeadline, scopeChoices, viewModel } from "../../src/console/browser/consent-model.ts";
+import {
+  assessmentHeadline,
+  scopeChoices,
+  verdictOf,
+  viewModel,
+} from "../../src/console/browser/consent-model.ts";
 import { appChoice, collaboration, mail, payment, share, VIEWS } from "./consent-fixtures.ts";
 
 const withView = <T extends { view?: unknown }>(c: T) => c as T & { view: NonNullable<T["view"]> };
@@ -120,5 +125,29 @@ describe("a consent view's model", () => {
     c.view.warnings = warned;
     c.assessment = { verdict, reasons: [] };
     expect(assessmentHeadline(c)).toBe(text);
+  });
+
+  // #44: a green "Nothing unusual" box stood beside three warnings. One verdict per dialog, for
+  // every view kind and every mix of the hub's verdict, its reasons and the view's warnings.
+  describe("one verdict per consent", () => {
+    const cases = Object.entries(VIEWS).flatMap(([name, c]) =>
+      (["expected", "warning"] as const).flatMap((hub) =>
+        [0, 1, 3].flatMap((warned) =>
+          [[], ["a reason"]].map((reasons) => ({ name, c, hub, warned, reasons })),
+        ),
+      ),
+    );
+    it.each(cases)("$name: hub $hub, $warned warned, reasons $reasons", ({ c, hub, warned, reasons }) => {
+      const consent = structuredClone(c);
+      consent.view!.warnings = warned;
+      consent.assessment = { verdict: hub, reasons };
+      const v = verdictOf(consent);
+      const warn = hub === "warning" || warned > 0;
+      expect(v.tone).toBe(warn ? "warn" : "ok");
+      expect(v.reasons).toEqual(reasons);
+      if (warn) expect(v.note ?? "").not.toMatch(/nothing unusual/i);
+      else expect(v.note === null || /nothing unusual/i.test(v.note)).toBe(true);
+      expect(v.note === null).toBe(reasons.length > 0);
+    });
   });
 });

@@ -47,6 +47,31 @@ describe("chat and consents in the browser", () => {
     expect(await b.page.locator("#query .query-text").textContent()).toContain(DEMO);
   });
 
+  // #44: none of the demo's queries paid; a payment's view had no payee, no currency, and a green
+  // "nothing unusual" beside its warnings.
+  it("the demo's payment: payee, IBAN from the saved contact, amount with currency, one verdict", async () => {
+    await signIn(b, "/console", await userToken("payer"));
+    await b.page.getByRole("button", { name: "Pay the plumber's bill" }).click();
+    await b.page.getByRole("button", { name: "Ask" }).click();
+    const consent = b.page.getByRole("group", { name: /Consent: An action that cannot be undone/ });
+    await consent.waitFor();
+    expect(await consent.locator(".view-title").textContent()).toBe("Pay with bank");
+    const rows = await consent.locator(".view-fields dt").allTextContents();
+    expect(rows).toEqual(["Payee", "IBAN", "Amount", "Reference"]);
+    const values = await consent.locator(".view-fields dd q").allTextContents();
+    expect(values).toEqual(["Jonas Keller", "DE18430609671234567800", "180.00 EUR", "KP-2026-114"]);
+    // The saved payee's IBAN is not called unknown; the amount says it came from the bill.
+    expect(await consent.textContent()).not.toMatch(/no saved payee/);
+    expect(await consent.locator('.view-fields dd[data-field="amount"] .source').textContent()).toContain(
+      "mail's answer",
+    );
+    // One verdict: a warning assessment is never beside "Nothing unusual".
+    const tone = await consent.locator(".assessment").getAttribute("class");
+    if (/\bwarn\b/.test(tone ?? "") || (await consent.locator(".warnings").count()))
+      expect(await consent.locator(".assessment").textContent()).not.toMatch(/nothing unusual/i);
+    await checkPage(b, "chat-payment");
+  });
+
   it("keeps earlier turns: a second question adds a turn, answers read as lines and tables, a reload shows both", async () => {
     await signIn(b, "/console", await userToken("alex"));
     const completed = b.page.locator("#query .turn .status-completed");

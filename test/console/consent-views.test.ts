@@ -89,9 +89,17 @@ describe("the consent link page (no credential)", () => {
 
   it("uses the link's token for this consent's GET and POST only, stores nothing and clears the fragment", async () => {
     // A consent link's shape (credentials.ts), naming alex; its tag is not checked here (stubbed routes).
-    const payload = Buffer.from(JSON.stringify({ u: "alex", s: SID, c: "con_pay" })).toString("base64url");
+    // Open WebUI names its users by UUID; the link carries the display name it forwarded (#44).
+    const user = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    const payload = Buffer.from(JSON.stringify({ u: user, s: SID, c: "con_pay", n: "Alex Morgan" })).toString(
+      "base64url",
+    );
     const link = `lc.demo.${payload}.tag`;
-    const consent = { ...structuredClone(VIEWS.payment!), id: "con_pay" };
+    const consent = {
+      ...structuredClone(VIEWS.payment!),
+      id: "con_pay",
+      request: { text: "Pay my landlord's rent for October" },
+    };
     const path = `/v1/sessions/${SID}/consents/con_pay`;
     const seen: string[] = [];
     const carried: string[] = [];
@@ -120,7 +128,12 @@ describe("the consent link page (no credential)", () => {
       await dialog.waitFor();
       expect(b.page.url()).toBe(`${stack().api}/console/sessions/${SID}/consents/con_pay`);
       expect(await b.page.locator("#signin").isHidden()).toBe(true);
-      expect(await b.page.locator("#who").textContent()).toBe("Answering as alex (from your chat's link)");
+      expect(await b.page.locator("#who").textContent()).toBe(
+        "Answering as “Alex Morgan” (from your chat's link)",
+      );
+      expect(await b.page.locator("#who").textContent()).not.toContain(user);
+      // The request in the user's own words, quoted: what tells two pending links apart.
+      expect(await b.page.locator("#query q").textContent()).toBe("Pay my landlord's rent for October");
       expect(await b.page.locator("#signout").isHidden()).toBe(true);
       expect(await b.page.evaluate(() => sessionStorage.length)).toBe(0);
       await checkPage(b, "consent-link-page");

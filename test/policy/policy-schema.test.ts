@@ -49,7 +49,11 @@ describe("parsePolicy: defaults", () => {
         plainCallsPerDay: 1_000,
       },
       plainModel: { enabled: false },
-      trustedHeaders: { user: ["X-OpenWebUI-User-Id"], chat: ["X-OpenWebUI-Chat-Id"] },
+      trustedHeaders: {
+        user: ["X-OpenWebUI-User-Id"],
+        chat: ["X-OpenWebUI-Chat-Id"],
+        name: ["X-OpenWebUI-User-Name"],
+      },
       models: {},
       planning: { mode: "catalog", earlierQueries: 10 },
       roles: { member: { entries: "*" } },
@@ -183,6 +187,7 @@ describe("parsePolicy: refusals name the field", () => {
     expect(r.ok && r.policy.trustedHeaders).toEqual({
       user: ["X-LibreChat-User-Id"],
       chat: ["X-OpenWebUI-Chat-Id"],
+      name: ["X-OpenWebUI-User-Name"],
     });
     expect(parsePolicy({ trustedHeaders: { user: [], chat: [] } }).ok).toBe(true);
   });

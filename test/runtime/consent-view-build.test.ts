@@ -4,6 +4,7 @@ import { policyLattices, references, TrustedPool } from "../../src/policy/index.
 import { ConsentViewSchema } from "../../src/runtime/consent-view.ts";
 import {
   type ArgOrigin,
+  amountText,
   type CallViewInput,
   callView,
   choiceView,
@@ -64,7 +65,7 @@ describe("consent view: a payment", () => {
     expect(view.title).toBe("Pay with bank");
     expect(view.fields.map((f) => [f.name, f.label, f.value])).toEqual([
       ["iban", "Landlord's IBAN", SAVED],
-      ["amount", "Amount", "1250"],
+      ["amount", "Amount", "1,250.00"],
       ["reference", "Reference", "Rent"],
     ]);
     expect(iban(view).sources).toEqual([{ kind: "app", apps: ["mail"], words: "mail's answer" }]);
@@ -429,5 +430,53 @@ describe("consent view: a value kept as an artifact and read back (#43)", () => 
 
   it("reads stored provenance as a closed set", () => {
     expect(keptProvenance(["model", "app", "admin", 3])).toEqual(["app", "artifacts", "model"]);
+  });
+});
+
+describe("consent view: a payment's amount with its currency (#44)", () => {
+  const bill: ArgOrigin = { provenance: ["model"], origins: ["mail"] };
+  const declared = {
+    kind: "payment",
+    payee: "payee",
+    iban: "recipient",
+    amount: "amount",
+    currency: "currency",
+  };
+  const view = (data: Record<string, unknown>) =>
+    pay(SAVED, {
+      declared,
+      data: { payee: "Jonas Keller", recipient: SAVED, ...data },
+      args: { payee: fromBill, recipient: fromBill, amount: bill, currency: yours },
+    });
+
+  it("shows one amount row with the currency, the payee first, and both parts' sources", () => {
+    const v = view({ amount: 1250, currency: "EUR" });
+    expect(v.fields.map((f) => f.name)).toEqual(["payee", "iban", "amount"]);
+    const amount = v.fields.find((f) => f.name === "amount")!;
+    expect(amount.value).toBe("1,250.00 EUR");
+    expect(amount.sources.map((s) => s.words)).toEqual(["a model's reading of mail's answer", "your words"]);
+    expect(ConsentViewSchema.safeParse(v).success).toBe(true);
+  });
+
+  it("keeps a currency's warnings on the amount row", () => {
+    const amount = view({ amount: 5, currency: "E\u0415R" }).fields.find((f) => f.name === "amount")!;
+    expect(amount.value).toBe("5.00 E\u0415R");
+    expect(amount.warnings.length).toBeGreaterThan(0);
+  });
+
+  it("control: without a currency the amount is its own row, grouped but never rounded", () => {
+    const v = view({ amount: 1250.005 });
+    expect(v.fields.find((f) => f.name === "amount")!.value).toBe("1,250.005");
+    expect(v.fields.some((f) => f.name === "currency")).toBe(false);
+  });
+
+  it.each([
+    ["1250", "1,250.00"],
+    ["0.5", "0.50"],
+    ["-1234567.891", "-1,234,567.891"],
+    ["12 EUR", "12 EUR"],
+    ["1e3", "1e3"],
+  ])("amountText(%s) is %s", (raw, shown) => {
+    expect(amountText(raw)).toBe(shown);
   });
 });

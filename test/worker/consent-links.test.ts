@@ -50,10 +50,11 @@ async function askToPay(
   user: string,
   chat: string,
   content = `Send 40 EUR to ${IBAN} with subject lunch`,
+  more: Record<string, string> = {},
 ): Promise<Turn> {
   const res = await api("POST", "/v1/openai/chat/completions", {
     key: w.frontend,
-    headers: { "X-OpenWebUI-User-Id": user, "X-OpenWebUI-Chat-Id": chat },
+    headers: { "X-OpenWebUI-User-Id": user, "X-OpenWebUI-Chat-Id": chat, ...more },
     body: { model: "lattice", messages: [{ role: "user", content }] },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -73,12 +74,34 @@ async function askToPay(
 const consentPath = (t: { sid: string; cid: string }) => `/v1/sessions/${t.sid}/consents/${t.cid}`;
 const allow = { decision: "allow", scope: "once" };
 
-function payloadOf(link: string): { u: string; s: string; c: string; exp: number; kid: string } {
+function payloadOf(link: string): { u: string; s: string; c: string; exp: number; kid: string; n?: string } {
   const b64 = link.split(".")[2]!.replaceAll("-", "+").replaceAll("_", "/");
   return JSON.parse(atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4)));
 }
 
 describe("a consent link", () => {
+  // #44: the page named the user by Open WebUI's UUID and never showed the request, so two pending
+  // requests of one person looked alike.
+  it("carries the forwarded display name, cleaned, and its consent's read has the request's words", async () => {
+    const w = await payWorld();
+    const name =
+      "Dana \u202eWhitfield\u0007 of Ledgerwise and a name far longer than any page needs to show it";
+    const t = await askToPay(w, "0f8fad5b-d9cb-469f-a165-70867728950e", "chat-n", undefined, {
+      "X-OpenWebUI-User-Name": name,
+    });
+    const shown = payloadOf(t.link).n!;
+    expect(shown.startsWith("Dana Whitfield of Ledgerwise")).toBe(true);
+    expect([...shown].length).toBeLessThanOrEqual(64);
+    expect(shown).not.toMatch(/[\u202e\u0007]/);
+    const read = await api("GET", consentPath(t), { key: t.link });
+    expect((read.body as { request?: { text: string } }).request).toEqual({
+      text: `Send 40 EUR to ${IBAN} with subject lunch`,
+    });
+    // Control: without the header the link names no one but the user id.
+    const plain = await askToPay(w, "bob", "chat-m");
+    expect(payloadOf(plain.link).n).toBeUndefined();
+  });
+
   it("reads and answers its consent with the link alone, once: a replay is a 409, never a fresh grant", async () => {
     const w = await payWorld();
     const t = await askToPay(w, "alice", "chat-1");

@@ -23,9 +23,23 @@ export function userOf(token: string): string | null {
 const USER_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** A consent link's display name (`n`: what the chat frontend forwarded), for the header only. */
+export function linkNameOf(token: string): string | null {
+  try {
+    const p = token.split(".")[2]!.replace(/-/g, "+").replace(/_/g, "/");
+    const bytes = Uint8Array.from(atob(p), (ch) => ch.charCodeAt(0));
+    const n = (JSON.parse(new TextDecoder().decode(bytes)) as { n?: unknown }).n;
+    return typeof n === "string" && n ? n : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A consent link: the page it opens and the user its token names (for the header only). */
 export interface LinkMode {
   user: string | null;
+  /** The user's display name, when the chat forwarded one: shown instead of the user's id. */
+  name?: string | null;
   run(): Promise<void>;
 }
 
@@ -151,7 +165,10 @@ export function boot(page: Page | undefined, linkMode?: LinkMode): void {
   if (linkMode) {
     byId("signin").hidden = true;
     byId("content").hidden = false;
-    byId("who").textContent = `Answering as ${linkMode.user ?? "the link's user"} (from your chat's link)`;
+    // The display name is the chat's (its user's own): quoted, it is data, never Lattice's words.
+    byId("who").textContent = linkMode.name
+      ? `Answering as “${linkMode.name}” (from your chat's link)`
+      : `Answering as ${linkMode.user ?? "the link's user"} (from your chat's link)`;
     // Every other page needs a sign-in this person does not have: the menu would only lead there.
     const nav = document.querySelector<HTMLElement>("header nav");
     if (nav) nav.hidden = true;

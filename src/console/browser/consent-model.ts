@@ -77,6 +77,31 @@ export function assessmentHeadline(consent: Consent): string {
     : "as expected for your request";
 }
 
+/** The one verdict a consent's dialog shows: its tone, headline, the hub's reasons and a note. */
+export interface Verdict {
+  tone: "ok" | "warn";
+  headline: string;
+  reasons: string[];
+  /** Said when the hub gave no reason; never "nothing unusual" beside a warning. */
+  note: string | null;
+}
+
+/**
+ * One verdict per consent, with or without a view: a warned value or the hub's warning makes the
+ * whole dialog a warning, so a green "nothing unusual" never stands beside a warning list.
+ */
+export function verdictOf(consent: Consent): Verdict {
+  const warned = consent.view?.warnings ?? 0;
+  const tone = consent.assessment.verdict === "warning" || warned > 0 ? "warn" : "ok";
+  const reasons = [...consent.assessment.reasons];
+  const note = reasons.length
+    ? null
+    : tone === "ok"
+      ? "Nothing unusual: the step was planned from your request."
+      : `The step was planned from your request, but ${warned === 1 ? "a value above carries a warning" : "values above carry warnings"}: read ${warned === 1 ? "it" : "them"} before you answer.`;
+  return { tone, headline: `Lattice's assessment: ${assessmentHeadline(consent)}`, reasons, note };
+}
+
 export function viewModel(consent: Consent & { view: ConsentView }): ViewModel {
   const v = consent.view;
   const warnings: WarningLine[] = v.fields.flatMap((f) =>

@@ -58,6 +58,7 @@ export async function consentPage(link: string | null): Promise<void> {
     show(consent);
   };
   const show = (consent: Consent) => {
+    if (link) showRequest(consent);
     // A pending dialog is kept while it stays pending: the person's choices in it survive.
     if (shown !== consent.status || consent.status !== "pending") {
       clear(target).appendChild(renderConsent(client, sid, consent, show));
@@ -74,6 +75,20 @@ export async function consentPage(link: string | null): Promise<void> {
       if (e.type === "consent_requested" || e.type === "consent_answered") void load();
     });
     refresh();
+  };
+  /** The request this consent is for, in the user's words (quoted): what tells two links apart. */
+  const showRequest = (consent: Consent) => {
+    // Typed here as well: the generated client's Consent has it, an older build's may not.
+    const text = (consent as Consent & { request?: { text: string } }).request?.text;
+    const asked = new Date(consent.createdAt);
+    const when = Number.isNaN(asked.getTime()) ? "" : ` (asked ${asked.toLocaleString()})`;
+    clear(byId("query")).append(
+      ...(text ? [el("p", { class: "query-text" }, ["You asked: ", el("q", { text })])] : []),
+      el("p", {
+        class: "hint",
+        text: `Your chat shows the outcome${when}: once you have answered here, send any message there.`,
+      }),
+    );
   };
   if (link) {
     byId("query").textContent =

@@ -8,7 +8,7 @@
 import type { Lattice } from "@lattice/client";
 import { prettyText } from "./answer.ts";
 import { call } from "./api.ts";
-import { assessmentHeadline, scopeChoices, viewModel } from "./consent-model.ts";
+import { scopeChoices, verdictOf, viewModel } from "./consent-model.ts";
 import { el, say } from "./dom.ts";
 import { type Consent, type ConsentView, KIND, SCOPE } from "./words.ts";
 
@@ -134,22 +134,19 @@ export function renderConsent(
           el("dd", {}, [el("pre", { class: "value", text: prettyText(consent.data) })]),
         ]),
   ]);
-  const warning = consent.assessment.verdict === "warning";
+  const verdict = verdictOf(consent);
   const assessment = el(
     "section",
-    { class: `assessment ${warning ? "warn" : "ok"}`, "aria-labelledby": `${id}-assess` },
+    { class: `assessment ${verdict.tone}`, "aria-labelledby": `${id}-assess` },
     [
-      el("h4", {
-        id: `${id}-assess`,
-        text: `Lattice's assessment: ${assessmentHeadline(consent)}`,
-      }),
-      consent.assessment.reasons.length
+      el("h4", { id: `${id}-assess`, text: verdict.headline }),
+      verdict.reasons.length
         ? el(
             "ul",
             {},
-            consent.assessment.reasons.map((r) => el("li", { text: r })),
+            verdict.reasons.map((r) => el("li", { text: r })),
           )
-        : el("p", { text: "Nothing unusual: the step was planned from your request." }),
+        : el("p", { text: verdict.note ?? "" }),
     ],
   );
   const parts: HTMLElement[] = [

@@ -6,7 +6,7 @@
 import { adminAppsPage, catalogPage } from "./admin.ts";
 import { api } from "./api.ts";
 import { auditPage } from "./audit.ts";
-import { boot, type Page, userOf } from "./boot.ts";
+import { boot, linkNameOf, type Page, userOf } from "./boot.ts";
 import { chatPage } from "./chat.ts";
 import { renderConsent } from "./consent.ts";
 import { consentPage, takeLinkToken } from "./consent-page.ts";
@@ -50,5 +50,7 @@ const pageName = document.body.dataset.page ?? "";
 const consentLink = pageName === "consent" ? takeLinkToken() : null;
 boot(
   PAGES[pageName],
-  consentLink ? { user: userOf(consentLink), run: () => consentPage(consentLink) } : undefined,
+  consentLink
+    ? { user: userOf(consentLink), name: linkNameOf(consentLink), run: () => consentPage(consentLink) }
+    : undefined,
 );

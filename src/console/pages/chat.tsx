@@ -1,11 +1,12 @@
 import { Layout } from "../layout.tsx";
 
-/** The scripted demo model's four queries, offered as one-click examples. */
+/** The scripted demo model's five queries (src/llm/demo-script.ts), offered as one-click examples. */
 const EXAMPLES = [
   "Who is my landlord?",
   "Compare rides from Home to Airport",
   "Email the total of this month's invoices to my accountant",
   "Search my notes for groceries",
+  "Pay the plumber's bill",
 ];
 
 /** Chat: the session's turns, each followed live from the event stream, answers with their marks. */

@@ -9,13 +9,13 @@ export function ConsentPage(props: { sessionId: string; consentId: string }) {
       needs="user"
       data={{ session: props.sessionId, consent: props.consentId }}
     >
+      <section aria-labelledby="outcome-title">
+        <h2 id="outcome-title">Your request</h2>
+        <div id="query"></div>
+      </section>
       <section aria-labelledby="asked-title">
         <h2 id="asked-title">What is asked</h2>
         <div id="consent"></div>
-      </section>
-      <section aria-labelledby="outcome-title">
-        <h2 id="outcome-title">The query</h2>
-        <div id="query"></div>
       </section>
     </Layout>
   );

@@ -21,6 +21,8 @@ type Ctx = {
 export interface TrustedHeaders {
   user: string[];
   chat: string[];
+  /** The user's display name: shown on the consent link's page, never used to name a user. */
+  name: string[];
 }
 
 export function trustedHeaders(env: Env, tenantId: string): Promise<TrustedHeaders> {

@@ -80,12 +80,16 @@ export const consentRoutes = base
     const { sid, cid } = c.req.valid("param");
     if (!linkedTo(c, cid)) throw notFound("consent");
     // Read from the session's list: hub/index.ts is near the file limit, and a session's consents are few.
-    const consents = await (await openHub(c, sid)).consents();
+    const hub = await openHub(c, sid);
+    const consents = await hub.consents();
     const consent = consents.find((one) => one.id === cid);
     if (!consent) throw notFound("consent");
+    // The request it answers, in the user's own words: what tells two pending consents apart.
+    const query = await hub.query(consent.queryId);
+    const read = { ...consent, ...(query && { request: { text: query.text } }) };
     // Through a link the page offers what the link may answer: once (see `answer`).
-    if (c.var.principal.link) return c.json({ ...consent, scopes: consent.scopes.filter(linkScope) }, 200);
-    return c.json(consent, 200);
+    if (c.var.principal.link) return c.json({ ...read, scopes: consent.scopes.filter(linkScope) }, 200);
+    return c.json(read, 200);
   })
   .openapi(answer, async (c) => {
     const { sid, cid } = c.req.valid("param");

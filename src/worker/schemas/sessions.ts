@@ -72,5 +72,9 @@ export const ConsentSchema = z
     grantSubject: z.string().nullable(),
     createdAt: z.string(),
     expiresAt: z.string(),
+    request: z.object({ text: z.string() }).optional().openapi({
+      description:
+        "One consent's read (GET …/consents/{cid}): the query it belongs to, in the user's own words, so a person with two pending requests tells them apart",
+    }),
   })
   .openapi("Consent");

@@ -154,15 +154,22 @@ export const bank: DemoApp<BankState> = {
     send_money: op({
       destinations: ["recipient"],
       description: "Transfer money now from the user's account to an IBAN. Money sent cannot be recalled.",
-      request: obj({
-        recipient: iban("Recipient IBAN, without spaces"),
-        amount: money("Amount in EUR"),
-        subject: str("Subject shown to the recipient"),
-      }),
+      // The payee's name and the currency are optional: the bank sends to the IBAN in EUR, and a
+      // caller that names them lets the consent show whom and in what is paid.
+      request: obj(
+        {
+          recipient: iban("Recipient IBAN, without spaces"),
+          payee: str("The recipient's name, as on their account", { maxLength: 140 }),
+          amount: money("Amount in EUR"),
+          currency: str("Currency of the amount: this account pays in EUR only", { enum: ["EUR"] }),
+          subject: str("Subject shown to the recipient"),
+        },
+        ["payee", "currency"],
+      ),
       response: obj({ transactionId: str("Id of the transfer"), balance: num("New balance in EUR") }),
       irreversible: true,
       output: { confidentiality: "confidential" },
-      run: (s: BankState, t: { recipient: string; amount: number; subject: string }, ctx) => {
+      run: (s: BankState, t: { recipient: string; payee?: string; amount: number; subject: string }, ctx) => {
         const cents = toCents(t.amount);
         if (cents > s.balanceCents) throw new AppError(400, "insufficient_funds", "the balance is too low");
         const id = nextId(s, "t");
@@ -172,7 +179,7 @@ export const bank: DemoApp<BankState> = {
           id,
           date: day,
           amountCents: -cents,
-          counterparty: t.recipient,
+          counterparty: t.payee ?? t.recipient,
           iban: t.recipient,
           subject: t.subject,
         });

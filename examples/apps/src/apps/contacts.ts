@@ -42,6 +42,13 @@ function seed(): ContactsState {
         phone: "+49 152 5550 388",
         iban: "DE44500105175407324931",
       },
+      {
+        name: "Jonas Keller",
+        relation: "plumber",
+        email: "jonas@keller-plumbing.test",
+        phone: "+49 30 5550 4417",
+        iban: "DE18430609671234567800",
+      },
     ],
   };
 }

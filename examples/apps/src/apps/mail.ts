@@ -93,6 +93,14 @@ function seed(): MailState {
         "2026-09-07T18:45:00Z",
         "Hi sweetheart, are you coming on Sunday? I am making the lemon cake. Love, Mom",
       ),
+      received(
+        "m8",
+        "jonas@keller-plumbing.test",
+        "Your bill for the kitchen tap repair",
+        "2026-09-08T11:20:00Z",
+        "Hello Alex, thank you for having us. Bill KP-2026-114 for the kitchen tap repair: 180.00 EUR, " +
+          "payable within 14 days to the account you have on file. Best regards, Jonas Keller Plumbing",
+      ),
     ],
   };
 }
