@@ -129,6 +129,12 @@ export interface RuleCall {
   readonly args: Readonly<Record<string, unknown>>;
   /** How each argument's value stands (unasked.ts); an argument missing here is content's. */
   readonly standing: Readonly<Record<string, ArgStanding>>;
+  /**
+   * The arguments that are the call's destinations (declared, made one by the catalog's schema, or
+   * given the destination role by the policy): one content chose among trusted values is covered
+   * only where the rule's `chosenFrom` on it says so, never by a rule silent about it (#43).
+   */
+  readonly destinations: readonly string[];
   /** Other apps whose data the call carries, through its arguments or guards (`artifacts` too). */
   readonly origins: readonly string[];
   /** Flow violations left at this call: a rule never stands in for an endorsement. */
@@ -147,6 +153,12 @@ export function ruleCovers(rule: StandingRule, call: RuleCall, now: number): boo
   for (const name of Object.keys(call.args))
     standing[name] = Object.hasOwn(call.standing, name) ? call.standing[name]! : CONTENT;
   if (unaskedRefusal(!call.steered, standing) !== null) return false;
+  // A rule covers a destination content chose only in words the user saw (`chosenFrom`): "mail.send,
+  // whatever its arguments" is not "to any contact what I read names".
+  for (const arg of call.destinations) {
+    const s = Object.hasOwn(standing, arg) ? standing[arg]! : null;
+    if (s && !chosenAmong(s, []) && rule.when[arg]?.chosenFrom === undefined) return false;
+  }
   const mayCarry = rule.origins ?? [];
   if (!call.origins.every((o) => mayCarry.includes(o))) return false;
   if (rule.expiresAt !== null && !(Date.parse(rule.expiresAt) > now)) return false;

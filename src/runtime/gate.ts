@@ -252,6 +252,10 @@ export class Gate {
       tool: target.tool,
       args: Object.fromEntries(Object.entries(c.args).map(([name, a]) => [name, a.value])),
       standing: c.standing,
+      // Declared, the schema's, or the policy's destination role: where content's pick needs `chosenFrom`.
+      destinations: Object.keys(c.args).filter(
+        (name) => this.declaredDestination(target, name) || this.policyRole(target, name) === "destination",
+      ),
       origins: c.origins,
       violations: c.violations,
       // Judged without the remedied arguments' reasons: the invariant and the rule's own words
@@ -312,11 +316,7 @@ export class Gate {
       tool: target.tool,
       argument: v.argument,
       // Declared, or made one by the catalog's schema: the sanitiser never vouches for a place.
-      destination:
-        isSchemaDestination(target.entry, v.argument) ||
-        (this.g.snapshot.destinations[target.tool] ?? []).some(
-          (path) => path.split(/[.[]/)[0] === v.argument,
-        ),
+      destination: this.declaredDestination(target, v.argument),
       value: arg.value,
       required: v.required,
       // Built on first need: a payload that writes no reference never reads it.
@@ -332,6 +332,21 @@ export class Gate {
         ...how,
       });
     return how !== null;
+  }
+
+  /** An argument the catalog's schema or the snapshot's declared destinations make a destination. */
+  private declaredDestination(target: Target, argument: string): boolean {
+    return (
+      isSchemaDestination(target.entry, argument) ||
+      (this.g.snapshot.destinations[target.tool] ?? []).some((path) => path.split(/[.[]/)[0] === argument)
+    );
+  }
+
+  /** The role the tenant's policy gives an argument, if any (own keys only). */
+  private policyRole(target: Target, argument: string): string | undefined {
+    const tools = this.g.policy.tools;
+    const args = Object.hasOwn(tools, target.tool) ? tools[target.tool]?.args : undefined;
+    return args && Object.hasOwn(args, argument) ? args[argument]?.role : undefined;
   }
 
   /** The verifier's own rule (`checkCall`) on runtime labels; a known static violation keeps its causes. */

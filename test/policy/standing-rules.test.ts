@@ -77,6 +77,7 @@ const callArb: fc.Arbitrary<RuleCall> = fc
     violations: fc.nat(2),
     verdict: fc.constantFrom("expected" as const, "warning" as const),
     steered: fc.boolean(),
+    destinations: fc.subarray([...ARGS]),
   })
   .map(({ standings, ...call }) => ({
     ...call,
@@ -136,6 +137,7 @@ const metCase: fc.Arbitrary<{ rule: StandingRule; call: RuleCall }> = fc
         tool,
         args: values,
         standing: Object.fromEntries(Object.keys(values).map((name) => [name, TOP])),
+        destinations: Object.keys(values),
         origins,
         violations: 0,
         verdict: "expected" as const,
@@ -293,6 +295,7 @@ describe("ruleCovers: what a standing rule answers for", () => {
       tool: "bank.send_money",
       args: { amount, recipient },
       standing: { amount: TOP, recipient: TOP },
+      destinations: ["recipient"],
       origins: [],
       violations: 0,
       verdict: "expected",
@@ -326,6 +329,7 @@ describe("ruleCovers: what a standing rule answers for", () => {
       tool: "mail.send",
       args: { to: "sam@example.test" },
       standing: { to },
+      destinations: ["to"],
       origins: ["contacts"],
       violations: 0,
       verdict: "expected",
@@ -339,6 +343,57 @@ describe("ruleCovers: what a standing rule answers for", () => {
     expect(covers(chosen, call(matched("contacts.search")))).toBe(true);
     expect(covers(chosen, call(matched("contacts.search", "bank.payees")))).toBe(false);
     expect(covers(chosen, call({ by: "content" }))).toBe(false);
+  });
+
+  it("a rule silent about a destination covers it only in the user's words, never content's pick (#43)", () => {
+    const silent: StandingRule = {
+      id: "sr",
+      tool: "mail.send",
+      when: {},
+      origins: null,
+      expiresAt: null,
+      createdAt: "",
+    };
+    const call = (to: ArgStanding, destinations = ["to"]): RuleCall => ({
+      tool: "mail.send",
+      args: { to: "dana@corp.example", subject: "the report" },
+      standing: { to, subject: TOP },
+      destinations,
+      origins: [],
+      violations: 0,
+      verdict: "expected",
+      steered: false,
+    });
+    expect(covers(silent, call(matched("contacts.list")))).toBe(false);
+    expect(covers(silent, call(matched(null)))).toBe(false);
+    expect(
+      covers({ ...silent, when: { subject: { oneOf: ["the report"] } } }, call(matched("contacts.list"))),
+    ).toBe(false);
+    // The user's own recipient, and content's pick where the rule says so, are covered.
+    expect(covers(silent, call(TOP))).toBe(true);
+    expect(covers(silent, call(matched("query")))).toBe(true);
+    expect(
+      covers({ ...silent, when: { to: { chosenFrom: ["contacts.list"] } } }, call(matched("contacts.list"))),
+    ).toBe(true);
+    // Control: the same match on an argument that is no destination (a file's id) is covered.
+    expect(covers(silent, call(matched("contacts.list"), []))).toBe(true);
+  });
+
+  it("never covers a destination content chose unless a chosenFrom on it names every holder", () => {
+    fc.assert(
+      fc.property(ruleArb, callArb, (rule, call) => {
+        if (!covers(rule, call)) return;
+        for (const arg of call.destinations) {
+          const s = call.standing[arg];
+          if (!s || userWords(s)) continue;
+          const said = rule.when[arg]?.chosenFrom ?? [];
+          expect(s.by).toBe("match");
+          if (s.by === "match")
+            for (const o of s.origins) expect(o === "query" || (o !== null && said.includes(o))).toBe(true);
+        }
+      }),
+      RUNS,
+    );
   });
 });
 
