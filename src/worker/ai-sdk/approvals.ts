@@ -9,7 +9,8 @@ import type { Follow } from "./stream.ts";
 /** Approval answers one request may carry: a turn answers the consents of one query. */
 const MAX_ANSWERS = 20;
 
-type Continuation = Pick<Follow, "qid" | "after" | "known" | "notes" | "closing">;
+/** The query to follow on and from where, with what the client must be told first. */
+type Continuation = { qid: string; after: number } & Pick<Follow, "known" | "notes" | "closing">;
 
 /**
  * Answers the open consents that the last assistant message's approvals name, and says which query

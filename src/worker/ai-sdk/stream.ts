@@ -1,10 +1,7 @@
-import type { HubDO } from "../../objects/hub/index.ts";
 import type { QueryView } from "../../objects/hub/view.ts";
-import type { Rpc } from "../../objects/rpc.ts";
 import type { HubEvent } from "../../runtime/index.ts";
-import { follow, recordTurn } from "../chat/follow.ts";
-import { latticeField } from "../chat/lattice-field.ts";
-import { asked, type ConsentLinks, consentLink, renderQuery } from "../chat/render.ts";
+import { asked, consentLink } from "../chat/render.ts";
+import { type OpenedTurn, turnEvents } from "../chat/turn.ts";
 import { ApiError } from "../errors.ts";
 
 /**
@@ -16,12 +13,10 @@ import { ApiError } from "../errors.ts";
 type UiChunk = Record<string, unknown> & { type: string };
 
 export interface Follow {
-  hub: Rpc<HubDO>;
-  qid: string;
-  sid: string;
-  links: ConsentLinks;
-  /** Events up to this sequence number were already shown (a continuation). */
-  after: number;
+  /** The chat turn (chat/turn.ts) this stream encodes. */
+  turn: OpenedTurn;
+  /** The turn's end (chat/turn.ts finishTurn): its text and `lattice` field. */
+  finish(query: QueryView): Promise<{ text: string; lattice: unknown }>;
   /** Tool call ids the client already holds a part for. */
   known: Set<string>;
   /** A new assistant message's id; a continuation adds to the client's last message instead. */
@@ -36,14 +31,17 @@ export interface Follow {
 }
 
 export async function* uiChunks(f: Follow): AsyncGenerator<UiChunk> {
+  const { qid, sid } = f.turn;
+  // A held request still running: the turn may move on to the new message's query once it ends.
+  const mayMove = f.turn.waiting !== null;
   yield {
     type: "start",
     ...(f.messageId && { messageId: f.messageId }),
-    messageMetadata: { lattice: { sessionId: f.sid, queryId: f.qid } },
+    messageMetadata: { lattice: { sessionId: sid, queryId: qid } },
   };
   let textPart = 0;
   const text = function* (words: string): Generator<UiChunk> {
-    const id = `text-${f.qid}-${f.after}-${textPart++}`;
+    const id = `text-${qid}-${f.turn.after}-${textPart++}`;
     yield { type: "text-start", id };
     yield { type: "text-delta", id, delta: words };
     yield { type: "text-end", id };
@@ -51,21 +49,29 @@ export async function* uiChunks(f: Follow): AsyncGenerator<UiChunk> {
   for (const chunk of f.closing ?? []) yield chunk;
   for (const note of f.notes ?? []) yield* text(note);
   let query: QueryView;
+  let end: { text: string; lattice: unknown };
   // Consents are shown once the query stops the turn, as they then stand (one answered meanwhile is not).
   const asked: string[] = [];
-  const events = follow(f.hub, f.qid, f.after, f.signal);
+  const events = turnEvents(f.turn, f.signal);
   try {
     let next = await events.next();
     for (; !next.done; next = await events.next()) {
       const event = next.value;
       if (event.type === "consent_requested") asked.push(String(event.data.consentId));
-      else yield* eventChunks(event, f);
+      else if (event.queryId === f.turn.qid && !(mayMove && event.queryId === qid))
+        yield* eventChunks(event, f);
+      else {
+        // Another request's progress (an earlier one's, or one this turn may move on from): its
+        // steps' states only, apart by id, so no tool part of the message's own query is taken.
+        const step = stepData(event);
+        if (step) yield { ...step, id: `${event.queryId}:${step.id}` };
+      }
     }
     query = next.value;
     for (const consent of query.consents.filter((c) => asked.includes(c.id) && c.status === "pending"))
       yield* approvalChunks(consent, f);
     // A query still going when the stream ends is reported on by the chat's next request.
-    await recordTurn(f.hub, query);
+    end = await f.finish(query);
   } catch (err) {
     if (!(err instanceof ApiError)) console.error("ai-sdk stream failed", err);
     yield { type: "error", errorText: err instanceof ApiError ? err.message : "internal error" };
@@ -73,8 +79,8 @@ export async function* uiChunks(f: Follow): AsyncGenerator<UiChunk> {
   } finally {
     await events.return(undefined as never); // a client gone mid-way: the hub's stream is let go
   }
-  yield* text(renderQuery(query, f.links));
-  yield { type: "finish", finishReason: "stop", messageMetadata: { lattice: latticeField(query, f.sid) } };
+  yield* text(end.text);
+  yield { type: "finish", finishReason: "stop", messageMetadata: { lattice: end.lattice } };
 }
 
 /**
@@ -171,7 +177,7 @@ async function* approvalChunks(consent: QueryView["consents"][number], f: Follow
         ...(consent.authorization && { authorization: consent.authorization }),
         // The typed view (consent-view.ts): a UI renders its fields, sources and warnings.
         ...(consent.view && { view: consent.view }),
-        answerAt: consentLink(f.links, consent.id),
+        answerAt: consentLink(f.turn.links, consent.id),
       },
     },
   };

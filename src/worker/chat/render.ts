@@ -1,5 +1,4 @@
 import type { QueryView } from "../../objects/hub/view.ts";
-import type { ConsentView } from "../../runtime/consent-view.ts";
 
 /**
  * A query as chat text, for every chat adapter. Chat frontends render assistant text as Markdown,
@@ -65,41 +64,20 @@ function renderItem(item: Display): string {
   return `(unverified, ${from}) ${title}\n${table ?? fenced(value)}`;
 }
 
-/** The assistant's text for a query that finished, waits for the user, or is still going. */
-export function renderQuery(query: QueryView, links: ConsentLinks): string {
-  const pending = pendingConsents(query);
-  if (pending.length) {
-    return [
-      "Lattice needs your answer before this request can go on:",
-      ...pending.map(
-        (c) => `- ${asked(c)}: ${consentLink(links, c.id)}${c.view ? `\n${viewText(c.view)}` : ""}`,
-      ),
-      `Open the link to see exactly what would be shared or done, and answer there (or POST /v1/sessions/${links.sid}/consents/{id}). Then send any message here to see the outcome. A reply in this chat is never taken as your answer.`,
-    ].join("\n");
-  }
+/**
+ * The assistant's text for a query that finished or is still going (a query that asks the user is
+ * turn-text.ts's consent turn).
+ */
+export function renderQuery(query: QueryView): string {
   if (query.status === "failed" || query.status === "rejected") {
     // The error passed the display boundary (shown-error.ts), and is still written inert here.
     const error = query.error ?? { code: query.status, message: `the query was ${query.status}` };
     return `Lattice could not answer (${inert(error.code)}): ${inert(error.message)}`;
   }
   if (query.status !== "completed") {
-    return `The request is still ${query.status}; send any message here to see how it went (or follow it at GET /v1/sessions/${links.sid}/queries/${query.id}).`;
+    return "The request is still going on; send any message here to see how it went.";
   }
   return query.display.length ? query.display.map(renderItem).join("\n") : "(nothing to display)";
-}
-
-/** A turn that reports on the request an earlier turn left open: the new message is not run. */
-export function renderResumed(query: QueryView, links: ConsentLinks): string {
-  const earlier = `Your earlier request (${inert(clip(query.text))})`;
-  const expired = query.error?.code === "consent_expired";
-  const head = pendingConsents(query).length
-    ? `${earlier} still waits for your answer; this message was not run.`
-    : !isFinal(query.status)
-      ? `${earlier} is still going on; this message was not run.`
-      : expired
-        ? `${earlier} ended: nobody answered in time; this message was not run (send it again to ask it):`
-        : `${earlier} went on after your answer; this message was not run (send it again to ask it):`;
-  return `${head}\n${renderQuery(query, links)}`;
 }
 
 export const isFinal = (status: string) =>
@@ -137,10 +115,6 @@ export function plain(text: string): string {
   );
 }
 
-/** A field's label: Lattice's words as text; an argument's own name (an app's or agent's) as data. */
-const labelOf = (f: ConsentView["fields"][number]) =>
-  f.labelFrom === "data" ? inert(f.label) : plain(f.label);
-
 const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
 const cellText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v ?? null));
 
@@ -174,35 +148,4 @@ function tableOf(value: unknown): string | null {
     `| ${keys.map(() => "---").join(" | ")} |`,
     ...rows.map((r) => `| ${keys.map((k) => cell(r[k])).join(" | ")} |`),
   ].join("\n");
-}
-
-/**
- * A consent's view under its line: what a careful reader must know first (its warnings, in
- * Lattice's words, each value as Lattice made it visible), then each field with where it came
- * from, values inert; an app choice's options in the apps' own words, quoted.
- */
-export function viewText(view: ConsentView): string {
-  const out = [`  ${plain(view.title)}: ${plain(view.reason.replace(/[.\s]+$/, ""))}.`];
-  if (view.warnings > 0) {
-    out.push(
-      `  Look carefully: ${view.warnings === 1 ? "1 value" : `${view.warnings} values`} may not be what ${view.warnings === 1 ? "it seems" : "they seem"}.`,
-    );
-  }
-  for (const f of view.fields) {
-    if (!f.warnings.length) continue;
-    const visible = f.warnings.find((w) => w.visible)?.visible;
-    const shown = visible ? ` Shown with every character visible: ${inert(visible)}` : "";
-    out.push(`  - Warning, ${labelOf(f)}: ${f.warnings.map((w) => plain(w.message)).join("; ")}.${shown}`);
-  }
-  for (const f of view.fields) {
-    const value = f.withheld ? "[withheld]" : inert(f.value ?? "");
-    const from = f.sources.map((s) => plain(s.words)).join(", ") || "unknown";
-    out.push(`  - ${labelOf(f)}: ${value} (${f.highlight ? "check: " : ""}from ${from})`);
-  }
-  for (const o of view.options ?? []) {
-    out.push(
-      `  - Option ${inert(o.app)} (${inert(o.tool)}), in its own words: ${inert(o.description)}${o.preselected ? " (your default)" : ""}`,
-    );
-  }
-  return out.join("\n");
 }

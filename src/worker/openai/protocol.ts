@@ -93,18 +93,40 @@ export interface Answer {
   lattice?: unknown;
 }
 
+/** The request header a frontend opts into a way of showing progress with. */
+export const PROGRESS_HEADER = "X-Lattice-Progress";
+export const PROGRESS_MODES = ["reasoning", "status"] as const;
+export type ProgressMode = (typeof PROGRESS_MODES)[number];
+
+/** The header's mode: `reasoning` when absent; an unknown word is a 400 naming the header. */
+export function progressMode(header: string | undefined): ProgressMode {
+  const word = header?.trim().toLowerCase() || "reasoning";
+  if ((PROGRESS_MODES as readonly string[]).includes(word)) return word as ProgressMode;
+  throw oaiError(
+    400,
+    "invalid_request",
+    `${PROGRESS_HEADER} must be one of ${PROGRESS_MODES.join(", ")}`,
+    PROGRESS_HEADER,
+  );
+}
+
 /**
- * A chat.completion.chunk stream's frames around one answer: role, a `reasoning_content` delta per
- * progress line the answer yields while it runs, content, stop, usage?, [DONE]. Progress goes out as
- * reasoning, not content: Open WebUI and LibreChat show `reasoning_content` as a collapsible
- * "thinking" block apart from the answer, and a client that knows no such field (the `openai` SDK's
- * types) reads the same `content` as without it.
+ * A chat.completion.chunk stream's frames around one answer: role, one frame per progress line the
+ * answer yields while it runs, content, stop, usage?, [DONE]. Progress is never content:
+ * - `reasoning` (the default): a delta with the line as both `reasoning_content` and `reasoning`.
+ *   Open WebUI and LibreChat show either as a collapsible "thinking" block apart from the answer
+ *   (LibreChat has read one name, then the other; each reads one of them, never both), and a client
+ *   that knows neither (the `openai` SDK's types) reads the same `content` as without them.
+ * - `status`: an Open WebUI status event (`{"event": {"type": "status", "data": {description,
+ *   done}}}`), shown as a passing status line above the answer and not kept in it; the last one
+ *   says `done: true` before the answer.
  */
 export async function* chunks(
   id: string,
   model: ModelId,
   includeUsage: boolean,
   answer: () => AsyncGenerator<string, Answer> | Promise<Answer>,
+  progress: ProgressMode = "reasoning",
 ): AsyncGenerator<string> {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -115,9 +137,12 @@ export async function* chunks(
     finish_reason: finish,
     logprobs: null,
   });
+  const status = (description: string, done: boolean) =>
+    frame({ event: { type: "status", data: { description, done } } });
   yield chunk([choice({ role: "assistant", content: "" }, null)]);
   let result: Answer;
   let running: AsyncGenerator<string, Answer> | undefined;
+  let lastStatus: string | null = null;
   try {
     const produced = answer();
     if (produced instanceof Promise) result = await produced;
@@ -128,7 +153,13 @@ export async function* chunks(
           result = next.value;
           break;
         }
-        yield chunk([choice({ reasoning_content: `${next.value}\n\n` }, null)]);
+        if (progress === "status") {
+          lastStatus = next.value.trim();
+          yield status(lastStatus, false);
+        } else {
+          const line = `${next.value}\n\n`;
+          yield chunk([choice({ reasoning_content: line, reasoning: line }, null)]);
+        }
       }
     }
   } catch (err) {
@@ -142,6 +173,7 @@ export async function* chunks(
     // A client gone mid-progress: the answer's own cleanup (its hub stream) runs now.
     await running?.return(undefined as never);
   }
+  if (lastStatus !== null) yield status(lastStatus, true);
   yield chunk([choice({ content: result.content }, null)]);
   yield chunk([choice({}, "stop")], result.lattice === undefined ? {} : { lattice: result.lattice });
   if (includeUsage) yield chunk([], { usage: USAGE });

@@ -1,26 +1,15 @@
 import { Hono } from "hono";
-import { randomId, sha256Hex } from "../../objects/crypto.ts";
+import { randomId } from "../../objects/crypto.ts";
 import { type ApprovalScope, approvalId } from "../ai-sdk/approval-id.ts";
 import { answerApprovals } from "../ai-sdk/approvals.ts";
 import { parseChatRequest, userText } from "../ai-sdk/request.ts";
 import { type Follow, uiChunks, uiFrames } from "../ai-sdk/stream.ts";
-import { owedQuery } from "../chat/follow.ts";
-import { clip, inert, isFinal } from "../chat/render.ts";
-import {
-  callerUser,
-  consoleBase,
-  newSession,
-  ownSession,
-  SESSION_HEADER,
-  sse,
-  startQuery,
-} from "../chat/session.ts";
+import { callerUser, consoleBase, SESSION_HEADER, sse } from "../chat/session.ts";
+import { finishTurn, type OpenedTurn, openTurn, turnSession } from "../chat/turn.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { answererOf } from "../hub.ts";
 import { requireRole } from "../middleware/auth/index.ts";
-
-type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
 
 /**
  * The Vercel AI SDK's UI message stream for `useChat` (DefaultChatTransport): a user message starts
@@ -33,15 +22,24 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
   const secret = c.env.LATTICE_KEY_SECRET;
   if (!secret)
     throw new ApiError(503, "not_configured", { message: "this deployment sets no LATTICE_KEY_SECRET" });
-  const { sid, hub } = await chatSession(c, user, body.id, c.req.header(SESSION_HEADER));
+  // The chat's id names its session as a chat frontend's header does (chat/turn.ts's one rule).
+  const { sid, hub } = await turnSession(c, user, { name: "body.id", value: body.id });
   const scope: ApprovalScope = { secret, tenantId: c.var.principal.tenantId, sid };
-  const links = { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid };
-  const common = { hub, sid, links, approvalId: (cid: string) => approvalId(scope, cid) };
+  const session = {
+    hub,
+    sid,
+    user,
+    links: { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid },
+  };
 
-  let follow: Follow;
+  let turn: OpenedTurn;
+  let rest: Pick<Follow, "known" | "messageId" | "notes" | "closing">;
   const answered = await answerApprovals(hub, scope, body, answererOf(c));
   if (answered) {
-    follow = { ...common, ...answered };
+    // An approval answered here: the same query followed on in the client's last message.
+    const { qid, after, ...told } = answered;
+    turn = { ...session, qid, after, held: null, waiting: null, earlier: null };
+    rest = told;
   } else {
     const text = userText(body);
     if (text === null) {
@@ -49,32 +47,17 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
         message: "the last message must be the user's, or answer an approval",
       });
     }
-    // A request an earlier turn left open is reported on first: this message is not run (and is
-    // never taken as a consent's answer).
-    const owed = await owedQuery(hub);
-    if (owed && !isFinal(owed.status)) {
-      const note = `Your earlier request (${inert(clip(owed.text))}) is still open; this message was not run.`;
-      // Shown again whole in this new message, its approval requests included.
-      const messageId = randomId(`msg_${owed.id}`, 4);
-      follow = { ...common, qid: owed.id, after: 0, known: new Set(), messageId, notes: [note] };
-    } else {
-      const query = await startQuery(hub, text);
-      follow = { ...common, qid: query.id, after: 0, known: new Set(), messageId: `msg_${query.id}` };
-    }
+    turn = await openTurn(session, text);
+    // A request still open is shown again in a new message of its own, its approval requests included.
+    const messageId = turn.held ? randomId(`msg_${turn.qid}`, 4) : `msg_${turn.qid}`;
+    rest = { known: new Set(), messageId };
   }
+  const follow: Follow = {
+    turn,
+    ...rest,
+    finish: (query) => finishTurn(c, turn, query),
+    approvalId: (cid: string) => approvalId(scope, cid),
+  };
   const headers = { "x-vercel-ai-ui-message-stream": "v1", [SESSION_HEADER]: sid };
   return sse((signal) => uiFrames(uiChunks({ ...follow, signal })), headers);
 });
-
-/** The named session (the user's own), else the one this chat id has for the user, opened once. */
-async function chatSession(c: Ctx, user: string, chatId: string, header: string | undefined) {
-  if (header) return { sid: header, hub: await ownSession(c, user, header) };
-  // Derived, not stored: the same chat id of the same user finds its session again; another user's finds another.
-  const digest = await sha256Hex(`ai-sdk\u0000${c.var.principal.tenantId}\u0000${user}\u0000${chatId}`);
-  const sid = `ses_${digest.slice(0, 32)}`;
-  const hub = await ownSession(c, user, sid).catch((err) => {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  });
-  return hub ? { sid, hub } : newSession(c, user, sid);
-}

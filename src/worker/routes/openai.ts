@@ -1,21 +1,9 @@
 import { Hono } from "hono";
 import { randomId } from "../../objects/crypto.ts";
-import type { QueryView } from "../../objects/hub/view.ts";
-import { consentLinkTokens } from "../chat/consent-links.ts";
-import { follow, owedQuery, recordTurn, settle } from "../chat/follow.ts";
-import { latticeField } from "../chat/lattice-field.ts";
 import { progressLine } from "../chat/progress.ts";
-import { renderQuery, renderResumed } from "../chat/render.ts";
-import {
-  callerUser,
-  consoleBase,
-  newSession,
-  ownSession,
-  SESSION_HEADER,
-  sse,
-  startQuery,
-} from "../chat/session.ts";
-import { chatSessionId, firstHeader, trustedHeaders } from "../chat/trusted-headers.ts";
+import { callerUser, consoleBase, SESSION_HEADER, sse } from "../chat/session.ts";
+import { firstHeader, trustedHeaders } from "../chat/trusted-headers.ts";
+import { finishTurn, openTurn, turnEvents, turnSession } from "../chat/turn.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -30,6 +18,8 @@ import {
   type ModelId,
   oaiError,
   oaiErrorBody,
+  PROGRESS_HEADER,
+  progressMode,
 } from "../openai/protocol.ts";
 
 const base = new Hono<AppEnv>();
@@ -67,51 +57,35 @@ export const openaiRoutes = base
       );
     }
 
-    // X-Lattice-Session first; else a chat's turns share the session derived from its chat id.
-    const header = c.req.header(SESSION_HEADER);
-    const chat = header ? undefined : firstHeader(c, trusted.chat);
-    const { sid, hub } = header
-      ? { sid: header, hub: await ownSession(c, user, header) }
-      : await newSession(
-          c,
-          user,
-          chat && (await chatSessionId(c.env.LATTICE_KEY_SECRET, c.var.principal.tenantId, user, chat)),
-        );
+    const progress = progressMode(c.req.header(PROGRESS_HEADER));
+    const { sid, hub } = await turnSession(c, user, firstHeader(c, trusted.chat));
     const links = { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid };
-    // A turn after one that left its query open (asking, or still running) reports on that query:
-    // its text is not run, and never taken as a consent's answer (what an injection could forge).
-    const owed = await owedQuery(hub);
-    const qid = owed?.id ?? (await startQuery(hub, text)).id;
-    const id = `chatcmpl-${qid}`;
+    const turn = await openTurn({ hub, sid, user, links }, text);
+    const id = `chatcmpl-${turn.qid}`;
     // Always named, so a client that opened a session this turn can send it on the next.
     const headers = { [SESSION_HEADER]: sid };
-    const outcome = async (query: QueryView): Promise<Answer> => {
-      await recordTurn(hub, query);
-      const linked = { ...links, tokens: await consentLinkTokens(c, user, sid, query) };
-      const content = owed ? renderResumed(query, linked) : renderQuery(query, linked);
-      return { content, lattice: latticeField(query, sid) };
-    };
-    if (!stream) {
-      const { content, lattice } = await outcome(await settle(hub, qid));
-      return c.json(completion(id, model, content, lattice), 200, headers);
-    }
-    // A turn that reports on an earlier one's query shows only the progress made since.
-    const after = owed?.trace.at(-1)?.seq ?? 0;
-    // The query's progress as lines while it runs (each step, each report of an app's progress), then the answer.
-    const answer = async function* (signal: AbortSignal): AsyncGenerator<string, Answer> {
-      const events = follow(hub, qid, after, signal);
+    // The turn's progress as lines while it runs (each step, each report of an app's progress), then the answer.
+    const answer = async function* (signal?: AbortSignal): AsyncGenerator<string, Answer> {
+      const events = turnEvents(turn, signal);
       try {
         let next = await events.next();
         for (; !next.done; next = await events.next()) {
           const line = progressLine(next.value);
           if (line) yield line;
         }
-        return await outcome(next.value);
+        const { text: content, lattice } = await finishTurn(c, turn, next.value);
+        return { content, lattice };
       } finally {
         await events.return(undefined as never); // a client gone mid-way: the hub's stream is let go
       }
     };
-    return sse((signal) => chunks(id, model, includeUsage, () => answer(signal)), headers);
+    if (!stream) {
+      const run = answer();
+      let next = await run.next();
+      while (!next.done) next = await run.next();
+      return c.json(completion(id, model, next.value.content, next.value.lattice), 200, headers);
+    }
+    return sse((signal) => chunks(id, model, includeUsage, () => answer(signal), progress), headers);
   });
 
 async function parseBody(request: Request): Promise<ChatBody> {

@@ -1,0 +1,143 @@
+import type { QueryView } from "../../objects/hub/view.ts";
+import type { ConsentView } from "../../runtime/consent-view.ts";
+import {
+  asked,
+  type ConsentLinks,
+  clip,
+  consentLink,
+  inert,
+  isFinal,
+  pendingConsents,
+  plain,
+  renderQuery,
+} from "./render.ts";
+
+/**
+ * A chat turn's text as a person reads it in a Markdown chat (Open WebUI renders with `marked`, GFM,
+ * line breaks kept): a consent turn short enough to read (what would happen, the values that are
+ * not the user's words with their source, one "Review and answer" link), and the outcome of an
+ * earlier request in words before the answer to the new message. Nothing about the API: the person
+ * reading is a chat's user. Every value is quoted as data with every Markdown character escaped, and
+ * says whose words it is, so no app text passes for Lattice's words or becomes a link.
+ */
+
+type Consent = QueryView["consents"][number];
+
+/** A value as data: escaped (no link, emphasis or HTML in it is live) and in quotation marks. */
+export const quoted = (value: string) => `“${plain(value)}”`;
+
+/** What the consent would do, in one sentence of Lattice's words. */
+function willHappen(c: Consent): string {
+  if (!c.view) return `Lattice asks before ${plain(asked(c).replace(/`/g, ""))}.`;
+  return `${plain(c.view.title)}: ${plain(c.view.reason.replace(/[.\s]+$/, ""))}.`;
+}
+
+/** The fields whose value did not come from the user's words (or carry a warning), with their source. */
+export function notYourWords(view: ConsentView): string[] {
+  return view.fields
+    .filter((f) => f.warnings.length > 0 || f.sources.some((s) => s.kind !== "user"))
+    .map((f) => {
+      const label = f.labelFrom === "data" ? quoted(f.label) : plain(f.label);
+      const value = f.withheld ? "(withheld)" : quoted(f.value ?? "");
+      const from = f.sources.map((s) => plain(s.words)).join(", ") || "an unknown source";
+      const warned = f.warnings.map((w) => ` Look carefully: ${plain(w.message.replace(/[.\s]+$/, ""))}.`);
+      return `- ${label}: ${value}, from ${from}.${warned.join("")}`;
+    });
+}
+
+/** One pending consent: its sentence, the values to check, its link. */
+function consentBlock(c: Consent, links: ConsentLinks): string {
+  const values = c.view ? notYourWords(c.view) : [];
+  const parts = [willHappen(c)];
+  if (values.length)
+    parts.push(
+      `Not from your words (quoted as their source wrote them, not Lattice's words):\n\n${values.join("\n")}`,
+    );
+  parts.push(`[Review and answer](${consentLink(links, c.id)})`);
+  return parts.join("\n\n");
+}
+
+/** The turn that asks the user: blocks apart by blank lines, so nothing falls into a list item. */
+export function consentTurn(query: QueryView, links: ConsentLinks): string {
+  const pending = pendingConsents(query);
+  return [
+    "Lattice needs your answer before this request can go on.",
+    ...pending.map((c) => consentBlock(c, links)),
+    "Answer on that page; a reply in this chat is never taken as your answer. Your next message here is answered after the outcome.",
+  ].join("\n\n");
+}
+
+/** What an answered consent made happen, in words, from its view's values. */
+function done(c: Consent): string {
+  const value = (name: string) => {
+    const f = c.view?.fields.find((x) => x.name === name);
+    return f && !f.withheld && f.value ? quoted(clip(f.value)) : null;
+  };
+  const to = value("to");
+  switch (c.view?.kind) {
+    case "mail":
+      return to ? `the e-mail to ${to} was sent` : "the e-mail was sent";
+    case "payment": {
+      const amount = [value("amount"), value("currency")].filter(Boolean).join(" ");
+      const payee = value("payee") ?? value("iban");
+      return `the payment${amount ? ` of ${amount}` : ""}${payee ? ` to ${payee}` : ""} was made`;
+    }
+    case "booking":
+      return `the booking${to ? ` to ${to}` : ""} was made`;
+    case "share":
+      return `${value("what") ?? "the data"} was shared${value("with") ? ` with ${value("with")}` : ""}`;
+    default:
+      return c.view ? `${plain(c.view.title)}: done` : `${plain(c.functionality)}: done`;
+  }
+}
+
+/** What it was about, for a consent that did not go through. */
+const about = (c: Consent) =>
+  (c.view ? plain(c.view.title) : plain(c.functionality)).replace(/^./, (x) => x.toLowerCase());
+
+/**
+ * The outcome of a finished query that asked the user, in words: done (and what was done), refused
+ * by the user, nobody answered, or failed. Null for a query that asked nothing or is not finished.
+ */
+export function outcomeLine(query: QueryView): string | null {
+  const answered = query.consents.filter((c) => c.status !== "pending");
+  if (!isFinal(query.status) || !answered.length) return null;
+  if (query.status === "completed") {
+    const did = answered.filter((c) => c.status === "allowed" && c.kind !== "app_selection").map(done);
+    return `✓ Done: ${did.length ? did.join("; ") : "it went on as you allowed"}.`;
+  }
+  const refused = answered.find((c) => c.status === "denied");
+  if (refused) return `✗ Not done: you refused ${about(refused)}.`;
+  const expired = answered.find((c) => c.status === "expired");
+  if (expired) return `✗ Not done: nobody answered in time (${about(expired)}).`;
+  const code = query.error?.code ? ` (${inert(query.error.code)})` : "";
+  return `✗ Failed${code} after your answer: nothing more was done.`;
+}
+
+/** The answer to a query: its consent turn while it asks, else its outcome (if it asked) and display. */
+export function answerText(query: QueryView, links: ConsentLinks): string {
+  if (pendingConsents(query).length) return consentTurn(query, links);
+  const outcome = outcomeLine(query);
+  const shown = renderQuery(query);
+  return outcome ? `${outcome}\n\n${shown}` : shown;
+}
+
+const earlier = (query: QueryView) => `Your earlier request (${inert(clip(query.text))})`;
+
+/**
+ * A turn whose message was not run: an earlier turn's request was still open when it came (it waits
+ * for the user's answer, or runs). Said as the request now stands.
+ */
+export function heldText(query: QueryView, links: ConsentLinks): string {
+  if (pendingConsents(query).length)
+    return `${earlier(query)} still waits for your answer; this message was not run.\n\n${consentTurn(query, links)}`;
+  if (!isFinal(query.status))
+    return `${earlier(query)} is still going on; this message was not run. Send it again once it is done.`;
+  // It ended while this turn followed it: the message came too early to be run.
+  return `${earlier(query)} ended while this message waited, so it was not run (send it again):\n\n${answerText(query, links)}`;
+}
+
+/** An earlier request's outcome, then the answer to the new message, a rule between them. */
+export function reportedText(before: QueryView, now: QueryView, links: ConsentLinks): string {
+  return `${earlier(before)}:\n\n${answerText(before, links)}\n\n---\n\n${answerText(now, links)}`;
+}
