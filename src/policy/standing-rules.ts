@@ -159,8 +159,7 @@ export function ruleCovers(rule: StandingRule, call: RuleCall, now: number): boo
     const s = Object.hasOwn(standing, arg) ? standing[arg]! : null;
     if (s && !chosenAmong(s, []) && rule.when[arg]?.chosenFrom === undefined) return false;
   }
-  const mayCarry = rule.origins ?? [];
-  if (!call.origins.every((o) => mayCarry.includes(o))) return false;
+  if (!call.origins.every((o) => mayCarryOrigin(rule.origins, o))) return false;
   if (rule.expiresAt !== null && !(Date.parse(rule.expiresAt) > now)) return false;
   for (const [arg, condition] of Object.entries(rule.when)) {
     if (!Object.hasOwn(call.args, arg) || call.args[arg] === undefined) return false;
@@ -170,6 +169,17 @@ export function ruleCovers(rule: StandingRule, call: RuleCall, now: number): boo
 }
 
 const CONTENT: ArgStanding = { by: "content" };
+
+/**
+ * Whether a rule's `origins` let a call carry data from `origin`. `artifacts` (the user's saved
+ * data) covers each saved artifact, which a call names by id (`artifact:<id>`, for grants); the
+ * apps a saved value was kept from are origins of their own, so "my saved data" never stretches
+ * to the bank's data kept in it.
+ */
+function mayCarryOrigin(listed: readonly string[] | null, origin: string): boolean {
+  if (!listed) return false;
+  return listed.includes(origin) || (origin.startsWith("artifact:") && listed.includes("artifacts"));
+}
 
 function conditionHolds(c: RuleCondition, value: unknown, standing: ArgStanding): boolean {
   if (c.from === "trusted" && !chosenAmong(standing, [])) return false;

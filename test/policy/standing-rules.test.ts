@@ -316,6 +316,34 @@ describe("ruleCovers: what a standing rule answers for", () => {
       expect(covers(rule, call(40, recipient))).toBe(false);
   });
 
+  it("origins: artifacts covers each saved artifact by id, never the apps its data was kept from", () => {
+    const rule = (origins: string[]): StandingRule => ({
+      id: "sr",
+      tool: "mail.send",
+      when: { to: { from: "trusted" } },
+      origins,
+      expiresAt: null,
+      createdAt: "",
+    });
+    const call = (origins: string[]): RuleCall => ({
+      tool: "mail.send",
+      args: { to: "sam@example.test" },
+      standing: { to: TOP },
+      destinations: ["to"],
+      origins,
+      violations: 0,
+      verdict: "expected",
+      steered: false,
+    });
+    expect(covers(rule(["artifacts"]), call(["artifact:art_1"]))).toBe(true);
+    expect(covers(rule(["artifacts", "bank"]), call(["artifact:art_1", "bank"]))).toBe(true);
+    // The bank's data kept as an artifact is still the bank's.
+    expect(covers(rule(["artifacts"]), call(["artifact:art_1", "bank"]))).toBe(false);
+    // Control: without `artifacts` listed, no saved artifact is covered, whatever else is.
+    expect(covers(rule(["bank"]), call(["artifact:art_1", "bank"]))).toBe(false);
+    expect(covers(rule(["artifact"]), call(["artifact:art_1"]))).toBe(false);
+  });
+
   it("from: trusted is the user's words; chosenFrom widens it to the sources the rule names", () => {
     const base: StandingRule = {
       id: "sr",
