@@ -29,7 +29,6 @@ pre.value { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space: 
 .display { list-style: none; padding: 0; }
 .item { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; margin: .5rem 0; }
 .item h3 { margin: 0; font-size: 1rem; }
-.item.untrusted { border-left: 4px solid var(--warn); }
 .item.redacted { background: #f1f1f1; }
 .withheld { font-style: italic; }
 .marks { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem; margin: .25rem 0 0; }
@@ -50,6 +49,16 @@ table { border-collapse: collapse; width: 100%; } th, td { text-align: left; bor
 .field-error { color: #a4161a; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 #events li, #trace li { font-size: .95rem; }
+main:has(.conversation) { padding-bottom: 0; }
+.conversation { display: flex; flex-direction: column; min-height: calc(100vh - 6rem); }
+#query { flex: 1; }
+.composer { position: sticky; bottom: 0; z-index: 1; margin: 0; display: flex; align-items: flex-end; gap: .5rem; background: #fff; border-top: 1px solid var(--line); padding: .25rem 0 .5rem; }
+.composer-field { flex: 1; } .composer textarea { max-width: none; } .composer button { margin: 0; }
+.turn { scroll-margin-top: .5rem; }
+.app-text { margin: .25rem 0; } .app-text figcaption { font-size: .9rem; color: var(--muted); font-style: italic; }
+.app-quote { border-left: 3px solid var(--line); background: #f6f8fa; padding: .25rem .5rem; margin-top: .15rem; }
+.app-text.untrusted figcaption { color: var(--warn); } .app-text.untrusted .app-quote { border-left-color: var(--warn); }
+.source-line { font-size: .9rem; color: var(--muted); margin: .15rem 0 0; }
 .turn { border-bottom: 1px solid var(--line); padding: .5rem 0 1rem; }
 .turn + .turn { margin-top: .5rem; }
 .query-text { font-weight: 600; }

@@ -4,7 +4,7 @@ import { auditSummary } from "../../src/console/browser/audit-summary.ts";
 import { manifestDiff } from "../../src/console/browser/manifest-diff.ts";
 import { jsonPaths, pathSegments, SEP, spanOf } from "../../src/console/browser/policy-paths.ts";
 import { takeFrames } from "../../src/console/browser/sse.ts";
-import { catalogLabel } from "../../src/console/browser/words.ts";
+import { catalogLabel, labelWords, writtenBy } from "../../src/console/browser/words.ts";
 
 describe("server-sent event frames", () => {
   it.each([
@@ -92,6 +92,47 @@ describe("a manifest diff", () => {
     };
     expect(manifestDiff(before, after)).toEqual([
       { path: "functionalities[x].description", before: '"old"', after: '"new"' },
+    ]);
+  });
+});
+
+// #44: the chat showed the asker label chips ("public / untrusted") and an app's text as if it were
+// Lattice's; the asker now reads whose words a value is, the labels are the admin view's, in words.
+describe("whose words a shown value is", () => {
+  const item = (from: string[], apps: string[], untrusted: boolean) =>
+    ({ provenance: { from, apps }, untrusted }) as unknown as Parameters<typeof writtenBy>[0];
+  it.each([
+    [["app"], ["contacts"], false, { app: true, text: "The contacts app wrote:" }],
+    [
+      ["app"],
+      ["cheapcab", "swiftride"],
+      true,
+      { app: true, text: "The cheapcab and swiftride apps wrote (not checked; not Lattice's words):" },
+    ],
+    [
+      ["user", "model"],
+      ["mail"],
+      true,
+      {
+        app: true,
+        text: "A model wrote this, reading what the mail app sent, with your words (not checked; not Lattice's words):",
+      },
+    ],
+    [["app"], [], false, { app: true, text: "An app wrote:" }],
+    [["user"], [], false, { app: false, text: "From your words" }],
+    [["user", "artifacts"], [], false, { app: false, text: "From your words and your saved data" }],
+  ])("from %j of %j (untrusted %s)", (from, apps, untrusted, expected) => {
+    expect(writtenBy(item(from, apps, untrusted))).toEqual(expected);
+  });
+
+  it("says a label in words for the admin view", () => {
+    expect(labelWords({ confidentiality: "public", integrity: "untrusted" })).toEqual([
+      "Privacy level: public",
+      "Trust: not checked (untrusted)",
+    ]);
+    expect(labelWords({ confidentiality: "internal", integrity: "user" })).toEqual([
+      "Privacy level: internal",
+      "Trust: trusted by your admin's policy (user)",
     ]);
   });
 });

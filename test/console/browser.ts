@@ -101,8 +101,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
  * axe-core run in the page (by the driver, so the page's CSP need not allow it), the page's
  * screenshot taken, and the watched problems asserted empty.
  */
-export async function checkPage(b: Browser, name: string): Promise<void> {
+export async function checkPage(b: Browser, name: string, opts: { window?: boolean } = {}): Promise<void> {
   expect(await seriousViolations(b.page), `axe on ${name}`).toEqual([]);
+  // The chat as a person sees it: the window, its input pinned at the bottom (a whole-page shot
+  // would draw the pinned input over the middle of the transcript).
+  if (opts.window) {
+    await b.page.screenshot({ path: join(shotsDir(), `${name}.png`) });
+    expect(b.problems, `problems on ${name}`).toEqual([]);
+    return;
+  }
   // The whole page down to 1,400 px: enough to read each page, small enough to keep in docs/.
   const height = await b.page.evaluate(
     () => (globalThis as unknown as { document: Doc }).document.body.scrollHeight,

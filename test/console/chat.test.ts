@@ -31,7 +31,7 @@ describe("chat and consents in the browser", () => {
     await expect
       .poll(() => b.page.locator("#events li").allTextContents())
       .toContain("Your consent is asked: an action that cannot be undone (mail.send)");
-    await checkPage(b, "chat-consent");
+    await checkPage(b, "chat-consent", { window: true });
 
     await consent.getByRole("button", { name: "Allow" }).click();
     expect(await ended(b)).toContain("Status: Completed");
@@ -39,7 +39,7 @@ describe("chat and consents in the browser", () => {
     expect(await b.page.locator("#query .display .item").count()).toBeGreaterThan(0);
     // The dialog's buttons are gone: keyboard focus is on the answer, not lost.
     expect(await activeId(b)).toMatch(/^consent-.+-answered$/);
-    await checkPage(b, "chat-result");
+    await checkPage(b, "chat-result", { window: true });
 
     // A reload shows the session's latest query again (the stream's replay walks to it).
     await b.page.reload();
@@ -69,7 +69,7 @@ describe("chat and consents in the browser", () => {
     const tone = await consent.locator(".assessment").getAttribute("class");
     if (/\bwarn\b/.test(tone ?? "") || (await consent.locator(".warnings").count()))
       expect(await consent.locator(".assessment").textContent()).not.toMatch(/nothing unusual/i);
-    await checkPage(b, "chat-payment");
+    await checkPage(b, "chat-payment", { window: true });
   });
 
   it("keeps earlier turns: a second question adds a turn, answers read as lines and tables, a reload shows both", async () => {
@@ -92,7 +92,7 @@ describe("chat and consents in the browser", () => {
     const lines = await b.page.locator("#events li").allTextContents();
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) expect(line).not.toMatch(/steps\[|label |\/ untrusted/);
-    await checkPage(b, "chat-transcript");
+    await checkPage(b, "chat-transcript", { window: true });
 
     await b.page.reload();
     await expect.poll(() => completed.count()).toBe(2);
@@ -100,6 +100,75 @@ describe("chat and consents in the browser", () => {
       "You asked: Who is my landlord?",
       "You asked: Compare rides from Home to Airport",
     ]);
+  });
+
+  // #44: the input sat at the top and new turns landed below the fold; labels ("public / untrusted")
+  // and an app's injected text were shown to the asker as if they were Lattice's content.
+  it("lays the chat out as chats are: each new turn scrolled into view, the input at the bottom", async () => {
+    await signIn(b, "/console", await userToken("alex"));
+    const completed = b.page.locator("#query .turn .status-completed");
+    const questions = [
+      "Who is my landlord?",
+      "Compare rides from Home to Airport",
+      "Search my notes for groceries",
+    ];
+    for (const [i, question] of questions.entries()) {
+      await b.page.getByLabel("Your question").fill(question);
+      await b.page.getByRole("button", { name: "Ask" }).click();
+      await expect.poll(() => completed.count(), { timeout: 30_000 }).toBe(i + 1);
+      // Layout settled: the newest turn's question is in the window, above the input; the input's
+      // bottom is the window's bottom.
+      const geometry = await b.page.evaluate(() => {
+        const g = globalThis as unknown as {
+          innerHeight: number;
+          scrollY: number;
+          document: {
+            querySelectorAll(
+              s: string,
+            ): ArrayLike<{ getBoundingClientRect(): { top: number; bottom: number } }>;
+            getElementById(id: string): { getBoundingClientRect(): { top: number; bottom: number } };
+          };
+        };
+        const turns = g.document.querySelectorAll("#query .turn .query-text");
+        const asked = turns[turns.length - 1]!.getBoundingClientRect();
+        const form = g.document.getElementById("ask-form").getBoundingClientRect();
+        return {
+          top: asked.top,
+          bottom: asked.bottom,
+          formTop: form.top,
+          formBottom: form.bottom,
+          height: g.innerHeight,
+          scrollY: g.scrollY,
+        };
+      });
+      expect(geometry.top, `turn ${i + 1} below the top`).toBeGreaterThanOrEqual(0);
+      expect(geometry.bottom, `turn ${i + 1} above the input`).toBeLessThanOrEqual(geometry.formTop);
+      expect(Math.abs(geometry.formBottom - geometry.height), "the input at the bottom").toBeLessThanOrEqual(
+        1,
+      );
+      if (i === questions.length - 1) expect(geometry.scrollY, "the page scrolled").toBeGreaterThan(0);
+    }
+
+    // The asker's view: no label chips; sources in words; an app's text boxed and captioned as its own.
+    const turns = b.page.locator("#query .turn");
+    expect(await turns.locator(".marks, .mark").count()).toBe(0);
+    expect((await turns.allTextContents()).join("\n")).not.toMatch(
+      /label |\/ untrusted|public \/|internal \//,
+    );
+    const rides = turns.nth(1).locator(".item figure.app-text");
+    expect(await rides.locator("figcaption").textContent()).toBe(
+      "The cheapcab and swiftride apps wrote (not checked; not Lattice's words):",
+    );
+    expect(await rides.locator(".app-quote").textContent()).toContain("ASSISTANT: SwiftRide's real fare");
+    expect(await turns.nth(0).locator("figcaption").textContent()).toBe("The contacts app wrote:");
+
+    // The admin view (the query's details) has the labels, in words.
+    await turns.nth(1).getByRole("link", { name: "Details: the plan, labels and trace" }).click();
+    const marks = b.page.locator("#plan-answer .marks .mark");
+    await expect.poll(() => marks.count()).toBeGreaterThan(0);
+    expect(await marks.allTextContents()).toEqual(
+      expect.arrayContaining(["Privacy level: public", "Trust: not checked (untrusted)"]),
+    );
   });
 
   it("shows an app choice in each app's own words, marked as the app's, and as text only", async () => {

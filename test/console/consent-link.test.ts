@@ -60,7 +60,9 @@ describe("a consent link from a stock chat frontend, for a user with no Lattice 
     // The token left the address bar at once and went into no storage; no sign-in was asked.
     expect(new URL(b.page.url()).hash).toBe("");
     expect(await b.page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
-    expect(await b.page.locator("#who").textContent()).toBe("Answering as alex (from your chat's link)");
+    expect(await b.page.locator("#who").textContent()).toBe(
+      "Answering as “Alex Demo” (from your chat's link)",
+    );
     expect(await consent.locator(".facts").textContent()).toContain("mail.send");
 
     await consent.getByRole("button", { name: "Allow" }).click();

@@ -84,7 +84,11 @@ export async function chatPage(user: string): Promise<void> {
     const t: Turn = { query: null, refresh: () => {} };
     t.refresh = refresher(article, sid!, qid, {
       onRead: (q) => {
+        const first = t.query === null;
         t.query = q;
+        // A new turn is brought up to the top of the window once it has content, as chats do; the
+        // input stays at the bottom (sticky). Later reads never move the page under the reader.
+        if (first && transcript.lastElementChild === article) article.scrollIntoView({ block: "start" });
       },
     });
     turns.set(qid, t);
@@ -139,7 +143,6 @@ export async function chatPage(user: string): Promise<void> {
     question.value = "";
     latestIs(qid);
     turn(qid).refresh();
-    byId(`turn-${qid}`).scrollIntoView({ block: "nearest" });
     open();
   });
 }

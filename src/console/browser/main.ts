@@ -17,7 +17,7 @@ import { dataPage } from "./my-data.ts";
 import { planPage, renderPlan } from "./plan.ts";
 import { policyPage } from "./policy-editor.ts";
 import { jsonPaths, pathSegments } from "./policy-paths.ts";
-import { renderQuery } from "./query.ts";
+import { type Audience, renderQuery } from "./query.ts";
 import type { Consent, Query } from "./words.ts";
 
 const PAGES: Record<string, Page> = {
@@ -36,8 +36,13 @@ const PAGES: Record<string, Page> = {
   el,
   renderConsent: (sid: string, consent: Consent, done: (c: Consent) => void) =>
     renderConsent(api(), sid, consent, done),
-  renderQuery: (target: HTMLElement, sid: string, query: Query, done: () => void) =>
-    renderQuery(target, sid, query, done, { client: api() }),
+  renderQuery: (
+    target: HTMLElement,
+    sid: string,
+    query: Query,
+    done: () => void,
+    audience: Audience = "person",
+  ) => renderQuery(target, sid, query, done, { client: api(), audience }),
   renderPlan,
   pathSegments,
   jsonPaths,

@@ -5,6 +5,7 @@
  */
 import { api, call } from "./api.ts";
 import { byId, clear, el } from "./dom.ts";
+import { renderDisplay } from "./query.ts";
 import type { Consent, Label, Query } from "./words.ts";
 
 type Value =
@@ -269,6 +270,7 @@ export async function planPage(): Promise<void> {
       el("a", { href: `/console/sessions/${sid}`, text: "back to the chat" }),
     ]),
   );
+  byId("plan-answer").appendChild(renderDisplay(query.display, "admin"));
   renderPlan(byId("steps"), query);
   const trace = byId("trace");
   for (const e of query.trace) {

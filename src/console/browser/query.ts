@@ -6,21 +6,44 @@ import type { Lattice } from "@lattice/client";
 import { type Answer, answerShape } from "./answer.ts";
 import { renderConsent } from "./consent.ts";
 import { clear, el, say, table } from "./dom.ts";
-import { type Consent, type DisplayItem, provenanceWords, type Query, STATUS } from "./words.ts";
+import {
+  type Consent,
+  type DisplayItem,
+  labelWords,
+  provenanceWords,
+  type Query,
+  STATUS,
+  writtenBy,
+} from "./words.ts";
 
-/** Where a value came from, as marks: its sources, whether it is untrusted, its label. */
-function marks(item: DisplayItem): HTMLElement {
+/** Who sees a query: the person who asked (sources in words), or an admin (its labels too). */
+export type Audience = "person" | "admin";
+
+/** The admin view's marks: where the value came from and its label, in words. */
+function labelMarks(item: DisplayItem): HTMLElement {
   const list = el(
     "ul",
-    { class: "marks", "aria-label": "Where this came from" },
+    { class: "marks", "aria-label": "Where this came from and its label" },
     provenanceWords(item).map((f) => el("li", { class: "mark", text: `from ${f}` })),
   );
-  if (item.untrusted)
-    list.appendChild(el("li", { class: "mark warn", text: "untrusted content (not checked)" }));
-  list.appendChild(
-    el("li", { class: "mark", text: `label ${item.label.confidentiality} / ${item.label.integrity}` }),
-  );
+  for (const words of labelWords(item.label))
+    list.appendChild(el("li", { class: `mark${item.untrusted ? " warn" : ""}`, text: words }));
   return list;
+}
+
+/**
+ * A value as its owner wrote it: an app's or a model's words boxed and captioned as theirs, never
+ * set out as Lattice's own; the person's own words or saved data with a plain "From …" line.
+ */
+function framed(item: DisplayItem, value: HTMLElement): HTMLElement[] {
+  const by = writtenBy(item);
+  if (!by.app) return [value, ...(by.text ? [el("p", { class: "source-line", text: by.text })] : [])];
+  return [
+    el("figure", { class: `app-text${item.untrusted ? " untrusted" : ""}` }, [
+      el("figcaption", { text: by.text }),
+      el("div", { class: "app-quote" }, [value]),
+    ]),
+  ];
 }
 
 /** An answer laid out; every string in it is a text node. */
@@ -48,7 +71,7 @@ export function answerNode(shape: Answer, caption: string): HTMLElement {
   }
 }
 
-export function renderDisplay(items: DisplayItem[]): HTMLElement {
+export function renderDisplay(items: DisplayItem[], audience: Audience = "person"): HTMLElement {
   if (!items.length) return el("p", { class: "display", text: "Nothing to show yet." });
   return el(
     "ul",
@@ -60,15 +83,18 @@ export function renderDisplay(items: DisplayItem[]): HTMLElement {
           el("h3", { text: title }),
           el("p", {
             class: "withheld",
-            text: `Withheld: its label (${item.label.confidentiality}) is above what the display policy shows.`,
+            text:
+              audience === "admin"
+                ? `Withheld: its privacy level (${item.label.confidentiality}) is above what the display policy shows.`
+                : "Withheld: it is more private than your admin lets this chat show.",
           }),
-          marks(item),
+          ...(audience === "admin" ? [labelMarks(item)] : []),
         ]);
       }
       return el("li", { class: `item${item.untrusted ? " untrusted" : ""}`, "data-key": item.key }, [
         el("h3", { text: title }),
-        answerNode(answerShape(item.value), title),
-        marks(item),
+        ...framed(item, answerNode(answerShape(item.value), title)),
+        ...(audience === "admin" ? [labelMarks(item)] : []),
       ]);
     }),
   );
@@ -77,7 +103,9 @@ export function renderDisplay(items: DisplayItem[]): HTMLElement {
 export interface QueryOptions {
   /** false: the query's consents are not shown (the consent page shows its own). */
   consents?: boolean;
-  /** Where "See the plan" and answers go; the chat names its session. */
+  /** The asker's view (sources in words, no labels) unless an admin's is asked for. */
+  audience?: Audience;
+  /** The client the consent dialogs answer with. */
   client: Lattice;
 }
 
@@ -122,10 +150,13 @@ export function renderQuery(
       target.appendChild(old ?? renderConsent(opts.client, sid, c, onChange));
     }
   }
-  target.appendChild(renderDisplay(query.display));
+  target.appendChild(renderDisplay(query.display, opts.audience));
   target.appendChild(
     el("p", {}, [
-      el("a", { href: `/console/sessions/${sid}/queries/${query.id}`, text: "See the plan and its trace" }),
+      el("a", {
+        href: `/console/sessions/${sid}/queries/${query.id}`,
+        text: "Details: the plan, labels and trace",
+      }),
     ]),
   );
 }

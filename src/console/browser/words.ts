@@ -72,3 +72,36 @@ export function catalogLabel(entry: Pick<CatalogEntry, "output">, integrityBotto
   const integ = entry.output?.integrity;
   return `${conf} / ${integ ?? `${integrityBottom} (not declared: the policy's lowest)`}`;
 }
+
+const list = (xs: string[]) =>
+  xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+
+/**
+ * Whose a shown value is, for the person who asked, with no label: "From your words", or, when an
+ * app or a model reading app content wrote it, a caption that says so ("The cheapcab app wrote:").
+ * `app` marks the value as another's words, to be quoted apart from Lattice's own.
+ */
+export function writtenBy(item: Pick<DisplayItem, "provenance" | "untrusted">): {
+  app: boolean;
+  text: string;
+} {
+  const { from, apps } = item.provenance;
+  const others = from
+    .filter((f) => f !== "app" && f !== "model")
+    .map((f) => (f === "user" ? "your words" : FROM[f]));
+  const named = apps.length ? `the ${list(apps)} app${apps.length > 1 ? "s" : ""}` : "an app";
+  const unchecked = item.untrusted ? " (not checked; not Lattice's words)" : "";
+  const also = others.length ? `, with ${list(others)}` : "";
+  if (from.includes("model"))
+    return { app: true, text: `A model wrote this, reading what ${named} sent${also}${unchecked}:` };
+  if (from.includes("app")) {
+    const who = named.charAt(0).toUpperCase() + named.slice(1);
+    return { app: true, text: `${who} wrote${also}${unchecked}:` };
+  }
+  return { app: false, text: others.length ? `From ${list(others)}` : "" };
+}
+
+/** A label for the admin view, in words: how private the value is and whether anyone vouched for it. */
+export function labelWords(label: Label): string[] {
+  return [`Privacy level: ${label.confidentiality}`, `Trust: ${trustWords(label)} (${label.integrity})`];
+}
