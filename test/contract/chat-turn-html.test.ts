@@ -171,7 +171,9 @@ describe("the consent turn, rendered as Open WebUI renders it", () => {
       "Subject: “invoices”, from the planner's choice.",
       `Message: “${BODY}”, from a model's reading of mail's answer.`,
     ]);
-    expect(readable(html)).toContain("Send an e-mail with mail: this cannot be undone once it is done.");
+    expect(readable(html)).toContain(
+      `If you allow it, the e-mail to “${TO}” will be sent by the app “mail”: this cannot be undone once it is done.`,
+    );
     // An address is a value, quoted: never a mailto link.
     expect(tags(html, "a").some((a) => a.attrs.href?.startsWith("mailto:"))).toBe(false);
   });
@@ -182,6 +184,17 @@ describe("the consent turn, rendered as Open WebUI renders it", () => {
     expect(closing).toHaveLength(1);
     expect(closing[0]!.inside).toEqual(["p"]);
     expect(tags(html, "a")[0]!.inside).toEqual(["p"]);
+  });
+
+  it("says the assessment's own reasons apart from what would happen, as Lattice's assessment", () => {
+    const why = "the planner chose mail.send with app-written text in view";
+    const view = { ...mailView(TO, BODY), reason: `this cannot be undone once it is done; ${why}` };
+    const q = query(view, "awaiting_consent", "pending");
+    const consent = { ...q.consents[0]!, assessment: { verdict: "warning" as const, reasons: [why] } };
+    const html = toHtml(answerText({ ...q, consents: [consent] }, { ...links, tokens }));
+    expect(readable(html)).toContain(
+      `will be sent by the app “mail”: this cannot be undone once it is done. Lattice's assessment: ${why}.`,
+    );
   });
 
   it("says an empty value is empty, not a pair of quotation marks", () => {

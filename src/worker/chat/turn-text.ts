@@ -26,10 +26,26 @@ type Consent = QueryView["consents"][number];
 /** A value as data: escaped (no link, emphasis or HTML in it is live) and in quotation marks. */
 export const quoted = (value: string) => `“${plain(value)}”`;
 
-/** What the consent would do, in one sentence of Lattice's words. */
+/** The views whose values say what would happen (action's `will`); any other is said by its title. */
+const SAID_BY_VALUES = new Set(["mail", "payment", "booking", "share"]);
+
+/**
+ * What the consent would do, in one sentence of Lattice's words (from the view's values where its
+ * kind has them), why it asks; then the assessment's own reasons, said as such.
+ */
 function willHappen(c: Consent): string {
   if (!c.view) return `Lattice asks before ${plain(asked(c).replace(/`/g, ""))}.`;
-  return `${plain(c.view.title)}: ${plain(c.view.reason.replace(/[.\s]+$/, ""))}.`;
+  const reasons = c.assessment?.reasons ?? [];
+  const lead = reasons.reduce((r, x) => r.replace(`; ${x}`, ""), c.view.reason).replace(/[.\s]+$/, "");
+  const by = c.view.app ? ` by the app ${quoted(c.view.app)}` : "";
+  const what = SAID_BY_VALUES.has(c.view.kind)
+    ? `If you allow it, ${action(c).will}${by}`
+    : plain(c.view.title);
+  const noted = lead !== c.view.reason.replace(/[.\s]+$/, "") ? reasons : [];
+  const assessed = noted.length
+    ? ` Lattice's assessment: ${plain(noted.join("; ").replace(/[.\s]+$/, ""))}.`
+    : "";
+  return `${what}: ${plain(lead)}.${assessed}`;
 }
 
 /** The fields whose value did not come from the user's words (or carry a warning), with their source. */
@@ -72,8 +88,8 @@ export function consentTurn(query: QueryView, links: ConsentLinks): string {
   ].join("\n\n");
 }
 
-/** What an answered consent would make happen, in words from its view's values: done, and not done. */
-function action(c: Consent): { done: string; notDone: string } {
+/** What a consent would make happen, in words from its view's values: done, not done, and to be done. */
+function action(c: Consent): { done: string; notDone: string; will: string } {
   const value = (name: string) => {
     const f = c.view?.fields.find((x) => x.name === name);
     return f && !f.withheld && f.value ? quoted(clip(f.value)) : null;
@@ -82,6 +98,7 @@ function action(c: Consent): { done: string; notDone: string } {
   const said = (what: string, verb: string, rest = "") => ({
     done: `${what} was ${verb}${rest}`,
     notDone: `${what} was not ${verb}${rest}`,
+    will: `${what} will be ${verb}${rest}`,
   });
   switch (c.view?.kind) {
     case "mail":
@@ -99,7 +116,7 @@ function action(c: Consent): { done: string; notDone: string } {
     }
     default: {
       const what = c.view ? plain(c.view.title) : asked(c).replace(/ \(consent [^)]*\)$/, "");
-      return { done: `${what}: done`, notDone: `${what}: not done` };
+      return { done: `${what}: done`, notDone: `${what}: not done`, will: `${what}: will be done` };
     }
   }
 }
