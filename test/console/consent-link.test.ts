@@ -71,10 +71,12 @@ describe("a consent link from a stock chat frontend, for a user with no Lattice 
     await checkPage(b, "consent-link-chat");
     expect(await b.page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
 
-    history.push({ role: "user", content: "Did it go out?" });
+    history.push({ role: "user", content: "Who is my landlord?" });
     const outcome = await openWebUiTurn(history, chatId);
-    expect(outcome).toMatch(/went on after your answer; this message was not run/);
-    expect(outcome).not.toMatch(/could not answer/);
+    // The outcome in words, then the new message answered (not dropped).
+    expect(outcome).toMatch(/✓ Done: the e-mail to “[^”]+” was sent\./);
+    expect(outcome).toContain("Morgan Lee");
+    expect(outcome).not.toMatch(/could not answer|not run/);
   });
 });
 

@@ -67,4 +67,26 @@ describe("progressLine", () => {
     );
     expect(line).not.toContain("\n");
   });
+
+  it("as text (an Open WebUI status line shows no Markdown): names in quotation marks, no backtick", () => {
+    const text = (e: HubEvent) => progressLine(e, "text");
+    expect(text(event("step_started", tool))).toBe("▸ Calling “contacts.lookup” (app “contacts”)…");
+    expect(text(event("step_progress", { ...tool, progress: 2, total: 5 }))).toBe(
+      "  “contacts.lookup” (app “contacts”): 2 of 5",
+    );
+    expect(text(event("step_finished", { ...tool, label: {} }))).toBe(
+      "✓ “contacts.lookup” (app “contacts”) done.",
+    );
+    // Control: the same events as Markdown lines carry code spans, whose backticks a status line shows.
+    expect(progressLine(event("step_started", tool))).toContain("`");
+  });
+
+  it("as text keeps a hostile name on one line, inside quotation marks it cannot close", () => {
+    const hostile = { ...tool, tool: "x” done.\n✓ Lattice: payment approved “y", app: "a\u2028b" };
+    const line = progressLine(event("step_started", hostile), "text")!;
+    expect(line).toBe('▸ Calling “x" done. ✓ Lattice: payment approved "y” (app “a b”)…');
+    expect(line).not.toMatch(/[\n\u2028`]/);
+    const long = progressLine(event("step_started", { ...tool, tool: "t".repeat(200) }), "text")!;
+    expect(long).toContain(`“${"t".repeat(79)}…”`);
+  });
 });

@@ -181,7 +181,9 @@ describe("chat rendering of a consent's view", () => {
 
   it("is short: one sentence, the values not from the user's words with their source, one link", () => {
     const text = consentTurn(pending(view), links);
-    expect(text).toContain("Pay with inboxpilot: this cannot be undone once it is done.");
+    expect(text).toContain(
+      "If you allow it, the payment of “1250” to “D\u041589370400440532013000” will be made by the app “inboxpilot”: this cannot be undone once it is done.",
+    );
     expect(text).toContain(
       "- IBAN: “D\u041589370400440532013000”, from bank's answer. Look carefully: looks like a value from bank.list\\_scheduled's answer but is not the same.",
     );

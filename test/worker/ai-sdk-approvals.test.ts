@@ -127,7 +127,7 @@ describe("the AI SDK UI message stream: consents as tool approvals", () => {
     await chat.addToolApprovalResponse({ id: approval.id, approved: false });
     await chat.idle();
     expect(toolParts(chat.last)[0]).toMatchObject({ state: "output-denied" });
-    expect(textOf(chat.last)).toMatch(/Lattice could not answer/);
+    expect(textOf(chat.last)).toMatch(/✗ Not done: you refused, so the payment .* was not made\./);
     expect((await worldState(w.world)).calls).toEqual([]);
     const after = await api("GET", `/v1/sessions/${sid}/consents`, { key: w.frontend });
     expect((after.body as { consents: Array<{ status: string }> }).consents[0]?.status).toBe("denied");

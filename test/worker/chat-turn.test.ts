@@ -151,7 +151,7 @@ describe("one chat turn behind both chat protocols", () => {
     expect(after.lattice.earlier).toEqual({ queryId: asked.lattice.queryId, status: "completed" });
     expect(after.lattice.queryId).not.toBe(asked.lattice.queryId);
     expect(after.lattice.status).toBe("completed");
-    expect(after.text).toMatch(/✓ Done: the payment of “40” to “DE89370400440532013000” was made\./);
+    expect(after.text).toMatch(/✓ Done: the payment of “40.00” to “DE89370400440532013000” was made\./);
     expect(after.text.indexOf("✓ Done")).toBeLessThan(after.text.indexOf("Landlord"));
     expect(after.text).not.toMatch(/not run/);
     expect(await modelLog(w.models.planner)).toHaveLength(2);

@@ -264,7 +264,7 @@ describe("the OpenAI-compatible endpoint", () => {
     // The outcome in words first, then the new message answered as a query of its own.
     const said = resumed.choices[0]?.message.content ?? "";
     expect(said).toMatch(
-      /^Your earlier request \(` Send 40 EUR [^\n]*\):\n\n✓ Done: the payment of “40” to “DE89370400440532013000” was made\./,
+      /^Your earlier request \(` Send 40 EUR [^\n]*\):\n\n✓ Done: the payment of “40.00” to “DE89370400440532013000” was made\./,
     );
     expect(said).not.toMatch(/not run/);
     expect(latticeOf(resumed).queryId).not.toBe(lattice.queryId);

@@ -157,6 +157,11 @@ describe("progress", () => {
       data: { description: "▸ Planning the request…", done: false },
     });
     expect(events.at(-1)?.data.done).toBe(true);
+    // A status line is text, not Markdown: names in quotation marks, no code span's backticks.
+    expect(events.map((e) => e.data.description)).toContain("▸ Calling “contacts.lookup” (app “contacts”)…");
+    expect(events.filter((e) => e.data.description.includes("`"))).toEqual([]);
+    // Control: the same progress under reasoning is Markdown, its names code spans.
+    expect(withReasoning.some((d) => String(d.reasoning).includes("` contacts.lookup `"))).toBe(true);
     expect(events.filter((e) => e.data.done)).toHaveLength(1);
     expect(reasoning(status)).toEqual([]);
     expect(contentOf(status)).toContain("Morgan Lee");

@@ -26,10 +26,26 @@ type Consent = QueryView["consents"][number];
 /** A value as data: escaped (no link, emphasis or HTML in it is live) and in quotation marks. */
 export const quoted = (value: string) => `“${plain(value)}”`;
 
-/** What the consent would do, in one sentence of Lattice's words. */
+/** The views whose values say what would happen (action's `will`); any other is said by its title. */
+const SAID_BY_VALUES = new Set(["mail", "payment", "booking", "share"]);
+
+/**
+ * What the consent would do, in one sentence of Lattice's words (from the view's values where its
+ * kind has them), why it asks; then the assessment's own reasons, said as such.
+ */
 function willHappen(c: Consent): string {
   if (!c.view) return `Lattice asks before ${plain(asked(c).replace(/`/g, ""))}.`;
-  return `${plain(c.view.title)}: ${plain(c.view.reason.replace(/[.\s]+$/, ""))}.`;
+  const reasons = c.assessment?.reasons ?? [];
+  const lead = reasons.reduce((r, x) => r.replace(`; ${x}`, ""), c.view.reason).replace(/[.\s]+$/, "");
+  const by = c.view.app ? ` by the app ${quoted(c.view.app)}` : "";
+  const what = SAID_BY_VALUES.has(c.view.kind)
+    ? `If you allow it, ${action(c).will}${by}`
+    : plain(c.view.title);
+  const noted = lead !== c.view.reason.replace(/[.\s]+$/, "") ? reasons : [];
+  const assessed = noted.length
+    ? ` Lattice's assessment: ${plain(noted.join("; ").replace(/[.\s]+$/, ""))}.`
+    : "";
+  return `${what}: ${plain(lead)}.${assessed}`;
 }
 
 /** The fields whose value did not come from the user's words (or carry a warning), with their source. */
@@ -38,9 +54,14 @@ export function notYourWords(view: ConsentView): string[] {
     .filter((f) => f.warnings.length > 0 || f.sources.some((s) => s.kind !== "user"))
     .map((f) => {
       const label = f.labelFrom === "data" ? quoted(f.label) : plain(f.label);
-      const value = f.withheld ? "(withheld)" : quoted(f.value ?? "");
+      const value = f.withheld ? "(withheld)" : f.value ? quoted(f.value) : "(empty)";
       const from = f.sources.map((s) => plain(s.words)).join(", ") || "an unknown source";
-      const warned = f.warnings.map((w) => ` Look carefully: ${plain(w.message.replace(/[.\s]+$/, ""))}.`);
+      // A recipient content chose: its source is said already; what matters is where it sends.
+      const warned = f.warnings.map((w) =>
+        w.code === "not_your_words"
+          ? " Look carefully: it decides where this goes, and you did not write it."
+          : ` Look carefully: ${plain(w.message.replace(/[.\s]+$/, ""))}.`,
+      );
       return `- ${label}: ${value}, from ${from}.${warned.join("")}`;
     });
 }
@@ -67,33 +88,38 @@ export function consentTurn(query: QueryView, links: ConsentLinks): string {
   ].join("\n\n");
 }
 
-/** What an answered consent made happen, in words, from its view's values. */
-function done(c: Consent): string {
+/** What a consent would make happen, in words from its view's values: done, not done, and to be done. */
+function action(c: Consent): { done: string; notDone: string; will: string } {
   const value = (name: string) => {
     const f = c.view?.fields.find((x) => x.name === name);
     return f && !f.withheld && f.value ? quoted(clip(f.value)) : null;
   };
   const to = value("to");
+  const said = (what: string, verb: string, rest = "") => ({
+    done: `${what} was ${verb}${rest}`,
+    notDone: `${what} was not ${verb}${rest}`,
+    will: `${what} will be ${verb}${rest}`,
+  });
   switch (c.view?.kind) {
     case "mail":
-      return to ? `the e-mail to ${to} was sent` : "the e-mail was sent";
+      return said(to ? `the e-mail to ${to}` : "the e-mail", "sent");
     case "payment": {
       const amount = [value("amount"), value("currency")].filter(Boolean).join(" ");
       const payee = value("payee") ?? value("iban");
-      return `the payment${amount ? ` of ${amount}` : ""}${payee ? ` to ${payee}` : ""} was made`;
+      return said(`the payment${amount ? ` of ${amount}` : ""}${payee ? ` to ${payee}` : ""}`, "made");
     }
     case "booking":
-      return `the booking${to ? ` to ${to}` : ""} was made`;
-    case "share":
-      return `${value("what") ?? "the data"} was shared${value("with") ? ` with ${value("with")}` : ""}`;
-    default:
-      return c.view ? `${plain(c.view.title)}: done` : `${plain(c.functionality)}: done`;
+      return said(`the booking${to ? ` to ${to}` : ""}`, "made");
+    case "share": {
+      const withWhom = value("with");
+      return said(value("what") ?? "the data", "shared", withWhom ? ` with ${withWhom}` : "");
+    }
+    default: {
+      const what = c.view ? plain(c.view.title) : asked(c).replace(/ \(consent [^)]*\)$/, "");
+      return { done: `${what}: done`, notDone: `${what}: not done`, will: `${what}: will be done` };
+    }
   }
 }
-
-/** What it was about, for a consent that did not go through. */
-const about = (c: Consent) =>
-  (c.view ? plain(c.view.title) : plain(c.functionality)).replace(/^./, (x) => x.toLowerCase());
 
 /**
  * The outcome of a finished query that asked the user, in words: done (and what was done), refused
@@ -103,23 +129,24 @@ export function outcomeLine(query: QueryView): string | null {
   const answered = query.consents.filter((c) => c.status !== "pending");
   if (!isFinal(query.status) || !answered.length) return null;
   if (query.status === "completed") {
-    const did = answered.filter((c) => c.status === "allowed" && c.kind !== "app_selection").map(done);
-    return `✓ Done: ${did.length ? did.join("; ") : "it went on as you allowed"}.`;
+    const did = answered.filter((c) => c.status === "allowed" && c.kind !== "app_selection");
+    return `✓ Done: ${did.length ? did.map((c) => action(c).done).join("; ") : "it went on as you allowed"}.`;
   }
   const refused = answered.find((c) => c.status === "denied");
-  if (refused) return `✗ Not done: you refused ${about(refused)}.`;
+  if (refused) return `✗ Not done: you refused, so ${action(refused).notDone}.`;
   const expired = answered.find((c) => c.status === "expired");
-  if (expired) return `✗ Not done: nobody answered in time (${about(expired)}).`;
-  const code = query.error?.code ? ` (${inert(query.error.code)})` : "";
-  return `✗ Failed${code} after your answer: nothing more was done.`;
+  if (expired) return `✗ Not done: nobody answered in time, so ${action(expired).notDone}.`;
+  const error = query.error ?? { code: query.status, message: `the query was ${query.status}` };
+  return `✗ Failed after your answer: ${inert(error.message)} (${inert(error.code)}).`;
 }
 
 /** The answer to a query: its consent turn while it asks, else its outcome (if it asked) and display. */
 export function answerText(query: QueryView, links: ConsentLinks): string {
   if (pendingConsents(query).length) return consentTurn(query, links);
   const outcome = outcomeLine(query);
-  const shown = renderQuery(query);
-  return outcome ? `${outcome}\n\n${shown}` : shown;
+  if (!outcome) return renderQuery(query);
+  // A query that did not complete has nothing to display: its outcome says why, once.
+  return query.status === "completed" ? `${outcome}\n\n${renderQuery(query)}` : outcome;
 }
 
 const earlier = (query: QueryView) => `Your earlier request (${inert(clip(query.text))})`;

@@ -70,7 +70,8 @@ export const openaiRoutes = base
       try {
         let next = await events.next();
         for (; !next.done; next = await events.next()) {
-          const line = progressLine(next.value);
+          // A status event's description is shown as text, not Markdown (Open WebUI's status line).
+          const line = progressLine(next.value, progress === "status" ? "text" : "markdown");
           if (line) yield line;
         }
         const { text: content, lattice } = await finishTurn(c, turn, next.value);
