@@ -92,7 +92,7 @@ describe("a consent link", () => {
     const shown = payloadOf(t.link).n!;
     expect(shown.startsWith("Dana Whitfield of Ledgerwise")).toBe(true);
     expect([...shown].length).toBeLessThanOrEqual(64);
-    expect(shown).not.toMatch(/[\u202e\u0007]/);
+    for (const c of ["\u202e", "\u0007"]) expect(shown).not.toContain(c);
     const read = await api("GET", consentPath(t), { key: t.link });
     expect((read.body as { request?: { text: string } }).request).toEqual({
       text: `Send 40 EUR to ${IBAN} with subject lunch`,
