@@ -2,7 +2,7 @@ import { Marked } from "marked";
 import { describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
 import { checkPage } from "./browser.ts";
-import { stack, useBrowser, userToken } from "./kit.ts";
+import { openWebUiTurn, stack, useBrowser, userToken } from "./kit.ts";
 
 /**
  * The chat turns a person meets in Open WebUI, as it renders them: the demo's real turns from the
@@ -14,26 +14,6 @@ import { stack, useBrowser, userToken } from "./kit.ts";
 const DEMO = "Email the total of this month's invoices to my accountant";
 const NEXT = "Who is my landlord?";
 const openWebUi = new Marked({ gfm: true, breaks: true, async: false });
-
-/** A turn as Open WebUI sends it (forwarded user headers, its chat id); Lattice's reply is added. */
-async function openWebUiTurn(history: Array<{ role: string; content: string }>, chatId: string) {
-  const res = await fetch(`${stack().api}/v1/openai/chat/completions`, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${stack().demo.keys.frontend}`,
-      "Content-Type": "application/json",
-      "X-OpenWebUI-User-Name": "Alex Demo",
-      "X-OpenWebUI-User-Id": "alex",
-      "X-OpenWebUI-Chat-Id": chatId,
-    },
-    body: JSON.stringify({ model: "lattice", messages: history }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
-  const content = body.choices[0]!.message.content;
-  history.push({ role: "assistant", content });
-  return content;
-}
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);

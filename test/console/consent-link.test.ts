@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
 import { checkPage } from "./browser.ts";
-import { signIn, stack, useBrowser, userToken } from "./kit.ts";
+import { openWebUiTurn, signIn, stack, useBrowser, userToken } from "./kit.ts";
 
 const DEMO = "Email the total of this month's invoices to my accountant";
 
@@ -15,31 +15,6 @@ async function chat(token: string, text: string): Promise<string> {
   expect(res.status).toBe(200);
   const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
   return body.choices[0]!.message.content;
-}
-
-/**
- * A turn as Open WebUI sends it (ENABLE_FORWARD_USER_INFO_HEADERS): the frontend key, the user and
- * chat in its headers, no `user`, the whole history; returns Lattice's reply, added to the history.
- */
-async function openWebUiTurn(history: Array<{ role: string; content: string }>, chatId: string) {
-  const res = await fetch(`${stack().api}/v1/openai/chat/completions`, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${stack().demo.keys.frontend}`,
-      "Content-Type": "application/json",
-      "X-OpenWebUI-User-Name": "Alex Demo",
-      "X-OpenWebUI-User-Id": "alex",
-      "X-OpenWebUI-User-Email": "alex@example.com",
-      "X-OpenWebUI-User-Role": "user",
-      "X-OpenWebUI-Chat-Id": chatId,
-    },
-    body: JSON.stringify({ model: "lattice", messages: history }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
-  const content = body.choices[0]!.message.content;
-  history.push({ role: "assistant", content });
-  return content;
 }
 
 describe("a consent link from a stock chat frontend, for a user with no Lattice credential", () => {

@@ -55,3 +55,28 @@ export async function ended(b: Browser, timeout = 30_000): Promise<string> {
     .toMatch(/\bstatus-(completed|failed|rejected)\b/);
   return (await b.page.locator("#query").textContent()) ?? "";
 }
+
+/**
+ * A turn as Open WebUI sends it (ENABLE_FORWARD_USER_INFO_HEADERS): the frontend key, the user and
+ * chat in its headers, no `user`, the whole history; returns Lattice's reply, added to the history.
+ */
+export async function openWebUiTurn(history: Array<{ role: string; content: string }>, chatId: string) {
+  const res = await fetch(`${stack().api}/v1/openai/chat/completions`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${stack().demo.keys.frontend}`,
+      "Content-Type": "application/json",
+      "X-OpenWebUI-User-Name": "Alex Demo",
+      "X-OpenWebUI-User-Id": "alex",
+      "X-OpenWebUI-User-Email": "alex@example.com",
+      "X-OpenWebUI-User-Role": "user",
+      "X-OpenWebUI-Chat-Id": chatId,
+    },
+    body: JSON.stringify({ model: "lattice", messages: history }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+  const content = body.choices[0]!.message.content;
+  history.push({ role: "assistant", content });
+  return content;
+}
