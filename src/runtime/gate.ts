@@ -7,7 +7,6 @@ import {
   type ConsentNeed,
   checkCall,
   consentFor,
-  isSchemaDestination,
   type Lattices,
   type Policy,
   type PoolSource,
@@ -24,6 +23,7 @@ import {
 } from "../policy/index.ts";
 import { appSelectionAsk, authorizeAsk, callAsk, planEndorseAsk } from "./consent-asks.ts";
 import type { Consent, ConsentAsk } from "./consents.ts";
+import { callDestinations, isDeclaredDestination } from "./destination-args.ts";
 import { StepFailure } from "./failure.ts";
 import type { Pc } from "./interpreter.ts";
 import { type AppPicks, pickedFor } from "./picks.ts";
@@ -252,9 +252,12 @@ export class Gate {
       tool: target.tool,
       args: Object.fromEntries(Object.entries(c.args).map(([name, a]) => [name, a.value])),
       standing: c.standing,
-      // Declared, the schema's, or the policy's destination role: where content's pick needs `chosenFrom`.
-      destinations: Object.keys(c.args).filter(
-        (name) => this.declaredDestination(target, name) || this.policyRole(target, name) === "destination",
+      // Where content's pick needs the rule's `chosenFrom`.
+      destinations: callDestinations(
+        this.g.policy,
+        target,
+        this.g.snapshot.destinations[target.tool],
+        Object.keys(c.args),
       ),
       origins: c.origins,
       violations: c.violations,
@@ -316,7 +319,7 @@ export class Gate {
       tool: target.tool,
       argument: v.argument,
       // Declared, or made one by the catalog's schema: the sanitiser never vouches for a place.
-      destination: this.declaredDestination(target, v.argument),
+      destination: isDeclaredDestination(target, this.g.snapshot.destinations[target.tool], v.argument),
       value: arg.value,
       required: v.required,
       // Built on first need: a payload that writes no reference never reads it.
@@ -332,21 +335,6 @@ export class Gate {
         ...how,
       });
     return how !== null;
-  }
-
-  /** An argument the catalog's schema or the snapshot's declared destinations make a destination. */
-  private declaredDestination(target: Target, argument: string): boolean {
-    return (
-      isSchemaDestination(target.entry, argument) ||
-      (this.g.snapshot.destinations[target.tool] ?? []).some((path) => path.split(/[.[]/)[0] === argument)
-    );
-  }
-
-  /** The role the tenant's policy gives an argument, if any (own keys only). */
-  private policyRole(target: Target, argument: string): string | undefined {
-    const tools = this.g.policy.tools;
-    const args = Object.hasOwn(tools, target.tool) ? tools[target.tool]?.args : undefined;
-    return args && Object.hasOwn(args, argument) ? args[argument]?.role : undefined;
   }
 
   /** The verifier's own rule (`checkCall`) on runtime labels; a known static violation keeps its causes. */
