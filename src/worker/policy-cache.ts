@@ -1,3 +1,4 @@
+import { Lru } from "../lru.ts";
 import { tenantStub } from "../objects/stubs.ts";
 import type { Policy } from "../policy/policy-schema.ts";
 
@@ -11,7 +12,9 @@ import type { Policy } from "../policy/policy-schema.ts";
 
 export const POLICY_CACHE_TTL_MS = 60_000;
 
-const cached = new Map<string, { until: number; policy: Promise<Policy> }>();
+/** Tenants an isolate keeps: one deployment serves many, and the set must not grow without end. */
+const MAX_TENANTS = 1_000;
+const cached = new Lru<string, { until: number; policy: Promise<Policy> }>(MAX_TENANTS);
 
 /** The tenant's policy as this isolate last read it, at most POLICY_CACHE_TTL_MS ago. */
 export function cachedPolicy(env: Env, tenantId: string): Promise<Policy> {
