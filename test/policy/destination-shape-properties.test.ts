@@ -134,9 +134,12 @@ describe("destination shapes: a place hidden in a value, a split, or a $ref (#43
         const args = { [name]: how === "items" ? [value] : value };
         const path = how === "items" ? `${name}[]` : name;
         if (value !== "") expect(inferredDestinations(withFormat(true), args)).toEqual([{ path, value }]);
-        // Control: the same schema without the format reads only a value that is itself an address.
+        // Control: without the format, the $ref reads exactly as a plain string there does (only a
+        // value that is itself an address, `//host` included), whatever the value.
+        const string = { type: "string" };
+        const bare = { [name]: how === "items" ? { type: "array", items: string } : string };
         const plain = inferredDestinations(withFormat(false), args);
-        expect(plain.length === 0 || /[.@:0-9]/.test(value)).toBe(true);
+        expect(plain).toEqual(inferredDestinations({ type: "object", properties: bare }, args));
       }),
       RUNS,
     );
