@@ -226,9 +226,3 @@ export interface Grant {
   description: string;
   createdAt: string;
 }
-
-/** What the TenantDO says of a recorded model call: the policy version in force, whether tokens are left. */
-export interface TokenNews {
-  version: number;
-  left: boolean;
-}

@@ -1,8 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { tenantObjectName } from "../../src/objects/names.ts";
-import { rpc } from "../../src/objects/rpc.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
+import { beginAppCall, servingState } from "../../src/objects/tenant-replica/index.ts";
 import { api, createTenant, expectError, issueKey, type TestTenant } from "./helpers.ts";
 
 const obj = { type: "object" };
@@ -37,8 +35,9 @@ async function setup(): Promise<{ tenant: TestTenant; dev: string; dev2: string;
 
 /** What planners and spokes can see: the tenant's serving apps. */
 async function servingNames(tenant: TestTenant): Promise<string[]> {
-  const apps = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenant.tenantId))).servingApps();
-  return apps.map((a) => `${a.name}@${a.version}`);
+  // This isolate's replica: every write through the API here reaches it at once.
+  const { apps } = await servingState(env, tenant.tenantId);
+  return apps.filter((a) => !a.app.drifted).map((a) => `${a.app.name}@${a.app.version}`);
 }
 
 describe("app registration and review", () => {
@@ -130,10 +129,11 @@ describe("app registration and review", () => {
       id: string;
     };
     await api("POST", `/v1/admin/apps/${id}/versions/1/approve`, { key: tenant.adminKey, body: {} });
-    const tenantDO = rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenant.tenantId)));
-    // v1 decoded and held by the tenant object: it has no "echo".
-    expect(await tenantDO.beginAppCall(id, "ping", undefined)).toMatchObject({ ok: true });
-    expect(await tenantDO.beginAppCall(id, "echo", undefined)).toMatchObject({
+    const begin = (functionality: string, version: number | undefined) =>
+      beginAppCall(env, tenant.tenantId, { appId: id, functionality, version });
+    // v1 decoded and held by this isolate's replica: it has no "echo".
+    expect(await begin("ping", undefined)).toMatchObject({ ok: true });
+    expect(await begin("echo", undefined)).toMatchObject({
       code: "unknown_functionality",
     });
     const echo = { name: "echo", description: "Echoes", request: obj, response: obj };
@@ -143,13 +143,13 @@ describe("app registration and review", () => {
       body: manifest("growing", { version: "2.0.0", functionalities: [ping, echo] }),
     });
     // Pending: still v1's manifest.
-    expect(await tenantDO.beginAppCall(id, "echo", undefined)).toMatchObject({
+    expect(await begin("echo", undefined)).toMatchObject({
       code: "unknown_functionality",
     });
     await api("POST", `/v1/admin/apps/${id}/versions/2/approve`, { key: tenant.adminKey, body: {} });
-    expect(await tenantDO.beginAppCall(id, "echo", 2)).toMatchObject({ ok: true, app: { version: 2 } });
-    expect(await tenantDO.beginAppCall(id, "ping", 1)).toMatchObject({ code: "app_changed" });
-    const [served] = await tenantDO.servingApps();
+    expect(await begin("echo", 2)).toMatchObject({ ok: true, app: { version: 2 } });
+    expect(await begin("ping", 1)).toMatchObject({ code: "app_changed" });
+    const [served] = (await servingState(env, tenant.tenantId)).view.apps;
     expect(served?.manifest.functionalities.map((f) => f.name)).toEqual(["ping", "echo"]);
   });
 

@@ -5,10 +5,13 @@
  * sent follows the role's output mode, and every call's tokens, retries included, are counted.
  * Workers AI answers come from a FAKE AI binding (test/fakes/ai-server.ts) the hub and spokes call.
  */
-import { runInDurableObject } from "cloudflare:test";
+
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { tenantObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
+import type { TenantDO } from "../../src/objects/tenant/index.ts";
+import { flushUsage } from "../../src/objects/tenant-replica/index.ts";
 import { RECORDED } from "../fixtures/recorded-answers.ts";
 import { api } from "./helpers.ts";
 import {
@@ -45,16 +48,9 @@ const SERVED = RECORDED.filter((r) => r.shape !== "workers-ai");
 
 /** Today's model tokens, read from the tenant's own counters. */
 async function tokensToday(tenantId: string): Promise<number> {
-  const stub = env.TENANT.getByName(tenantObjectName(tenantId));
-  return runInDurableObject(stub, (_instance, state) => {
-    const rows = state.storage.sql
-      .exec(
-        "SELECT used FROM usage WHERE kind = 'model_tokens' AND day = ?",
-        new Date().toISOString().slice(0, 10),
-      )
-      .toArray();
-    return Number(rows[0]?.used ?? 0);
-  });
+  await flushUsage(); // this isolate's batch of counts, sent now
+  const tenant = rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenantId)));
+  return (await tenant.recordUsage(new Date().toISOString().slice(0, 10), {})).model_tokens;
 }
 
 describe("recorded live-model answers through the API", () => {

@@ -17,9 +17,8 @@ import {
   targetId,
 } from "../../runtime/index.ts";
 import { randomId } from "../crypto.ts";
-import type { Rpc } from "../rpc.ts";
 import type { Sql } from "../sql.ts";
-import type { TenantDO } from "../tenant/index.ts";
+import { servingState } from "../tenant-replica/index.ts";
 import { appCaller } from "./app-call.ts";
 import type { ConsentPath } from "./consent-path.ts";
 import type { ConsentStore } from "./consents.ts";
@@ -49,8 +48,13 @@ export interface CollaborationContext {
   audit(type: AuditType, detail: Record<string, unknown>): void;
 }
 
-export async function discover(sql: Sql, tenant: Rpc<TenantDO>, name: string): Promise<Discovery | null> {
-  const { policy, catalog, apps } = await tenant.planningView();
+export async function discover(
+  sql: Sql,
+  env: Env,
+  tenantId: string,
+  name: string,
+): Promise<Discovery | null> {
+  const { policy, catalog, apps } = (await servingState(env, tenantId)).view;
   const fxId = () => ephemeralId(sql, { appId: CATEGORY, functionality: name });
   // Catalog mode: a catalog entry some serving app is bound to, in the admin's formats and words.
   if (policy.planning.mode === "catalog") {

@@ -21,12 +21,12 @@ import { sendAudit } from "../audit-sink.ts";
 import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantStub } from "../stubs.ts";
+import { admitQuery, picksRefused } from "../tenant-replica/index.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
 import { ConsentPath } from "./consent-path.ts";
 import { ConsentStore } from "./consents.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "./migrations.ts";
-import { admitQuery, picksRefused } from "./planning-views.ts";
 import { CallProgress, type ProgressReport } from "./progress.ts";
 import { type Caller, HubStore, mayUse, type QueryRecord, type Session } from "./store.ts";
 import { EventStreams } from "./streams.ts";
@@ -155,10 +155,10 @@ export class HubDO extends DurableObject<Env> {
     const auto = options.stepping !== "manual";
     const artifacts = auto ? this.lifecycle.artifactsOf(session) : null;
     artifacts?.catch(() => {}); // met where it is awaited, or not needed
-    const tenant = tenantStub(this.env, session.tenantId);
-    const problems = await picksRefused(tenant, session.tenantId, picked.data);
+    const problems = await picksRefused(this.env, session.tenantId, picked.data);
     if (problems.length) return failure("invalid_picks", "an app picked does not serve it", problems);
-    const { quota, context } = await admitQuery(tenant, session.tenantId);
+    const waitUntil = (p: Promise<unknown>) => this.ctx.waitUntil(p);
+    const { quota, context } = await admitQuery(this.env, session.tenantId, waitUntil);
     if (!quota.ok) return failure("quota_exceeded", "the daily query quota is used up", quota.details);
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data);
     this.store.emit(query.id, "query_started", { text });
@@ -364,7 +364,7 @@ export class HubDO extends DurableObject<Env> {
 
   async discover(name: string): Promise<Discovery | null> {
     const session = this.session();
-    return session ? discover(this.sql, tenantStub(this.env, session.tenantId), name) : null;
+    return session ? discover(this.sql, this.env, session.tenantId, name) : null;
   }
 
   async requestCollaboration(request: CollaborationRequest): Promise<CollaborationReply> {

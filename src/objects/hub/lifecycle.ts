@@ -19,10 +19,10 @@ import {
 } from "../../runtime/index.ts";
 import { bySize } from "../batch.ts";
 import { sha256Hex } from "../crypto.ts";
-import { artifactsStub, tenantStub } from "../stubs.ts";
+import { artifactsStub } from "../stubs.ts";
+import { planningContextOf, recordTokens, type TenantContext } from "../tenant-replica/index.ts";
 import type { ConsentPath } from "./consent-path.ts";
 import type { ConsentStore } from "./consents.ts";
-import { planningContextOf, type TenantContext } from "./planning-views.ts";
 import { queryPorts } from "./ports.ts";
 import type { CallProgress } from "./progress.ts";
 import type { HubStore, QueryRecord, Session } from "./store.ts";
@@ -142,10 +142,7 @@ export class QueryLifecycle {
     const early = this.early.get(queryId);
     this.early.delete(queryId);
     if (early && Date.now() - early.at <= ADMITTED_FOR_MS) return [early.tenant, await early.artifacts];
-    return Promise.all([
-      planningContextOf(tenantStub(this.env, session.tenantId), session.tenantId),
-      this.artifactsOf(session),
-    ]);
+    return Promise.all([planningContextOf(this.env, session.tenantId), this.artifactsOf(session)]);
   }
 
   /** The user's newest artifact metadata a planner is shown (none in a private session). */
@@ -171,7 +168,6 @@ export class QueryLifecycle {
     session: Session,
     [{ policy, catalog, apps, planner: resolved }, artifacts]: PlanningContext,
   ): Promise<Planned> {
-    const tenant = tenantStub(this.env, session.tenantId);
     // Retention: each new query first forgets the session's finished ones past the tenant's limit.
     this.store.prune(policy.retention.queryDays);
     if (!resolved.ok) return { state: "invalid", error: { code: resolved.code, message: resolved.message } };
@@ -198,11 +194,8 @@ export class QueryLifecycle {
           { ai: this.env.AI },
         );
         const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
-        // Exact: every planner call, retries included. Not awaited: the tenant counts it as it
-        // arrives, and the plan need not wait for the reply (a failure is logged).
-        tenant
-          .recordTokens(tokens)
-          .catch((error: unknown) => console.error("hub: a planner call's tokens were not counted", error));
+        // Every planner call, retries included, counted in this isolate's batch (tenant-replica/).
+        recordTokens(this.env, session.tenantId, tokens);
         return { text: answer.text, tokens, form: answer.form ?? "plain", finish: answer.finish ?? "stop" };
       },
     });

@@ -1,7 +1,8 @@
 import type { AuditType } from "../../audit-types.ts";
 import { VANILLA_SPOKE } from "../../contracts.ts";
 import { type QueryPorts, StepFailure, stepFailure } from "../../runtime/index.ts";
-import { artifactsStub, spokeStub, tenantStub } from "../stubs.ts";
+import { artifactsStub, spokeStub } from "../stubs.ts";
+import { servingState } from "../tenant-replica/index.ts";
 import { appCaller, type QueryScope } from "./app-call.ts";
 import type { ConsentStore } from "./consents.ts";
 
@@ -49,7 +50,7 @@ export function queryPorts(
       let inputs = given;
       if (!input.defences.isolation) {
         // The control for isolation: the q-llm also sees every app's own instructions.
-        const apps = await tenantStub(env, session.tenantId).servingApps();
+        const { apps } = (await servingState(env, session.tenantId)).view;
         inputs = { ...given, appInstructions: apps.map((a) => `${a.name}: ${a.manifest.description}`) };
       }
       const result = await spoke(VANILLA_SPOKE).qllm({

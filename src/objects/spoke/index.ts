@@ -17,8 +17,8 @@ import { failure } from "../../result.ts";
 import { sendAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { tenantStub } from "../stubs.ts";
+import { modelFor, recordTokens } from "../tenant-replica/index.ts";
 import { WriteBehind } from "../write-behind.ts";
-import { HeldModel } from "./held-model.ts";
 import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
 import { callApp } from "./pipeline.ts";
@@ -48,8 +48,6 @@ export class SpokeDO extends DurableObject<Env> {
   private readonly sql: Sql;
   private owner: { tenant_id: string; user_id: string; app_id: string } | undefined;
   private readonly memoryWrites = new WriteBehind();
-  /** The vanilla spoke's q-llm model between calls (held-model.ts). */
-  private readonly qllmModel = new HeldModel();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -137,20 +135,8 @@ export class SpokeDO extends DurableObject<Env> {
     // Whose model (and key) this uses is the tenant's: a call for another tenant is a bug, refused loudly.
     this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
     try {
-      const { model, limits } = await this.model(
-        "qllm",
-        request.tenantId,
-        request.modelTimeoutMs,
-        this.qllmModel,
-      );
-      const tenant = tenantStub(this.env, request.tenantId);
-      // The count goes out without waiting for its reply (HeldModel says what the reply can end).
-      const record = async (tokens: number) => {
-        tenant.recordTokens(tokens).then(
-          (news) => this.qllmModel.heard(news),
-          (error: unknown) => console.error("spoke: a q-llm call's tokens were not counted", error),
-        );
-      };
+      const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
+      const record = async (tokens: number) => recordTokens(this.env, request.tenantId, tokens);
       return await runQllm(request, { config: model, limits, ai: this.env.AI }, record);
     } catch (error) {
       if (error instanceof ModelError) return failure(error.code, error.message);
@@ -159,23 +145,17 @@ export class SpokeDO extends DurableObject<Env> {
   }
 
   /**
-   * The tenant's model for a role, resolved by the tenant when needed: keys stay sealed in the
-   * TenantDO and never travel in a hub's call or a query row. With `held`, a model resolved less
-   * than a second ago is used again (held-model.ts).
+   * The tenant's model for a role, from this isolate's replica of the tenant (tenant-replica/): keys
+   * are opened by the TenantDO and never travel in a hub's call or a query row.
    */
   private async model(
     role: ModelRole,
     tenantId: string,
     timeoutMs: number,
-    held?: HeldModel,
   ): Promise<{ model: ModelConfig; limits: ModelLimits }> {
-    const limits = { ...DEFAULT_MODEL_LIMITS, timeoutMs };
-    const kept = held?.get();
-    if (kept) return { model: kept, limits };
-    const resolved = await tenantStub(this.env, tenantId).modelFor(role);
+    const resolved = await modelFor(this.env, tenantId, role);
     if (!resolved.ok) throw new ModelError(resolved.code, resolved.message);
-    held?.hold(resolved.model, resolved.version);
-    return { model: resolved.model, limits };
+    return { model: resolved.model, limits: { ...DEFAULT_MODEL_LIMITS, timeoutMs } };
   }
 
   /** The app's memory of this user (memory.ts). */

@@ -4,6 +4,7 @@ import type { AuditType } from "../../audit-types.ts";
 import type { SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
 import { failure } from "../../result.ts";
 import { sendAudit } from "../audit-sink.ts";
+import { beginAppCall } from "../tenant-replica/index.ts";
 import { agentTransport } from "./transports/agent.ts";
 import { httpTransport } from "./transports/http.ts";
 import { mcpTransport } from "./transports/mcp.ts";
@@ -46,8 +47,12 @@ export async function callApp(
       ...detail,
     });
 
-  // One round trip: the serving version, the functionality, and the day's app-call quota.
-  const begun = await tenant.beginAppCall(call.appId, call.functionality, call.appVersion);
+  // From this isolate's replica of the tenant: the serving version, the functionality, the quota.
+  const begun = await beginAppCall(spoke.env, call.tenantId, {
+    appId: call.appId,
+    functionality: call.functionality,
+    version: call.appVersion,
+  });
   if (!begun.ok) return failure(begun.code, begun.message);
   const { app } = begun;
   const fn = app.manifest.functionalities.find((f) => f.name === call.functionality)!;

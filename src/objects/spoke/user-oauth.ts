@@ -16,6 +16,7 @@ import { randomToken } from "../crypto.ts";
 import { seal, unseal } from "../seal.ts";
 import type { Sql } from "../sql.ts";
 import { tenantStub } from "../stubs.ts";
+import { servingApp } from "../tenant-replica/index.ts";
 
 /**
  * One user's OAuth 2.1 authorization of one MCP app (code + PKCE through the client SDK's helpers),
@@ -261,7 +262,7 @@ export class UserOAuth {
 
 /** The per-user OAuth settings of the app a spoke serves, looked up; null when it uses none (or no longer serves). */
 export async function oauthTargetOf(env: Env, tenantId: string, appId: string): Promise<OAuthTarget | null> {
-  const app = await tenantStub(env, tenantId).servingApp(appId);
+  const app = await servingApp(env, tenantId, appId);
   return app ? oauthTargetFor(env, tenantId, app) : null;
 }
 

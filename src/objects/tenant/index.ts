@@ -4,13 +4,15 @@ import { confirmationProblems } from "../../apps/destination-review.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { AuditType } from "../../audit-types.ts";
-import type { TokenNews } from "../../contracts.ts";
 import { newApiKey } from "../../credentials.ts";
-import type { ModelConfig, ModelRole } from "../../llm/index.ts";
+import { MODEL_ROLES, type ModelConfig, type ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
+import type { Fetched } from "../tenant-replica/bounded.ts";
+import { forgetTenant } from "../tenant-replica/index.ts";
+import type { Totals } from "../tenant-replica/ledger.ts";
 import { APP_CREDENTIAL_MIGRATIONS, openCredential, storeCredential } from "./app-credentials.ts";
 import { AUDIT_MIGRATIONS, type AuditQuery, appendAudit, readAudit } from "./audit.ts";
 import {
@@ -26,11 +28,18 @@ import * as keys from "./keys.ts";
 import { recordToolDrift } from "./mcp-drift.ts";
 import { MODEL_KEY_MIGRATIONS, storedBindings } from "./model-keys.ts";
 import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from "./model-settings.ts";
-import { type PlanningView, PlanningViews } from "./planning-view.ts";
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 import * as serving from "./serving.ts";
-import { type CountedKind, Counters, dailyLimit, type QuotaCheck, USAGE_MIGRATIONS } from "./usage.ts";
+import { PlanningViews, type ServingState, servingState } from "./serving-state.ts";
+import {
+  type CountedKind,
+  Counters,
+  dailyLimit,
+  type QuotaCheck,
+  type QuotaKind,
+  USAGE_MIGRATIONS,
+} from "./usage.ts";
 
 /** The tenant record and its keys; each module below owns its own migrations (see migrate()). */
 const TENANT_MIGRATIONS = [
@@ -135,6 +144,7 @@ export class TenantDO extends DurableObject<Env> {
   /** The owner's new signing secret (shown once); audited with the key that asked. */
   rotateSecret(ownerKeyId: string, appId: string, immediate = false) {
     const rotated = registry.rotateSecret(this.sql, ownerKeyId, appId, immediate);
+    if (rotated) this.changed();
     if (rotated)
       this.audit("app_secret_rotated", {
         appId,
@@ -178,6 +188,7 @@ export class TenantDO extends DurableObject<Env> {
     const reviewed = decision.approve ? { ...decision, pins } : decision;
     const result = registry.review(this.sql, appId, version, reviewed);
     if (result.ok) {
+      this.changed();
       this.audit(decision.approve ? "app_approved" : "app_rejected", { appId, version, ...decision });
     }
     return result;
@@ -185,6 +196,7 @@ export class TenantDO extends DurableObject<Env> {
 
   setAppEnabled(appId: string, enabled: boolean) {
     const app = registry.setEnabled(this.sql, appId, enabled);
+    if (app) this.changed();
     if (app) this.audit(enabled ? "app_enabled" : "app_disabled", { appId });
     return app;
   }
@@ -212,7 +224,14 @@ export class TenantDO extends DurableObject<Env> {
     const { lattices } = this.policies.get(this.sql).policy;
     const report = { appId, version, changes, definitions };
     const detail = recordToolDrift(this.sql, report, modeOf(this.env), lattices);
+    if (detail) this.changed();
     if (detail) this.audit("mcp_tools_changed", detail);
+  }
+
+  /** A write to what replicas hold: this isolate's copy goes at once, others' within their bound. */
+  private changed(): void {
+    const tenant = this.info();
+    if (tenant) forgetTenant(tenant.id);
   }
 
   private tenantId(): string {
@@ -224,15 +243,6 @@ export class TenantDO extends DurableObject<Env> {
   /** Whether the app exists here at all: routes check it before they address the app's spoke. */
   hasApp(appId: string): boolean {
     return registry.hasApp(this.sql, appId);
-  }
-
-  /** For a SpokeDO about to call the app: its approved, enabled version and secret, or null. */
-  servingApp(appId: string) {
-    return serving.servingApp(this.sql, appId);
-  }
-
-  servingApps() {
-    return serving.servingApps(this.sql);
   }
 
   // --- catalog (catalog-store.ts) ---
@@ -260,25 +270,25 @@ export class TenantDO extends DurableObject<Env> {
         .filter(([fn, entry]) => !this.live.holds(app, fn, entries.get(entry)))
         .map(([functionality, entry]) => ({ app: app.name, functionality, entry })),
     );
+    this.changed();
     this.audit("catalog_updated", { version, broken });
     return { ok: true, version, broken };
   }
 
-  /** What planning reads in one call: the policy, the catalog, and serving apps with their live bindings. */
-  planningView(): PlanningView {
-    return this.views.current(this.sql, this.policies.get(this.sql), this.live).view;
-  }
-
-  /** What a planner starts from: the view (unless `known` is its stamp) and the planner's model. */
-  async planningContext(known: string | null = null) {
-    const { stamp, view } = this.views.current(this.sql, this.policies.get(this.sql), this.live);
-    return { stamp, view: known === stamp ? null : view, planner: await this.modelFor("planner") };
-  }
-
-  /** A new query in one round trip: one of today's queries spent, then what its planning starts from. */
-  async admitQuery(known: string | null) {
-    const quota = this.spend("queries");
-    return quota.ok ? { quota, context: await this.planningContext(known) } : { quota };
+  /**
+   * What hubs, spokes and the edge hold of this tenant (tenant-replica/): sent whole unless `known`
+   * is its stamp, so a replica that is still current costs a stamp's round trip.
+   */
+  async servingState(known: string | null = null): Promise<Fetched<ServingState>> {
+    const stored = this.policies.get(this.sql);
+    const { stamp, view } = this.views.current(this.sql, stored, this.live);
+    if (known === stamp) return { stamp, value: null };
+    const models = Object.fromEntries(
+      await Promise.all(
+        MODEL_ROLES.map(async (role) => [role, await this.modelConfig(role, stored.version)]),
+      ),
+    ) as Record<ModelRole, ModelConfig>;
+    return { stamp, value: servingState(this.sql, stored, view, models) };
   }
 
   // --- policy and quotas (policy-store.ts, usage.ts) ---
@@ -296,67 +306,48 @@ export class TenantDO extends DurableObject<Env> {
   /** A new policy version; a model key in it is sealed and stored apart, never in the document. */
   async putPolicy(document: unknown) {
     const result = await writePolicy(this.settings(), document);
+    if (result.ok) this.changed();
     const detail = result.ok ? { version: result.version } : { issues: result.details };
     this.audit(result.ok ? "policy_updated" : "policy_refused", detail);
     return result;
   }
 
   /** Counts one of today's queries, app calls or plain calls, or refuses it past the tenant's quota. */
-  spend(kind: CountedKind): QuotaCheck {
+  spend(kind: CountedKind, amount = 1): QuotaCheck {
     const limit = dailyLimit(this.policies.get(this.sql).policy.quotas, kind);
-    const check = this.usage.spend(kind, 1, limit);
+    const check = this.usage.spend(kind, amount, limit);
     if (!check.ok) this.audit("quota_exceeded", { quota: kind, limit });
     return check;
   }
 
-  /**
-   * A spoke about to call an app, in one round trip: the serving version (checked against the plan's),
-   * the functionality, and one of today's app calls spent once those hold (the spoke's own checks
-   * after it, request schema and egress, may still refuse the call).
-   */
-  beginAppCall(
-    appId: string,
-    functionality: string,
-    version: number | undefined,
-  ): ReturnType<typeof serving.callableApp> | Failure<"quota_exceeded"> {
-    const found = serving.callableApp(this.sql, appId, functionality, version);
-    if (!found.ok) return found;
-    const quota = this.spend("app_calls");
-    if (!quota.ok) return failure("quota_exceeded", quota.message);
-    return found;
+  /** An isolate's batch of counts (tenant-replica/ledger.ts); answers today's totals. */
+  recordUsage(day: string, counts: Partial<Totals>): Totals {
+    for (const [kind, amount] of Object.entries(counts) as Array<[QuotaKind, number]>)
+      this.usage.record(kind, amount, day);
+    return this.usage.totals();
   }
 
-  /** `lattice-plain` in one round trip: allowed by the policy, one of today's plain calls, its model. */
-  async beginPlainCall() {
-    if (!this.policies.get(this.sql).policy.plainModel.enabled)
-      return failure("plain_off", "this tenant's policy does not offer lattice-plain");
-    const quota = this.spend("plain_calls");
-    if (!quota.ok) return failure("quota_exceeded", "the daily plain_calls quota is used up", quota.details);
-    return this.modelFor("spoke");
-  }
-
-  /** A model for one call in one round trip: refused when today's tokens are used up, else resolved. */
-  async modelFor(
-    role: ModelRole,
-  ): Promise<Ok<{ model: ModelConfig; version: number }> | Failure<"quota_exceeded", undefined>> {
-    const stored = this.policies.get(this.sql);
-    // Model tokens are counted after each call, by what it used (recordTokens).
-    const budget = this.usage.left("model_tokens", stored.policy.quotas.modelTokensPerDay);
-    if (!budget.ok) return failure("quota_exceeded", budget.message);
-    return { ok: true, model: await this.modelConfig(role, stored.version), version: stored.version };
-  }
-
-  /** Counts a call's tokens; says which policy is in force and whether tokens are left (HeldModel). */
-  recordTokens(tokens: number): TokenNews {
-    this.usage.record("model_tokens", tokens);
-    const { version, policy } = this.policies.get(this.sql);
-    const left = this.usage.left("model_tokens", policy.quotas.modelTokensPerDay);
-    return { version, left: left.ok };
+  /** Near a limit, an isolate's batch and then one exact spend (`amount` 0: whether any is left). */
+  spendExact(
+    day: string,
+    counts: Partial<Totals>,
+    kind: QuotaKind,
+    amount: number,
+  ): { check: QuotaCheck; totals: Totals } {
+    this.recordUsage(day, counts);
+    const { quotas } = this.policies.get(this.sql).policy;
+    const check =
+      kind === "model_tokens"
+        ? this.usage.left(kind, quotas.modelTokensPerDay)
+        : amount > 0
+          ? this.spend(kind, amount)
+          : this.usage.left(kind, dailyLimit(quotas, kind));
+    return { check, totals: this.usage.totals() };
   }
 
   /**
    * A role's model with its key opened, held per policy version (both change only with a new one);
-   * never stored by a caller (held-model.ts). The deployment's own key goes only to its own endpoint.
+   * held by isolates only in memory (tenant-replica/). The deployment's own key goes only to its own endpoint.
    */
   async modelConfig(role: ModelRole, version = this.policies.get(this.sql).version): Promise<ModelConfig> {
     const held = this.models.get(role);

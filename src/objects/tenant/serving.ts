@@ -34,7 +34,9 @@ function servingRows(sql: Sql): ServingRow[] {
     WHERE a.enabled = 1 ORDER BY a.name`;
 }
 
-type Held = { app: Omit<ServingApp, "secrets">; secrets: Secrets };
+/** A serving app as decoded once per registry revision; its secrets are worked out per call. */
+export type HeldApp = { app: Omit<ServingApp, "secrets">; secrets: Secrets };
+type Held = HeldApp;
 
 /**
  * The serving apps, decoded, kept until the registry's revision moves (registry.ts makes every
@@ -45,7 +47,7 @@ type Held = { app: Omit<ServingApp, "secrets">; secrets: Secrets };
  */
 const servingSets = new WeakMap<Sql, { revision: number; apps: Held[] }>();
 
-function held(sql: Sql): Held[] {
+export function held(sql: Sql): Held[] {
   const revision = registryRevision(sql);
   const known = servingSets.get(sql);
   if (known?.revision === revision) return known.apps;
@@ -77,20 +79,25 @@ function withSecrets({ app, secrets: s }: Held): ServingApp {
 }
 
 export function servingApp(sql: Sql, appId: string): ServingApp | null {
-  const found = held(sql).find((h) => h.app.appId === appId);
+  return servingIn(held(sql), appId);
+}
+
+/** The app among `apps` (pure: a replica of the tenant's state reads it the same way). */
+export function servingIn(apps: readonly Held[], appId: string): ServingApp | null {
+  const found = apps.find((h) => h.app.appId === appId);
   return found ? withSecrets(found) : null;
 }
 
 /** The serving version, if it may take a call of `functionality` for a plan verified against `version`. */
 export function callableApp(
-  sql: Sql,
+  apps: readonly Held[],
   appId: string,
   functionality: string,
   version: number | undefined,
 ):
   | Ok<{ app: ServingApp }>
   | Failure<"app_unavailable" | "tool_drift" | "app_changed" | "unknown_functionality"> {
-  const app = servingApp(sql, appId);
+  const app = servingIn(apps, appId);
   if (!app) return failure("app_unavailable", "the app is not approved or is disabled");
   if (app.drifted) {
     return failure(

@@ -68,9 +68,9 @@ export class Counters {
     return this.used(kind) < limit ? { ok: true } : refused(kind, limit);
   }
 
-  record(kind: QuotaKind, amount: number): void {
+  /** Counts `amount` on `day` (today unless an isolate's batch from before midnight says otherwise). */
+  record(kind: QuotaKind, amount: number, day = today()): void {
     if (amount <= 0) return;
-    const day = today();
     const key = `${day} ${kind}`;
     const held = this.pending.get(key);
     if (held) {
@@ -98,6 +98,13 @@ export class Counters {
    */
   private readonly written = new Map<string, number>();
   private prunedOn: string | null = null;
+
+  /** Today's count of every kind, what is queued included. */
+  totals(): Record<QuotaKind, number> {
+    const totals = { queries: 0, model_tokens: 0, app_calls: 0, plain_calls: 0 };
+    for (const kind of QUOTA_KINDS) totals[kind] = this.used(kind);
+    return totals;
+  }
 
   private used(kind: QuotaKind): number {
     const day = today();

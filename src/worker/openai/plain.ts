@@ -1,10 +1,14 @@
 import { type ChatMessage, complete, DEFAULT_MODEL_LIMITS, ModelError } from "../../llm/index.ts";
-import { tenantStub } from "../../objects/stubs.ts";
+import { beginPlainCall, recordTokens } from "../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, quotaExceeded } from "../errors.ts";
 import { type ChatBody, oaiError } from "./protocol.ts";
 
-type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
+type Ctx = {
+  env: AppEnv["Bindings"];
+  var: AppEnv["Variables"];
+  executionCtx: { waitUntil(promise: Promise<unknown>): void };
+};
 
 /** A background completion is small: the conversation's tail, a short answer. */
 const MAX_MESSAGES = 20;
@@ -20,8 +24,15 @@ const MAX_OUTPUT_TOKENS = 512;
  * last message's first words instead.
  */
 export async function plainAnswer(c: Ctx, body: ChatBody, lastText: string): Promise<string> {
-  const tenant = tenantStub(c.env, c.var.principal.tenantId);
-  const resolved = await tenant.beginPlainCall();
+  const { tenantId } = c.var.principal;
+  const waitUntil = (counted: Promise<unknown>) => {
+    try {
+      c.executionCtx.waitUntil(counted);
+    } catch {
+      // No execution context (a direct call of the handler): the batch's own timer still sends it.
+    }
+  };
+  const resolved = await beginPlainCall(c.env, tenantId, waitUntil);
   if (!resolved.ok) {
     if (resolved.code === "plain_off")
       throw oaiError(403, "plain_model_off", "the tenant's policy does not offer lattice-plain", "model");
@@ -35,7 +46,7 @@ export async function plainAnswer(c: Ctx, body: ChatBody, lastText: string): Pro
       { ...DEFAULT_MODEL_LIMITS, maxOutputTokens: MAX_OUTPUT_TOKENS },
       { ai: c.env.AI },
     );
-    await tenant.recordTokens(answer.usage.inputTokens + answer.usage.outputTokens);
+    recordTokens(c.env, tenantId, answer.usage.inputTokens + answer.usage.outputTokens, waitUntil);
     return answer.text;
   } catch (err) {
     if (resolved.model.provider === "scripted") return plainTitle(lastText);

@@ -1,5 +1,6 @@
 import { ModelError } from "../../../llm/index.ts";
 import { hubStub } from "../../stubs.ts";
+import { recordTokens } from "../../tenant-replica/index.ts";
 import { runAgent } from "../agent.ts";
 import { type TransportFactory, undelivered } from "./transport.ts";
 
@@ -53,7 +54,7 @@ export const agentTransport: TransportFactory = (spoke, call, app, fn) => ({
       carries: [...(call.memory ? [call.memory.carries] : []), ...rememberedLevels],
       readRequest: readOfRequest(call.request, agent.trustedArgs, remembered.length > 0),
     });
-    await spoke.tenant.recordTokens(outcome.tokens);
+    recordTokens(spoke.env, call.tenantId, outcome.tokens);
     const held = [...rememberedLevels, ...(outcome.ok ? outcome.relayed : [])];
     if (!outcome.ok) {
       const { events, rule } = outcome;

@@ -1,12 +1,13 @@
 import type { CatalogEntry } from "../../apps/catalog.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
+import type { ModelConfig, ModelRole } from "../../llm/index.ts";
 import type { Policy } from "../../policy/index.ts";
 import { randomId } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
 import { catalogVersion, currentCatalog, type LiveBindings } from "./catalog-store.ts";
 import type { StoredPolicy } from "./policy-store.ts";
 import { registryRevision } from "./registry.ts";
-import { servingApps } from "./serving.ts";
+import { type HeldApp, held, servingApps } from "./serving.ts";
 
 /** What planning reads: the policy, the catalog, and serving apps with their live bindings. */
 export interface PlanningView {
@@ -16,10 +17,23 @@ export interface PlanningView {
 }
 
 /**
+ * What hubs and spokes read of their tenant, in one versioned value: the planning view, every
+ * serving app with its secrets (a spoke's call), and each role's model with its key opened. Isolates
+ * hold it for a bounded time (tenant-replica/), so no step of a query asks the tenant's one object.
+ */
+export interface ServingState {
+  policyVersion: number;
+  view: PlanningView;
+  apps: HeldApp[];
+  models: Record<ModelRole, ModelConfig>;
+}
+
+/**
  * The planning view, worked out again only when what it is made from moves: the policy's version,
  * the catalog's, or the registry's revision (decoding the catalog and checking each binding against
  * it took a share of every planning). Its stamp names those and this object's life, since the
- * revision restarts with the object, so a hub that holds the view of a stamp is sent only the stamp.
+ * revision restarts with the object, so a replica that holds the state of a stamp is sent the stamp.
+ * Models change only with a policy version (a key is written with its policy), so the stamp covers them.
  */
 export class PlanningViews {
   private readonly life = randomId("life", 8);
@@ -36,4 +50,14 @@ export class PlanningViews {
     }
     return this.held;
   }
+}
+
+/** The serving state for the stamp `current` gives, with `models` resolved by the caller. */
+export function servingState(
+  sql: Sql,
+  stored: StoredPolicy,
+  view: PlanningView,
+  models: Record<ModelRole, ModelConfig>,
+): ServingState {
+  return { policyVersion: stored.version, view, apps: held(sql), models };
 }
