@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { trustedHeaders } from "../../src/worker/chat/trusted-headers.ts";
 import { ApiError } from "../../src/worker/errors.ts";
 
-/** A tenant namespace whose object answers `policy` with `answer` (a fake of the binding). */
+/** A tenant namespace whose object answers `servingState` with `answer` (a fake of the binding). */
 function envWith(answer: () => Promise<unknown>): Env {
-  const stub = { policy: answer };
+  const stub = { servingState: answer };
   return { TENANT: { getByName: () => stub } } as unknown as Env;
 }
 
@@ -15,7 +15,8 @@ describe("trustedHeaders", () => {
     const env = envWith(async () => {
       calls++;
       if (calls === 1) throw new Error("Network connection lost.");
-      return { policy: { trustedHeaders: { user: ["X-User"], chat: ["X-Chat"] } } };
+      const policy = { trustedHeaders: { user: ["X-User"], chat: ["X-Chat"] } };
+      return { stamp: "s1", value: { view: { policy } } };
     });
     const failed = await trustedHeaders(env, "t_headers_1").catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(ApiError);

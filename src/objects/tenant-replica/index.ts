@@ -43,6 +43,11 @@ export function servingState(env: Env_, tenantId: string): Promise<ServingState>
   });
 }
 
+/** The policy in force as this isolate holds it (the edge's CORS origins, trusted headers). */
+export async function tenantPolicy(env: Env_, tenantId: string): Promise<ServingState["view"]["policy"]> {
+  return (await servingState(env, tenantId)).view.policy;
+}
+
 /** A write through this isolate: its next read asks the tenant (the TenantDO calls it on each write). */
 export function forgetTenant(tenantId: string): void {
   states.forget(tenantId);

@@ -1,15 +1,15 @@
 import { purposeKey } from "../../derive.ts";
 import { hex } from "../../objects/crypto.ts";
+import { tenantPolicy } from "../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
-import { cachedPolicy } from "../policy-cache.ts";
 
 /**
  * What a stock chat frontend (Open WebUI, LibreChat) tells Lattice in headers it cannot be taught
  * to send otherwise: the user (trusted only with a frontend key, see callerUser) and the chat, so
  * that every turn of one chat is one session. The tenant's policy names the headers
- * (`trustedHeaders`), read through the isolate's policy cache (policy-cache.ts): a change applies at
- * once where it was written, within a minute elsewhere.
+ * (`trustedHeaders`), read from the isolate's replica of the tenant (tenant-replica/): a change applies
+ * at once where it was written, within STATE_BOUND_MS (5 s) elsewhere.
  */
 
 type Ctx = {
@@ -27,7 +27,7 @@ export interface TrustedHeaders {
 
 export function trustedHeaders(env: Env, tenantId: string): Promise<TrustedHeaders> {
   // A failed read is the tenant object's trouble, not the caller's: 503 with a retry, never a 500.
-  return cachedPolicy(env, tenantId).then(
+  return tenantPolicy(env, tenantId).then(
     (policy) => policy.trustedHeaders,
     (cause: unknown) => {
       throw new ApiError(503, "upstream_failed", {

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { forgetTenant } from "../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../env.ts";
 import { invalid } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
-import { forgetPolicy } from "../policy-cache.ts";
 import { authErrors, jsonBody, jsonResponse } from "../schemas/common.ts";
 import { tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
@@ -50,6 +50,6 @@ export const policyRoutes = base
       );
     }
     // This isolate's next request reads the new policy (trusted headers, CORS origins) at once.
-    forgetPolicy(c.var.principal.tenantId);
+    forgetTenant(c.var.principal.tenantId);
     return c.json(await tenant.policyForAdmin(), 200);
   });

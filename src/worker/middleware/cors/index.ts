@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
+import { tenantPolicy } from "../../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../../env.ts";
-import { cachedPolicy } from "../../policy-cache.ts";
 
 const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Lattice-Session";
 /** The OpenAI SDK's own telemetry headers (x-stainless-os, …): allowed so its browser build works. */
@@ -43,9 +43,9 @@ export const cors = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.append("Vary", "Origin");
 });
 
-/** Each tenant's listed origins, through the isolate's policy cache (policy-cache.ts). */
+/** Each tenant's listed origins, from the isolate's replica of the tenant (tenant-replica/). */
 function allowedOrigins(env: Env, tenantId: string): Promise<Set<string>> {
-  return cachedPolicy(env, tenantId).then(
+  return tenantPolicy(env, tenantId).then(
     (policy) => new Set(policy.cors.origins.map((o) => new URL(o).origin)),
   );
 }
