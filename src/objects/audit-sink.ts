@@ -1,23 +1,52 @@
 import type { AuditType } from "../audit-types.ts";
-
-/** The tenant's audit log as a writer reaches it (the TenantDO's stub, over RPC). */
-export interface AuditLog {
-  audit(type: AuditType, detail: Record<string, unknown>): unknown;
-}
+import { AuditBatcher, type Ship } from "./audit-batch.ts";
+import { tenantStub } from "./stubs.ts";
 
 /**
- * Sends one row to the tenant's audit log, the one way every object and the edge do it: it never
- * throws (a lost row must not fail the query, call or request it records), and a failure is logged,
- * never dropped in silence. A caller that does not await it keeps it alive with `waitUntil`.
+ * How every writer outside the TenantDO (hubs, spokes, the edge's routes and access log) reaches the
+ * tenant's audit log: through this isolate's batcher (audit-batch.ts), one `appendAudit` per batch
+ * instead of one call per row. The TenantDO writes its own rows locally (TenantDO.audit).
  */
-export async function sendAudit(
-  log: AuditLog,
+const batcher = new AuditBatcher();
+
+type Bindings = Parameters<typeof tenantStub>[0];
+
+/** The stub is made when the batch ships, in the context that ships it: a stub is not shared. */
+const shipTo =
+  (env: Bindings, tenantId: string): Ship =>
+  (rows) =>
+    tenantStub(env, tenantId).appendAudit(rows);
+
+/**
+ * Buffers a row for the tenant's log, stamped now. Never rejects, never fails what it records; keep
+ * the promise alive with `waitUntil` (it settles once the row's batch is shipped, within ~200 ms).
+ */
+export function writeAudit(
+  env: Bindings,
+  tenantId: string,
   type: AuditType,
   detail: Record<string, unknown>,
 ): Promise<void> {
-  try {
-    await log.audit(type, detail);
-  } catch (err) {
-    console.error(`audit: a ${type} event was not written`, err);
-  }
+  return batcher.write(tenantId, shipTo(env, tenantId), type, detail);
+}
+
+/**
+ * Ships a row at once (with this isolate's earlier rows for the tenant, so order holds), for an
+ * event that must be in the log before the caller answers. Says whether it was written.
+ */
+export function writeAuditNow(
+  env: Bindings,
+  tenantId: string,
+  type: AuditType,
+  detail: Record<string, unknown>,
+): Promise<boolean> {
+  return batcher.writeNow(tenantId, shipTo(env, tenantId), type, detail);
+}
+
+/**
+ * Ships what this isolate holds for the tenant (every tenant without one) and waits for shipments in
+ * flight: an admin's read of the log, and a test, see every row this isolate wrote before it.
+ */
+export function flushAudit(tenantId?: string): Promise<boolean> {
+  return batcher.flush(tenantId);
 }

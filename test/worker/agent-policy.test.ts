@@ -1,15 +1,8 @@
-/**
- * An agent's requests and memory under the plan's policy, end to end through the hub and spokes.
- * Each attack is paired with its control: the same run with the defence switched off over RPC.
- */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DANA } from "../../examples/apps/src/apps/inboxpilot.ts";
 import { ATTACKER, HEALTH_SECRET } from "../../examples/apps/src/attacker.ts";
-import { tenantObjectName } from "../../src/objects/names.ts";
-import { rpc } from "../../src/objects/rpc.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { worldState } from "./demo.ts";
+import { readAudit } from "./helpers.ts";
 import {
   answer,
   display,
@@ -57,10 +50,7 @@ async function hijacked(onViolation: "ask" | "reject"): Promise<HubWorld> {
 
 const transfers = async (w: HubWorld) =>
   ((await worldState(w.world)).apps.bank!.transfers as Array<{ iban: string }>).map((t) => t.iban);
-const auditTypes = async (w: HubWorld) =>
-  (await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({ seq: 0 })).map(
-    (e) => e.type,
-  );
+const auditTypes = async (w: HubWorld) => (await readAudit(w.tenant.tenantId)).map((e) => e.type);
 
 /** Starts the query and allows the plan's own irreversible step (sending the update). */
 async function start(w: HubWorld, options: Parameters<typeof startWith>[3]) {

@@ -1,15 +1,8 @@
-/**
- * Agentic spokes under the visor. Each of S, T and I catches an attack the other two let through,
- * paired with the same run with that check switched off (over RPC only), where the attack succeeds.
- */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DANA, NORTHWIND_IBAN } from "../../examples/apps/src/apps/inboxpilot.ts";
 import { ATTACKER } from "../../examples/apps/src/attacker.ts";
-import { tenantObjectName } from "../../src/objects/names.ts";
-import { rpc } from "../../src/objects/rpc.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { worldState } from "./demo.ts";
+import { readAudit } from "./helpers.ts";
 import {
   answer,
   display,
@@ -83,9 +76,7 @@ describe("T: the call's goal must fit the request", () => {
     expect((await inbox(w)).sent.map((m) => m.to)).toEqual([DANA]);
     const trapped = q.trace.find((e) => e.type === "visor_exception");
     expect(trapped?.data).toMatchObject({ tool: "send_mail", exception: { type: "T" } });
-    const audit = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({
-      seq: 0,
-    });
+    const audit = await readAudit(w.tenant.tenantId);
     expect(audit.map((e) => e.type)).toContain("visor_exception");
     // The guest got the semantic exception in place of the tool result, and nothing of the rule's internals.
     const spokeInputs = JSON.stringify(await modelLog(w.models.spoke));

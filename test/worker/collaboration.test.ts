@@ -3,13 +3,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DANA } from "../../examples/apps/src/apps/inboxpilot.ts";
 import type { HttpManifestInput } from "../../src/apps/manifest.ts";
-import { spokeObjectName, tenantObjectName } from "../../src/objects/names.ts";
+import { spokeObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { SpokeDO } from "../../src/objects/spoke/index.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import type { ConsentView } from "../../src/runtime/consent-view.ts";
 import { worldState } from "./demo.ts";
-import { api } from "./helpers.ts";
+import { api, readAudit } from "./helpers.ts";
 import {
   answer,
   display,
@@ -162,9 +161,7 @@ describe("collaboration between spokes", () => {
     const state = await worldState(w.world);
     expect(state.calls.filter((c) => c.app === "swiftride" || c.app === "cheapcab")).toEqual([]);
     expect((await pendingConsents(w, sid)).filter((c) => c.kind === "collaboration")).toEqual([]);
-    const audit = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({
-      seq: 0,
-    });
+    const audit = await readAudit(w.tenant.tenantId);
     expect(audit.map((e) => e.type)).toContain("collaboration_refused");
   });
 
@@ -192,9 +189,7 @@ describe("collaboration between spokes", () => {
     expect(state.calls.filter((c) => c.app === "swiftride" || c.app === "cheapcab")).toEqual([]);
     const consents = (await pendingConsents(w, sid)).filter((c) => c.kind === "collaboration");
     expect(consents).toEqual([]);
-    const audit = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({
-      seq: 0,
-    });
+    const audit = await readAudit(w.tenant.tenantId);
     expect(audit.map((e) => e.type)).toContain("forged_ephemeral_id");
   });
 

@@ -8,10 +8,10 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DANA } from "../../examples/apps/src/apps/inboxpilot.ts";
-import { hubObjectName, tenantObjectName } from "../../src/objects/names.ts";
+import { hubObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import type { HubDO } from "./entry.ts";
+import { readAudit } from "./helpers.ts";
 import {
   answer,
   display,
@@ -75,9 +75,8 @@ async function requested({ hub, qid }: Awaited<ReturnType<typeof running>>): Pro
 
 /** The consent's rows in the tenant's audit log, once the log has taken them (sent after the reply). */
 async function auditOf(w: HubWorld, consentId: string, expected: string[]): Promise<string[]> {
-  const tenant = rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId)));
   const rows = async () =>
-    (await tenant.readAudit({ seq: 0 }))
+    (await readAudit(w.tenant.tenantId))
       .filter((e) => (e.detail as { consentId?: string }).consentId === consentId)
       .filter((e) => e.type.startsWith("consent_"))
       .map((e) => e.type);

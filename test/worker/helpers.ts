@@ -1,5 +1,9 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { flushAudit } from "../../src/objects/audit-sink.ts";
+import { tenantObjectName } from "../../src/objects/names.ts";
+import { rpc } from "../../src/objects/rpc.ts";
+import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import worker from "../../src/worker/index.ts";
 
 export const OPERATOR_SECRET = "test-operator-secret";
@@ -29,6 +33,7 @@ export async function api(
   const response = await worker.fetch(
     new Request(`http://lattice.test${path}`, { method, headers, body }),
     env,
+    afterResponse,
   );
   if (options.stream)
     return { status: response.status, body: response.ok ? null : await response.json(), response };
@@ -38,6 +43,22 @@ export async function api(
     parsed = JSON.parse(text);
   } catch {}
   return { status: response.status, body: parsed, response };
+}
+
+/**
+ * An execution context as the runtime gives one: what a handler keeps alive past its response (the
+ * audit's batches, objects/audit-batch.ts) runs on in this isolate while the test goes on.
+ */
+const afterResponse = {
+  waitUntil: (_work: Promise<unknown>) => {},
+  passThroughOnException: () => {},
+  props: {},
+} as unknown as ExecutionContext;
+
+/** The tenant's audit log as stored, once this isolate's batched rows have shipped (objects/audit-sink.ts). */
+export async function readAudit(tenantId: string, since: { seq: number } | { at: string } = { seq: 0 }) {
+  await flushAudit(tenantId);
+  return rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenantId))).readAudit(since);
 }
 
 export interface TestTenant {

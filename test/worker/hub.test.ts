@@ -2,11 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ATTACKER, HEALTH_SECRET } from "../../examples/apps/src/attacker.ts";
 import type { HubDO } from "../../src/objects/hub/index.ts";
-import { hubObjectName, tenantObjectName } from "../../src/objects/names.ts";
+import { hubObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { worldState } from "./demo.ts";
-import { api } from "./helpers.ts";
+import { api, readAudit } from "./helpers.ts";
 import {
   answer,
   ask,
@@ -131,9 +130,7 @@ describe("information flow on the hub", () => {
     );
     const state = await worldState(w.world);
     expect(state.calls).toEqual([]);
-    const events = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({
-      seq: 0,
-    });
+    const events = await readAudit(w.tenant.tenantId);
     expect(events.map((e) => e.type)).toContain("plan_rejected");
   });
 

@@ -1,10 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ATTACKER, SHADY_INJECT_MARKER } from "../../examples/apps/src/manifests.ts";
-import { tenantObjectName } from "../../src/objects/names.ts";
-import { rpc } from "../../src/objects/rpc.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
-import { api } from "./helpers.ts";
+import { api, readAudit } from "./helpers.ts";
 import {
   answer,
   ask,
@@ -75,9 +71,7 @@ describe("MCP rug pull: definitions pinned at approval", () => {
         effects: ["idempotent: false → true"],
       },
     ]);
-    const audit = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(w.tenant.tenantId))).readAudit({
-      seq: 0,
-    });
+    const audit = await readAudit(w.tenant.tenantId);
     expect(audit.map((e) => e.type)).toContain("mcp_tools_changed");
 
     // The drifted app is out of planning too, until the admin reviews the new definitions.

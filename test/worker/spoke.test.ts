@@ -9,11 +9,10 @@ import { hubObjectName, spokeObjectName, tenantObjectName } from "../../src/obje
 import { rpc } from "../../src/objects/rpc.ts";
 import type { SpokeDO } from "../../src/objects/spoke/index.ts";
 import { type Sql, sqlTag } from "../../src/objects/sql.ts";
-import type { TenantDO } from "../../src/objects/tenant/index.ts";
 import { registryChanged } from "../../src/objects/tenant/registry.ts";
 import { forgetTenant } from "../../src/objects/tenant-replica/index.ts";
 import { demoApps, registerDemoApp, uniqueWorld, worldState } from "./demo.ts";
-import { api, createTenant, issueKey, type TestTenant } from "./helpers.ts";
+import { api, createTenant, issueKey, readAudit, type TestTenant } from "./helpers.ts";
 
 async function setup(): Promise<{ tenant: TestTenant; dev: string; world: string }> {
   const tenant = await createTenant();
@@ -41,9 +40,7 @@ function spokeCall(
 }
 
 async function auditTypes(tenant: TestTenant): Promise<string[]> {
-  const events = await rpc<TenantDO>(env.TENANT.getByName(tenantObjectName(tenant.tenantId))).readAudit({
-    seq: 0,
-  });
+  const events = await readAudit(tenant.tenantId);
   return events.map((e) => e.type);
 }
 

@@ -17,10 +17,10 @@ import {
   samePicks,
   shownConsent,
 } from "../../runtime/index.ts";
-import { sendAudit } from "../audit-sink.ts";
+import { writeAudit } from "../audit-sink.ts";
 import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
-import { artifactsStub, tenantStub } from "../stubs.ts";
+import { artifactsStub } from "../stubs.ts";
 import { admitQuery, picksRefused } from "../tenant-replica/index.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
 import { ConsentPath } from "./consent-path.ts";
@@ -336,12 +336,15 @@ export class HubDO extends DurableObject<Env> {
     return working;
   }
 
-  /** Every hub audit event goes to the tenant's log with the session and user; it never blocks or fails. */
+  /**
+   * Every hub audit event goes to the tenant's log with the session and user, batched with this
+   * isolate's other rows for the tenant (audit-sink.ts); it never blocks or fails.
+   */
   private audit(type: AuditType, detail: Record<string, unknown>): void {
     const session = this.session();
     if (!session) return;
     const row = { sessionId: session.id, userId: session.userId, ...detail };
-    this.ctx.waitUntil(sendAudit(tenantStub(this.env, session.tenantId), type, row));
+    this.ctx.waitUntil(writeAudit(this.env, session.tenantId, type, row));
   }
 
   private autoQueries(): QueryRecord[] {

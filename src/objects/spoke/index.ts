@@ -14,7 +14,7 @@ import {
   type ModelRole,
 } from "../../llm/index.ts";
 import { failure } from "../../result.ts";
-import { sendAudit } from "../audit-sink.ts";
+import { writeAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { tenantStub } from "../stubs.ts";
 import { modelFor, recordTokens } from "../tenant-replica/index.ts";
@@ -70,6 +70,7 @@ export class SpokeDO extends DurableObject<Env> {
     return {
       env: this.env,
       tenant: tenantStub(this.env, call.tenantId),
+      audit: (type, detail) => this.ctx.waitUntil(writeAudit(this.env, call.tenantId, type, detail)),
       model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),
       memory: (limit, mayRead) => this.memory(limit, mayRead),
       oauth: () => this.oauth(call),
@@ -107,7 +108,9 @@ export class SpokeDO extends DurableObject<Env> {
     const asked = await this.oauth(done).complete(target, done.nonce, done.code, done.iss);
     if (asked) {
       const type = asked.authorized ? "app_authorized" : "app_authorization_refused";
-      await sendAudit(tenantStub(this.env, done.tenantId), type, { appId: done.appId, userId: done.userId });
+      this.ctx.waitUntil(
+        writeAudit(this.env, done.tenantId, type, { appId: done.appId, userId: done.userId }),
+      );
     }
     return asked;
   }

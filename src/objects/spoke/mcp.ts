@@ -1,4 +1,5 @@
 import type { Functionality } from "../../apps/manifest.ts";
+import type { AuditType } from "../../audit-types.ts";
 import type { ServingApp, SpokeErrorCode } from "../../contracts.ts";
 import { appAuthHeaders, forgetAppToken, secretBinding, tokenFetch } from "../../mcp/auth.ts";
 import {
@@ -10,7 +11,6 @@ import {
 } from "../../mcp/connection.ts";
 import { pinsOf, toolChanges } from "../../mcp/definitions.ts";
 import { toolOutcome } from "../../mcp/results.ts";
-import { sendAudit } from "../audit-sink.ts";
 import type { Rpc } from "../rpc.ts";
 
 /**
@@ -30,7 +30,9 @@ export interface PinCheck {
   at: number;
 }
 
-type TenantPort = Pick<Rpc<ObjectOf<Env["TENANT"]>>, "appCredential" | "recordToolDrift" | "audit">;
+type TenantPort = Pick<Rpc<ObjectOf<Env["TENANT"]>>, "appCredential" | "recordToolDrift">;
+/** The spoke's audit (batched, audit-sink.ts): it never blocks or fails. */
+type Audit = (type: AuditType, detail: Record<string, unknown>) => void;
 type ObjectOf<N> = N extends DurableObjectNamespace<infer T> ? T : never;
 
 export interface ToolCall {
@@ -54,6 +56,7 @@ export async function callMcpTool(
   call: ToolCall,
   tenant: TenantPort,
   lastCheck: PinCheck | null,
+  audit: Audit,
 ): Promise<ToolCallResult> {
   const mcp = call.app.manifest.mcp;
   if (!mcp) return { ok: false, code: "app_unavailable", message: "the app has no MCP server" };
@@ -100,7 +103,7 @@ export async function callMcpTool(
     );
     const outcome = toolOutcome(call.fn, result);
     if (!outcome.ok) {
-      await sendAudit(tenant, "mcp_tool_failed", {
+      audit("mcp_tool_failed", {
         appId: call.app.appId,
         tool: call.fn.tool.name,
         code: outcome.code,

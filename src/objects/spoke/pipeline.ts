@@ -3,7 +3,6 @@ import { schemaViolations } from "../../apps/schemas.ts";
 import type { AuditType } from "../../audit-types.ts";
 import type { SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
 import { failure } from "../../result.ts";
-import { sendAudit } from "../audit-sink.ts";
 import { beginAppCall } from "../tenant-replica/index.ts";
 import { agentTransport } from "./transports/agent.ts";
 import { httpTransport } from "./transports/http.ts";
@@ -38,9 +37,8 @@ export async function callApp(
   spoke: SpokeContext,
   remember: Remember,
 ): Promise<SpokeResult> {
-  const { tenant } = spoke;
   const audit = (type: AuditType, detail: Record<string, unknown>) =>
-    sendAudit(tenant, type, {
+    spoke.audit(type, {
       appId: call.appId,
       functionality: call.functionality,
       callId: call.callId,
@@ -60,7 +58,7 @@ export async function callApp(
   // Problems are named by places in the declared schema: the request may carry other apps' data.
   const requestProblems = schemaViolations(fn.request, call.request);
   if (requestProblems.length) {
-    await audit("malformed_app_request", { problems: requestProblems });
+    audit("malformed_app_request", { problems: requestProblems });
     const message = "the request does not match the functionality's schema";
     return withProblems("invalid_request", message, requestProblems);
   }
@@ -70,7 +68,7 @@ export async function callApp(
   const egress =
     target === undefined ? "the app names no URL for it" : endpointProblem(target, modeOf(spoke.env));
   if (egress) {
-    await audit("egress_refused", { endpoint: target, reason: egress });
+    audit("egress_refused", { endpoint: target, reason: egress });
     return failure("egress_refused", egress);
   }
 
@@ -79,7 +77,7 @@ export async function callApp(
   const responseProblems =
     delivered.ok && transport.checksResponse ? schemaViolations(fn.response, delivered.value) : [];
   if (responseProblems.length) {
-    await audit("malformed_app_response", { problems: responseProblems });
+    audit("malformed_app_response", { problems: responseProblems });
     remember(null, "invalid_response");
     const message = "the app's answer does not match its declared schema";
     return withProblems("invalid_response", message, responseProblems);
@@ -89,14 +87,14 @@ export async function callApp(
   for (const event of agent?.events ?? []) {
     // The rule that fired, not the values: the log outlives the session (private ones too).
     if (event.type === "visor_exception")
-      await audit("visor_exception", { tool: event.tool, exception: { type: event.exception?.type } });
+      audit("visor_exception", { tool: event.tool, exception: { type: event.exception?.type } });
   }
   // An agent's failure is its loop's (a limit, a refusal: audited above or in the hub's trace), not
   // the app's; one refused before anything was sent reached nobody.
   if (!delivered.ok && !agent && !delivered.details?.unsent) {
     // The code and status only: the rest of an app's failure is its own (or its network's) words.
     const status = delivered.details?.status;
-    await audit("app_call_failed", { code: delivered.code, ...(status && { status }) });
+    audit("app_call_failed", { code: delivered.code, ...(status && { status }) });
   }
 
   if (delivered.ok || !delivered.details?.unsent)

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { AuditType } from "../../audit-types.ts";
 import { decode } from "../../decode.ts";
+import type { AuditRow as ShippedRow } from "../audit-batch.ts";
 import type { Sql } from "../sql.ts";
 
 const Detail = z.record(z.string(), z.unknown());
@@ -22,18 +23,33 @@ export interface AuditEvent {
 /** Details are capped so a hostile app cannot grow the log without bound through one event. */
 const MAX_DETAIL_CHARS = 8_000;
 
-/** Appends an event; every `PRUNE_EVERY`th append, events older than `keepDays()` go. */
+/** Appends an event of the TenantDO's own, at the present time. */
 export function appendAudit(
   sql: Sql,
   type: AuditType,
   detail: Record<string, unknown>,
   keepDays: () => number,
 ): void {
-  let text = JSON.stringify(detail);
-  if (text.length > MAX_DETAIL_CHARS) text = JSON.stringify({ truncated: text.slice(0, MAX_DETAIL_CHARS) });
-  const row = sql<{ seq: number }>`INSERT INTO audit (at, type, detail)
-    VALUES (${new Date().toISOString()}, ${type}, ${text}) RETURNING seq`[0];
-  if (row && row.seq % PRUNE_EVERY === 0) pruneAudit(sql, keepDays());
+  appendAuditRows(sql, [{ at: new Date().toISOString(), type, detail }], keepDays);
+}
+
+/**
+ * Appends a batch shipped from where its events happened (objects/audit-batch.ts), in its order,
+ * each row keeping its event time; `seq` is the order of arrival, the log's one order. Every
+ * `PRUNE_EVERY`th seq the batch passes, events older than `keepDays()` go.
+ */
+export function appendAuditRows(sql: Sql, rows: readonly ShippedRow[], keepDays: () => number): void {
+  let prune = false;
+  for (const { at, type, detail } of rows) {
+    let text = JSON.stringify(detail ?? {});
+    if (text.length > MAX_DETAIL_CHARS) text = JSON.stringify({ truncated: text.slice(0, MAX_DETAIL_CHARS) });
+    // A time that is not one (a writer's bug) becomes the arrival time rather than a row out of reach.
+    const when = typeof at === "string" && !Number.isNaN(Date.parse(at)) ? at : new Date().toISOString();
+    const row = sql<{ seq: number }>`INSERT INTO audit (at, type, detail)
+      VALUES (${when}, ${String(type)}, ${text}) RETURNING seq`[0];
+    if (row && row.seq % PRUNE_EVERY === 0) prune = true;
+  }
+  if (prune) pruneAudit(sql, keepDays());
 }
 
 const PRUNE_EVERY = 100;

@@ -8,13 +8,14 @@ import { newApiKey } from "../../credentials.ts";
 import { MODEL_ROLES, type ModelConfig, type ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
+import type { AuditRow } from "../audit-batch.ts";
 import { sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import type { Fetched } from "../tenant-replica/bounded.ts";
 import { forgetTenant } from "../tenant-replica/index.ts";
 import type { Totals } from "../tenant-replica/ledger.ts";
 import { APP_CREDENTIAL_MIGRATIONS, openCredential, storeCredential } from "./app-credentials.ts";
-import { AUDIT_MIGRATIONS, type AuditQuery, appendAudit, readAudit } from "./audit.ts";
+import { AUDIT_MIGRATIONS, type AuditQuery, appendAudit, appendAuditRows, readAudit } from "./audit.ts";
 import {
   bindingsProblems,
   CATALOG_MIGRATIONS,
@@ -372,8 +373,15 @@ export class TenantDO extends DurableObject<Env> {
 
   // --- audit log (audit.ts) ---
 
+  /** The TenantDO's own events, written here; every other writer batches (objects/audit-sink.ts). */
   audit(type: AuditType, detail: Record<string, unknown>): void {
     appendAudit(this.sql, type, detail, () => this.policies.get(this.sql).policy.retention.auditDays);
+  }
+
+  /** A batch of events from a hub, a spoke or the edge, in one transaction, each at its own time. */
+  appendAudit(rows: AuditRow[]): void {
+    const keepDays = () => this.policies.get(this.sql).policy.retention.auditDays;
+    this.ctx.storage.transactionSync(() => appendAuditRows(this.sql, rows, keepDays));
   }
 
   readAudit(since: { seq: number } | { at: string }, limit = 200) {

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { flushAudit } from "../../objects/audit-sink.ts";
 import type { AuditQuery } from "../../objects/tenant/audit.ts";
 import type { AppEnv } from "../env.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -55,5 +56,8 @@ export const auditRoutes = base.openapi(read, async (c) => {
     order === "desc"
       ? { order, before, type }
       : { order, since: typeof since === "string" ? { at: since } : { seq: since ?? 0 }, type };
+  // The rows this isolate still holds for the tenant go first, so a read after one's own write sees
+  // it; rows batched in other isolates arrive within their batch delay (objects/audit-batch.ts).
+  await flushAudit(c.var.principal.tenantId);
   return c.json({ events: await tenantOf(c).queryAudit(q, limit) }, 200);
 });

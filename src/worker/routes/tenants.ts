@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { randomId } from "../../objects/crypto.ts";
 import { tenantStub } from "../../objects/stubs.ts";
+import { auditNow } from "../audit.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { requireOperator } from "../middleware/auth/index.ts";
@@ -71,6 +72,8 @@ export const tenantRoutes = base
     if (!(await tenant.info())) throw notFound("tenant");
     const label = (c.req.valid("json") as { label?: string } | undefined)?.label ?? "issued by the operator";
     const key = await tenant.issueKey("admin", label);
-    await tenant.audit("operator_key_issued", { keyId: key.id });
+    // Shipped before the secret is shown: an admin key minted by the operator is the one event an
+    // admin must find in the log whatever happens to this isolate, and it is rare (no batch to wait for).
+    await auditNow(c, c.req.valid("param").tenantId, "operator_key_issued", { keyId: key.id });
     return c.json({ id: key.id, role: "admin" as const, label: key.label, secret: key.secret }, 201);
   });

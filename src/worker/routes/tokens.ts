@@ -1,11 +1,12 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { MAX_TOKEN_SECONDS, mintUserToken } from "../../credentials.ts";
+import { auditLater } from "../audit.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireApiKey, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonBody, jsonResponse } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
-import { requireKnownRoles, tenantOf } from "../tenant.ts";
+import { requireKnownRoles } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 /**
@@ -51,7 +52,6 @@ export const tokenRoutes = base.openapi(issue, async (c) => {
   const { userId } = c.req.valid("param");
   // The body is optional: without one, the defaults (checked already when one was sent).
   const { ttlSeconds, roles } = TokenRequest.parse(c.req.valid("json") ?? {});
-  const tenant = tenantOf(c);
   await requireKnownRoles(c, roles);
   const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
   const { tenantId, keyId } = c.var.principal;
@@ -60,6 +60,9 @@ export const tokenRoutes = base.openapi(issue, async (c) => {
     { u: userId, exp, kid: keyId, ...(roles && { roles }) },
     tenantId,
   );
-  await tenant.audit("user_token_issued", { keyId, userId, expiresAt: new Date(exp * 1000).toISOString() });
+  // Batched, not shipped before the answer: a chat product mints one per user sign-in and refresh, so
+  // one TenantDO call per token would put the tenant-wide object back on that path (#31). Lost only
+  // with its isolate (audit-batch.ts), and the token is revocable with the key it names.
+  await auditLater(c, "user_token_issued", { keyId, userId, expiresAt: new Date(exp * 1000).toISOString() });
   return c.json({ token, userId, expiresAt: new Date(exp * 1000).toISOString() }, 201);
 });

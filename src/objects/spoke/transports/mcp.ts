@@ -41,6 +41,7 @@ export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
       },
       spoke.tenant,
       spoke.pins.last(),
+      spoke.audit,
     ).finally(() => relay?.end());
     if (!result.ok) {
       // A token the server no longer takes: dropped, so the next query asks the user to sign in again.

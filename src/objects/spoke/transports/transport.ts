@@ -1,4 +1,5 @@
 import type { Functionality, Manifest } from "../../../apps/manifest.ts";
+import type { AuditType } from "../../../audit-types.ts";
 import type { AgentEvent, ServingApp, SpokeCall, SpokeErrorCode } from "../../../contracts.ts";
 import type { ModelConfig, ModelLimits } from "../../../llm/index.ts";
 import type { VisorCheck } from "../../../policy/index.ts";
@@ -44,6 +45,8 @@ export type TransportFactory = (
 export interface SpokeContext {
   readonly env: Env;
   readonly tenant: ReturnType<typeof tenantStub>;
+  /** Writes a row to the tenant's audit log, batched (audit-sink.ts): it never blocks or fails. */
+  audit(type: AuditType, detail: Record<string, unknown>): void;
   /** The tenant's model for an app's agent; throws ModelError. */
   model(timeoutMs: number): Promise<{ model: ModelConfig; limits: ModelLimits }>;
   memory(limit: number, mayRead: readonly string[] | null): ReturnType<typeof readMemory>;

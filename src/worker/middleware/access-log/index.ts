@@ -1,6 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { sendAudit } from "../../../objects/audit-sink.ts";
-import { tenantStub } from "../../../objects/stubs.ts";
+import { auditLater } from "../../audit.ts";
 import type { AppEnv } from "../../env.ts";
 
 /**
@@ -13,8 +12,9 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const principal = c.get("principal");
   if (!principal || c.req.method === "GET" || c.req.method === "OPTIONS" || c.res.status >= 400) return;
-  // sendAudit never throws: the log never fails the request it records.
-  const written = sendAudit(tenantStub(c.env, principal.tenantId), "api_write", {
+  // Batched with this isolate's other rows for the tenant (no call of its own to the TenantDO, so
+  // not one per query), and never throws: the log never fails the request it records.
+  await auditLater(c, "api_write", {
     keyId: principal.keyId,
     role: principal.role,
     ...(principal.user && { viaUserToken: true, userId: principal.user.userId }),
@@ -23,10 +23,4 @@ export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
     path: new URL(c.req.url).pathname,
     status: c.res.status,
   });
-  // Off the response's path where the runtime lets it finish after the answer (Workers' waitUntil).
-  try {
-    c.executionCtx.waitUntil(written);
-  } catch {
-    await written; // no execution context (a direct call of the handler): wait here
-  }
 });
