@@ -17,7 +17,7 @@ import { failure } from "../../result.ts";
 import { writeAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { tenantStub } from "../stubs.ts";
-import { modelFor, recordTokens } from "../tenant-replica/index.ts";
+import { appCredential, modelFor, recordTokens } from "../tenant-replica/index.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
@@ -69,7 +69,10 @@ export class SpokeDO extends DurableObject<Env> {
   private context(call: SpokeCall): SpokeContext {
     return {
       env: this.env,
-      tenant: tenantStub(this.env, call.tenantId),
+      tenant: {
+        appCredential: (appId, boundTo) => appCredential(this.env, call.tenantId, appId, boundTo),
+        recordToolDrift: (...report) => tenantStub(this.env, call.tenantId).recordToolDrift(...report),
+      },
       audit: (type, detail) => this.ctx.waitUntil(writeAudit(this.env, call.tenantId, type, detail)),
       model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),
       memory: (limit, mayRead) => this.memory(limit, mayRead),

@@ -30,7 +30,11 @@ export interface PinCheck {
   at: number;
 }
 
-type TenantPort = Pick<Rpc<ObjectOf<Env["TENANT"]>>, "appCredential" | "recordToolDrift">;
+/** What an MCP call asks of its tenant: the server's secret (from the replica) and a drift report. */
+export interface TenantPort {
+  appCredential(appId: string, boundTo: string): Promise<string | null>;
+  recordToolDrift: Rpc<ObjectOf<Env["TENANT"]>>["recordToolDrift"];
+}
 /** The spoke's audit (batched, audit-sink.ts): it never blocks or fails. */
 type Audit = (type: AuditType, detail: Record<string, unknown>) => void;
 type ObjectOf<N> = N extends DurableObjectNamespace<infer T> ? T : never;

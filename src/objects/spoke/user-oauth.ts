@@ -15,8 +15,7 @@ import { encodeState, type StateOwner } from "../../mcp/oauth-state.ts";
 import { randomToken } from "../crypto.ts";
 import { seal, unseal } from "../seal.ts";
 import type { Sql } from "../sql.ts";
-import { tenantStub } from "../stubs.ts";
-import { servingApp } from "../tenant-replica/index.ts";
+import { appCredential, servingApp } from "../tenant-replica/index.ts";
 
 /**
  * One user's OAuth 2.1 authorization of one MCP app (code + PKCE through the client SDK's helpers),
@@ -277,10 +276,7 @@ export async function oauthTargetFor(
   return {
     auth: mcp.auth,
     resource: mcp.url,
-    clientSecret: await tenantStub(env, tenantId).appCredential(
-      app.appId,
-      secretBinding(mcp.auth, mcp.url) ?? "",
-    ),
+    clientSecret: await appCredential(env, tenantId, app.appId, secretBinding(mcp.auth, mcp.url) ?? ""),
     redirectUrl: oauthCallbackUrl(env, app.appId),
     timeoutMs: TOKEN_TIMEOUT_MS,
   };

@@ -4,7 +4,7 @@ import { type Failure, failure, type Ok } from "../../result.ts";
 import { type AppPicks, picksProblems } from "../../runtime/index.ts";
 import { tenantStub } from "../stubs.ts";
 import { callableApp, servingIn } from "../tenant/serving.ts";
-import type { PlanningView, ServingState } from "../tenant/serving-state.ts";
+import { credentialKey, type PlanningView, type ServingState } from "../tenant/serving-state.ts";
 import { type CountedKind, dailyLimit, type QuotaCheck } from "../tenant/usage.ts";
 import { Bounded } from "./bounded.ts";
 import { type LedgerClock, type Totals, UsageLedger } from "./ledger.ts";
@@ -159,6 +159,11 @@ export async function beginAppCall(
 /** The serving version of one app with its secrets, or null (a spoke's OAuth, a hub's port). */
 export async function servingApp(env: Env_, tenantId: string, appId: string) {
   return servingIn((await servingState(env, tenantId)).apps, appId);
+}
+
+/** The opened secret a serving MCP app is reached with at `boundTo`, or null when none is stored. */
+export async function appCredential(env: Env_, tenantId: string, appId: string, boundTo: string) {
+  return (await servingState(env, tenantId)).credentials[credentialKey(appId, boundTo)] ?? null;
 }
 
 /** `lattice-plain`: allowed by the policy, one of today's plain calls, and the spoke role's model. */

@@ -26,7 +26,15 @@ export interface ServingState {
   view: PlanningView;
   apps: HeldApp[];
   models: Record<ModelRole, ModelConfig>;
+  /**
+   * The opened secret each serving MCP app is reached with, by `${appId} ${boundTo}` (the URL it
+   * was given for, mcp/auth.ts secretBinding): a spoke's call needs no trip to the tenant for it.
+   */
+  credentials: Record<string, string>;
 }
+
+/** Where `credentials` holds an app's secret. */
+export const credentialKey = (appId: string, boundTo: string) => `${appId} ${boundTo}`;
 
 /**
  * The planning view, worked out again only when what it is made from moves: the policy's version,
@@ -58,6 +66,7 @@ export function servingState(
   stored: StoredPolicy,
   view: PlanningView,
   models: Record<ModelRole, ModelConfig>,
+  credentials: Record<string, string>,
 ): ServingState {
-  return { policyVersion: stored.version, view, apps: held(sql), models };
+  return { policyVersion: stored.version, view, apps: held(sql), models, credentials };
 }

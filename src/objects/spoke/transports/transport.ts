@@ -4,8 +4,7 @@ import type { AgentEvent, ServingApp, SpokeCall, SpokeErrorCode } from "../../..
 import type { ModelConfig, ModelLimits } from "../../../llm/index.ts";
 import type { VisorCheck } from "../../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../../result.ts";
-import type { tenantStub } from "../../stubs.ts";
-import type { PinCheck } from "../mcp.ts";
+import type { PinCheck, TenantPort } from "../mcp.ts";
 import type { readMemory } from "../memory.ts";
 import type { UserOAuth } from "../user-oauth.ts";
 
@@ -44,7 +43,7 @@ export type TransportFactory = (
 /** What of its SpokeDO a transport uses: the tenant, the model, memory, tokens and pins. */
 export interface SpokeContext {
   readonly env: Env;
-  readonly tenant: ReturnType<typeof tenantStub>;
+  readonly tenant: TenantPort;
   /** Writes a row to the tenant's audit log, batched (audit-sink.ts): it never blocks or fails. */
   audit(type: AuditType, detail: Record<string, unknown>): void;
   /** The tenant's model for an app's agent; throws ModelError. */
