@@ -12,7 +12,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
@@ -24,6 +24,8 @@ export interface Workerd {
   operatorSecret: string;
   /** The API's inspector (Chrome DevTools Protocol), for bench/perf/profile.ts. */
   inspector: number;
+  /** The last of wrangler's and workerd's output (both processes), for a failure's report. */
+  logTail(): string;
   stop(): Promise<void>;
 }
 
@@ -73,7 +75,8 @@ async function startOnce(last: boolean, countCalls: boolean): Promise<Workerd> {
     const health = (await (await fetch(`${api}/healthz`)).json()) as { mode?: string };
     // The demo apps listen on loopback, which only dev mode lets spokes call.
     if (health.mode !== "dev") throw new Error(`the API came up in ${health.mode} mode, not dev`);
-    return { api, apps, operatorSecret, inspector, stop };
+    const logTail = () => logs.join("").slice(-8000);
+    return { api, apps, operatorSecret, inspector, logTail, stop };
   } catch (error) {
     await stop();
     if (last) console.error(logs.join("").slice(-4000));
@@ -120,11 +123,16 @@ async function wrangler(
   logs: string[],
 ): Promise<ChildProcess> {
   const args = ["dev", "-c", config, "--no-bundle", "--ip", "127.0.0.1", "--port", String(port)];
+  // LATTICE_BENCH_LOG=<file>: every line of each process appended to <file>.api or <file>.apps, at
+  // log level "log" (workerd's own errors, such as a connection reset, come at any level).
+  const logFile = process.env.LATTICE_BENCH_LOG;
   const logLevel = process.env.LATTICE_BENCH_VERBOSE
     ? process.env.LATTICE_BENCH_VERBOSE === "debug"
       ? "debug"
       : "log"
-    : "warn";
+    : logFile
+      ? "log"
+      : "warn";
   args.push(
     "--inspector-port",
     String(inspector),
@@ -151,11 +159,16 @@ async function wrangler(
   });
   const keep = (chunk: Buffer) => {
     if (process.env.LATTICE_BENCH_VERBOSE) process.stderr.write(chunk);
+    if (logFile) appendFileSync(`${logFile}.${config.split("/").at(-2)}`, chunk);
     logs.push(chunk.toString());
     if (logs.length > 200) logs.shift();
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
+  // Said in the log: a wrangler that exits mid-run is how a dropped connection looks from here.
+  child.once("exit", (code, signal) =>
+    keep(Buffer.from(`[bench] wrangler dev of ${config} exited: code ${code}, signal ${signal}\n`)),
+  );
   return child;
 }
 
