@@ -1,5 +1,6 @@
 /** The perf bench's printed report: tables first, then what each figure means and does not mean. */
 import type { ArtifactsRow } from "./artifacts.ts";
+import type { BurstResult } from "./burst.ts";
 import type { CallsRow } from "./calls.ts";
 import { goalRows, goalsTable } from "./goals.ts";
 import type { OverheadResult } from "./overhead.ts";
@@ -18,12 +19,14 @@ export interface ReportInput {
     model: string;
     runtime: string;
   };
-  overhead: OverheadResult;
-  throughput: ThroughputRow[];
-  artifacts: ArtifactsRow[];
-  verifier: VerifierFigures;
-  calls: CallsRow[];
-  push: PushResult;
+  // Each absent when its phase did not run (--only).
+  overhead?: OverheadResult | undefined;
+  throughput?: ThroughputRow[] | undefined;
+  burst?: BurstResult | undefined;
+  artifacts?: ArtifactsRow[] | undefined;
+  verifier?: VerifierFigures | undefined;
+  calls?: CallsRow[] | undefined;
+  push?: PushResult | undefined;
 }
 
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : "-");
@@ -35,25 +38,28 @@ export function report(r: ReportInput): string {
     "",
     `Lattice perf — ${e.date}, Node ${e.node}, wrangler ${e.wrangler}, ${e.cpus} CPUs, load ${e.loadAverageBefore.toFixed(2)}`,
     `runtime: ${e.runtime}; model: ${e.model}`,
-    "",
-    overheadSection(r.overhead),
-    "",
-    throughputSection(r.throughput),
-    "",
-    artifactsSection(r.artifacts),
-    "",
-    verifierSection(r.verifier, r.overhead),
-    "",
-    callsSection(r.calls),
-    "",
-    "## 6. Event delivery: an event's write (hub timestamp) to its receipt on an open SSE stream",
-    "",
-    `${r.push.events} events: p50 ${ms(r.push.delayMs.p50)} ms, p99 ${ms(r.push.delayMs.p99)} ms, max ${ms(r.push.delayMs.max)} ms (pushed by the hub as each is stored).`,
-    "",
-    "## Goals (issue #16): this run's figures, and bench:security's and the catalog growth's latest",
-    "",
-    goalsTable(goalRows(r)),
   ];
+  const section = (text: string) => out.push("", text);
+  if (r.overhead) section(overheadSection(r.overhead));
+  if (r.throughput) section(throughputSection(r.throughput));
+  if (r.burst) section(burstSection(r.burst));
+  if (r.artifacts) section(artifactsSection(r.artifacts));
+  if (r.verifier && r.overhead) section(verifierSection(r.verifier, r.overhead));
+  if (r.calls) section(callsSection(r.calls));
+  if (r.push)
+    section(
+      [
+        "## 6. Event delivery: an event's write (hub timestamp) to its receipt on an open SSE stream",
+        "",
+        `${r.push.events} events: p50 ${ms(r.push.delayMs.p50)} ms, p99 ${ms(r.push.delayMs.p99)} ms, max ${ms(r.push.delayMs.max)} ms (pushed by the hub as each is stored).`,
+      ].join("\n"),
+    );
+  if (r.overhead && r.throughput) {
+    const perf = { ...r, overhead: r.overhead, throughput: r.throughput };
+    section(
+      `## Goals (issue #16): this run's figures, and bench:security's and the catalog growth's latest\n\n${goalsTable(goalRows(perf))}`,
+    );
+  }
   return out.join("\n");
 }
 
@@ -129,6 +135,28 @@ function throughputSection(rows: ThroughputRow[]): string {
         ratio(row.qps, row.readQps),
       ]),
     ),
+  ].join("\n");
+}
+
+function burstSection(b: BurstResult): string {
+  const counts = (c: Record<string, number>) =>
+    Object.entries(c)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ") || "none";
+  return [
+    `## 2b. Burst: ${b.queries} one-tool-step queries at once over ${b.users} users (issue #31)`,
+    "",
+    table(
+      ["answers to the POSTs", "no HTTP answer", "accepted", "shed (Retry-After)", "sent in"],
+      [[counts(b.submitted), b.transportErrors, b.accepted, b.shed, `${(b.submitMs / 1000).toFixed(2)} s`]],
+    ),
+    "",
+    `accepted queries' ends: ${counts(b.outcomes)}; send → finish p50 ${ms(b.latency.p50)} ms, max ${ms(b.latency.max)} ms.`,
+    `polls while waiting: ${counts(b.polled)}; no HTTP answer: ${b.pollTransportErrors}.`,
+    b.failures.length
+      ? `FAILED: ${b.failures.join("; ")}`
+      : "passed: no dropped connection, no 5xx but shedding, no accepted query lost.",
   ].join("\n");
 }
 

@@ -12,7 +12,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
@@ -24,10 +24,22 @@ export interface Workerd {
   operatorSecret: string;
   /** The API's inspector (Chrome DevTools Protocol), for bench/perf/profile.ts. */
   inspector: number;
+  /** The last of wrangler's and workerd's output (both processes), for a failure's report. */
+  logTail(): string;
   stop(): Promise<void>;
 }
 
 const START_TIMEOUT_MS = 120_000;
+
+/**
+ * Requests go straight to the UserWorker (the workerd serving Lattice), not through wrangler dev's
+ * ProxyWorker on the public port: under load that proxy's pooled connection to the UserWorker races
+ * kj's 5 s keep-alive close, is reset, and wrangler 4.125 exits on the error (issue #31, README).
+ * Deployed, no such proxy stands in front of a Worker. LATTICE_BENCH_VIA_PROXY=1 goes through it.
+ */
+const VIA_PROXY = process.env.LATTICE_BENCH_VIA_PROXY === "1";
+/** Where wrangler's debug output names the UserWorker (the ProxyWorker's "reloadComplete"). */
+const USER_WORKER_URL = /"userWorkerUrl":\{"protocol":"http:","hostname":"([^"]+)","port":"(\d+)"/;
 const START_ATTEMPTS = 3;
 
 /** Starts both Workers; retried, because a free port found here may be taken by someone else first. */
@@ -65,15 +77,30 @@ async function startOnce(last: boolean, countCalls: boolean): Promise<Workerd> {
     const appsConfig = snapshot(root, "apps", "examples/apps/wrangler.toml", "examples/apps/src/index.ts");
     // One storage dir per process: two workerd processes on one dir collide (SQLITE_BUSY).
     const inspector = await freePort();
-    children.push(await wrangler(apiConfig, apiPort, inspector, join(root, "state-api"), vars, logs));
-    children.push(await wrangler(appsConfig, appsPort, await freePort(), join(root, "state-apps"), [], logs));
-    const api = `http://127.0.0.1:${apiPort}`;
-    const apps = `http://127.0.0.1:${appsPort}`;
+    const direct: { api?: string; apps?: string } = {};
+    const apiState = join(root, "state-api");
+    const appsState = join(root, "state-apps");
+    children.push(
+      await wrangler(apiConfig, apiPort, inspector, apiState, vars, logs, (u) => (direct.api = u)),
+    );
+    children.push(
+      await wrangler(appsConfig, appsPort, await freePort(), appsState, [], logs, (u) => (direct.apps = u)),
+    );
+    const publicApi = `http://127.0.0.1:${apiPort}`;
+    const publicApps = `http://127.0.0.1:${appsPort}`;
+    await Promise.all([
+      waitFor(`${publicApi}/healthz`, children),
+      waitFor(`${publicApps}/healthz`, children),
+    ]);
+    const [api, apps] = VIA_PROXY
+      ? [publicApi, publicApps]
+      : [await named(() => direct.api, "the API's"), await named(() => direct.apps, "the apps'")];
     await Promise.all([waitFor(`${api}/healthz`, children), waitFor(`${apps}/healthz`, children)]);
     const health = (await (await fetch(`${api}/healthz`)).json()) as { mode?: string };
     // The demo apps listen on loopback, which only dev mode lets spokes call.
     if (health.mode !== "dev") throw new Error(`the API came up in ${health.mode} mode, not dev`);
-    return { api, apps, operatorSecret, inspector, stop };
+    const logTail = () => logs.join("").slice(-8000);
+    return { api, apps, operatorSecret, inspector, logTail, stop };
   } catch (error) {
     await stop();
     if (last) console.error(logs.join("").slice(-4000));
@@ -118,13 +145,19 @@ async function wrangler(
   persist: string,
   extra: string[],
   logs: string[],
+  onUserWorker: (url: string) => void,
 ): Promise<ChildProcess> {
   const args = ["dev", "-c", config, "--no-bundle", "--ip", "127.0.0.1", "--port", String(port)];
-  const logLevel = process.env.LATTICE_BENCH_VERBOSE
-    ? process.env.LATTICE_BENCH_VERBOSE === "debug"
+  // LATTICE_BENCH_LOG=<file>: every line of each process appended to <file>.api or <file>.apps, at
+  // log level "log" (workerd's own errors, such as a connection reset, come at any level).
+  const logFile = process.env.LATTICE_BENCH_LOG;
+  // Debug when going direct: only debug output names the UserWorker's address.
+  const logLevel =
+    !VIA_PROXY || process.env.LATTICE_BENCH_VERBOSE === "debug"
       ? "debug"
-      : "log"
-    : "warn";
+      : process.env.LATTICE_BENCH_VERBOSE || logFile
+        ? "log"
+        : "warn";
   args.push(
     "--inspector-port",
     String(inspector),
@@ -149,13 +182,22 @@ async function wrangler(
       CI: "1",
     },
   });
+  let head = ""; // the output's tail: the UserWorker's address may span chunks
   const keep = (chunk: Buffer) => {
+    head = (head + chunk.toString()).slice(-4000);
+    const found = USER_WORKER_URL.exec(head);
+    if (found) onUserWorker(`http://${found[1]}:${found[2]}`);
     if (process.env.LATTICE_BENCH_VERBOSE) process.stderr.write(chunk);
+    if (logFile) appendFileSync(`${logFile}.${config.split("/").at(-2)}`, chunk);
     logs.push(chunk.toString());
     if (logs.length > 200) logs.shift();
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
+  // Said in the log: a wrangler that exits mid-run is how a dropped connection looks from here.
+  child.once("exit", (code, signal) =>
+    keep(Buffer.from(`[bench] wrangler dev of ${config} exited: code ${code}, signal ${signal}\n`)),
+  );
   return child;
 }
 
@@ -179,6 +221,16 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {}
+}
+
+/** A value the output names (the UserWorker's address), once it has. */
+async function named(read: () => string | undefined, whose: string): Promise<string> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (let value = read(); ; value = read()) {
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`wrangler dev never named ${whose} UserWorker`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function waitFor(url: string, children: ChildProcess[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -27,9 +28,18 @@ import { standingRuleRoutes } from "./routes/standing-rules.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { registerChatPaths } from "./schemas/chat.ts";
+import { inFlightLimit, shedding } from "./shed.ts";
 
 /** Largest request body the API accepts (manifests with schemas are the biggest legitimate bodies). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Query starts one isolate lets wait at once. A start waits on the session's hub and, through it, on
+ * the tenant's objects; past this many a burst only lengthens their queues (a 256-query burst on 2
+ * cores took 3 to 12 s a start), so the rest are answered 503 with Retry-After at once. At ~20 ms a
+ * start that is ~3,000 starts a second per isolate, above what one tenant's objects serve.
+ */
+export const MAX_QUERY_STARTS_IN_FLIGHT = 64;
 
 const app = new OpenAPIHono<AppEnv>();
 
@@ -47,6 +57,8 @@ app.use(
     },
   }),
 );
+
+app.on("POST", "/v1/sessions/:sid/queries", inFlightLimit(MAX_QUERY_STARTS_IN_FLIGHT, "query starts"));
 
 const routes = app
   .route("/", healthRoutes)
@@ -95,8 +107,8 @@ app.notFound(() => {
   throw new ApiError(404, "not_found", { message: "no such route" });
 });
 
-// The single place where anything thrown becomes a response; unknown errors never show their stack.
-app.onError((err, c) => {
+/** The single place where anything thrown becomes a response; unknown errors never show their stack. */
+export function onApiError(err: Error, c: Context<AppEnv>): Response {
   if (err instanceof ApiError) return c.json(err.toBody(), err.status, err.headers);
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
@@ -106,9 +118,16 @@ app.onError((err, c) => {
     });
     return c.json(apiError.toBody(), status);
   }
+  // An object overloaded, or reset mid-call: 503 with Retry-After, not a 500 (issue #31).
+  const shed = shedding(err);
+  if (shed) {
+    console.warn("shed: an object call failed under load", err);
+    return c.json(shed.toBody(), shed.status, shed.headers);
+  }
   console.error("unhandled error", err);
   return c.json(new ApiError(500, "internal_error", { message: "internal error" }).toBody(), 500);
-});
+}
+app.onError(onApiError);
 
 export type AppType = typeof routes;
 export default app;

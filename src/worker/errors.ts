@@ -17,6 +17,7 @@ export const API_ERROR_CODES = [
   "unsupported_media_type",
   "rate_limited",
   "quota_exceeded",
+  "overloaded",
   "upstream_failed",
   "upstream_timeout",
   "not_configured",
@@ -100,6 +101,7 @@ export function codeForStatus(status: number): ApiErrorCode {
     415: "unsupported_media_type",
     429: "rate_limited",
     502: "upstream_failed",
+    503: "overloaded",
     504: "upstream_timeout",
   };
   return codes[status] ?? (status >= 500 ? "internal_error" : "invalid_request");

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, type ApiErrorCode } from "../errors.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
+import { shedding } from "../shed.ts";
 
 /** The models this endpoint answers as; nothing else is accepted. */
 export const MODELS = ["lattice", "lattice-plain"] as const;
@@ -163,9 +164,9 @@ export async function* chunks(
       }
     }
   } catch (err) {
-    const apiError =
-      err instanceof ApiError ? err : new ApiError(500, "internal_error", { message: "internal error" });
-    if (!(err instanceof ApiError)) console.error("openai stream failed", err);
+    const known = err instanceof ApiError ? err : shedding(err);
+    const apiError = known ?? new ApiError(500, "internal_error", { message: "internal error" });
+    if (!known) console.error("openai stream failed", err);
     yield frame(oaiErrorBody(apiError));
     yield "data: [DONE]\n\n";
     return;

@@ -21,13 +21,14 @@ import {
   PROGRESS_HEADER,
   progressMode,
 } from "../openai/protocol.ts";
+import { shedding } from "../shed.ts";
 
 const base = new Hono<AppEnv>();
 base.use(requireRole("frontend"));
 // Mounted with .route(), a sub-app's own onError wraps its handlers and middleware: every error here,
 // auth included, answers in OpenAI's shape (clients of this endpoint parse no other).
 base.onError((err, c) => {
-  const apiError = err instanceof ApiError ? err : null;
+  const apiError = err instanceof ApiError ? err : shedding(err);
   if (!apiError) console.error("unhandled error", err);
   const shown = apiError ?? new ApiError(500, "internal_error", { message: "internal error" });
   return c.json(oaiErrorBody(shown), shown.status, shown.headers);
