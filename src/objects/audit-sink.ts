@@ -1,6 +1,6 @@
 import type { AuditType } from "../audit-types.ts";
 import { AuditBatcher, type Ship } from "./audit-batch.ts";
-import { tenantStub } from "./stubs.ts";
+import { tenantServing } from "./stubs.ts";
 
 /**
  * How every writer outside the TenantDO (hubs, spokes, the edge's routes and access log) reaches the
@@ -9,13 +9,13 @@ import { tenantStub } from "./stubs.ts";
  */
 const batcher = new AuditBatcher();
 
-type Bindings = Parameters<typeof tenantStub>[0];
+type Bindings = Parameters<typeof tenantServing>[0];
 
 /** The stub is made when the batch ships, in the context that ships it: a stub is not shared. */
 const shipTo =
   (env: Bindings, tenantId: string): Ship =>
   (rows) =>
-    tenantStub(env, tenantId).appendAudit(rows);
+    tenantServing(env, tenantId).appendAudit(rows);
 
 /**
  * Buffers a row for the tenant's log, stamped now. Never rejects, never fails what it records; keep

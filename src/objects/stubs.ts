@@ -16,8 +16,79 @@ type ArtifactsDO = ObjectOf<Env["ARTIFACTS"]>;
 
 const count = (env: Bindings) => env.LATTICE_COUNT_CALLS === "on";
 
-export const tenantStub = (env: Bindings, tenantId: string): Rpc<TenantDO> =>
-  rpc<TenantDO>(counted("TenantDO", env.TENANT.getByName(tenantObjectName(tenantId)), count(env)));
+/**
+ * The TenantDO's three callers, each with a narrow surface of its own (issue #31): a caller's stub
+ * answers only its surface's methods (any other name reads as undefined), so no caller reaches the
+ * whole object. None is on a query's steps: serving reads go through tenant-replica/, which asks
+ * only when its state is past its bound.
+ */
+/** The edge's authentication: a key's digest to its id and role (auth middleware). */
+export const TENANT_AUTH = ["authenticate"] as const;
+/** Serving users: the replica's state and quota batches, audit batches, an MCP server's drift, a grant's app. */
+export const TENANT_SERVING = [
+  "servingState",
+  "recordUsage",
+  "spendExact",
+  "appendAudit",
+  "recordToolDrift",
+  "hasApp",
+] as const;
+/** The routes of the tenant's admins, its app developers and the operator. */
+export const TENANT_ADMIN = [
+  "create",
+  "info",
+  "issueKey",
+  "listKeys",
+  "revokeKey",
+  "registerApp",
+  "submitVersion",
+  "rotateSecret",
+  "ownedApp",
+  "ownedApps",
+  "listApps",
+  "review",
+  "setAppEnabled",
+  "storeAppCredential",
+  "appCredential",
+  "catalog",
+  "putCatalog",
+  "policy",
+  "policyForAdmin",
+  "putPolicy",
+  "queryAudit",
+] as const;
+/** Public for the object's own use and for tests' direct stubs, in no caller's surface. */
+export const TENANT_INTERNAL = ["spend", "modelConfig", "audit", "readAudit"] as const;
+
+export type TenantAuth = Pick<TenantDO, (typeof TENANT_AUTH)[number]>;
+export type TenantServing = Pick<TenantDO, (typeof TENANT_SERVING)[number]>;
+export type TenantAdmin = Pick<TenantDO, (typeof TENANT_ADMIN)[number]>;
+
+/** The stub with only `methods` readable: a method outside them is undefined, so a call to it throws. */
+function narrowed(stub: object, methods: readonly string[]): object {
+  const allowed = new Set(methods);
+  return new Proxy(stub, {
+    get(target, prop) {
+      if (typeof prop === "string" && !allowed.has(prop)) return undefined;
+      const value: unknown = Reflect.get(target, prop);
+      if (typeof value !== "function") return value;
+      // Called on the stub itself (an RPC method is a proxy: `.apply` would name a remote method).
+      return (...args: unknown[]) => Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+    },
+  });
+}
+
+const tenantStub = (env: Bindings, tenantId: string, methods: readonly string[]) =>
+  narrowed(counted("TenantDO", env.TENANT.getByName(tenantObjectName(tenantId)), count(env)), methods);
+
+export const tenantAuth = (env: Bindings, tenantId: string): Rpc<TenantAuth> =>
+  rpc<TenantAuth>(tenantStub(env, tenantId, TENANT_AUTH));
+
+export const tenantServing = (env: Bindings, tenantId: string): Rpc<TenantServing> =>
+  rpc<TenantServing>(tenantStub(env, tenantId, TENANT_SERVING));
+
+export const tenantAdmin = (env: Bindings, tenantId: string): Rpc<TenantAdmin> =>
+  rpc<TenantAdmin>(tenantStub(env, tenantId, TENANT_ADMIN));
 
 export const artifactsStub = (env: Bindings, tenantId: string, userId: string): Rpc<ArtifactsDO> =>
   rpc<ArtifactsDO>(

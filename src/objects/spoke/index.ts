@@ -16,7 +16,7 @@ import {
 import { failure } from "../../result.ts";
 import { writeAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
-import { tenantStub } from "../stubs.ts";
+import { tenantServing } from "../stubs.ts";
 import { appCredential, modelFor, recordTokens } from "../tenant-replica/index.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
@@ -71,7 +71,7 @@ export class SpokeDO extends DurableObject<Env> {
       env: this.env,
       tenant: {
         appCredential: (appId, boundTo) => appCredential(this.env, call.tenantId, appId, boundTo),
-        recordToolDrift: (...report) => tenantStub(this.env, call.tenantId).recordToolDrift(...report),
+        recordToolDrift: (...report) => tenantServing(this.env, call.tenantId).recordToolDrift(...report),
       },
       audit: (type, detail) => this.ctx.waitUntil(writeAudit(this.env, call.tenantId, type, detail)),
       model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),

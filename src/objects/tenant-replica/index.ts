@@ -2,7 +2,7 @@ import type { ModelConfig, ModelRole } from "../../llm/index.ts";
 import { deepFreeze } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import { type AppPicks, picksProblems } from "../../runtime/index.ts";
-import { tenantStub } from "../stubs.ts";
+import { tenantServing } from "../stubs.ts";
 import { callableApp, servingIn } from "../tenant/serving.ts";
 import { credentialKey, type PlanningView, type ServingState } from "../tenant/serving-state.ts";
 import { type CountedKind, dailyLimit, type QuotaCheck } from "../tenant/usage.ts";
@@ -30,14 +30,14 @@ const states = new Bounded<ServingState>(STATE_BOUND_MS, 256);
 const ledgers = new Map<string, UsageLedger>();
 const MAX_LEDGERS = 1_000;
 
-type Env_ = Parameters<typeof tenantStub>[0];
+type Env_ = Parameters<typeof tenantServing>[0];
 /** Keeps a batch's send alive past the request that counted it (ExecutionContext or DurableObjectState). */
 export type WaitUntil = (promise: Promise<unknown>) => void;
 
 /** The tenant's serving state as this isolate holds it (frozen: every hub and spoke here shares it). */
 export function servingState(env: Env_, tenantId: string): Promise<ServingState> {
   return states.get(tenantId, async (stamp) => {
-    const answer = await tenantStub(env, tenantId).servingState(stamp);
+    const answer = await tenantServing(env, tenantId).servingState(stamp);
     if (answer.value) deepFreeze(answer.value.view.policy);
     return answer;
   });
@@ -66,7 +66,7 @@ function ledgerOf(env: Env_, tenantId: string): UsageLedger {
     // Only a ledger with nothing held goes: its counts are all with the tenant already.
     for (const [id, held] of ledgers) if (held.idle()) ledgers.delete(id);
   }
-  const tenant = () => tenantStub(env, tenantId);
+  const tenant = () => tenantServing(env, tenantId);
   ledger = new UsageLedger(
     {
       flush: (day, counts) => tenant().recordUsage(day, counts),

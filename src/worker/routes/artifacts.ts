@@ -2,13 +2,13 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ArtifactsDO } from "../../objects/artifacts/index.ts";
 import type { Rpc } from "../../objects/rpc.ts";
 import { artifactsStub } from "../../objects/stubs.ts";
+import { tenantPolicy } from "../../objects/tenant-replica/index.ts";
 import { displayRequirement, flowAllowed, policyLattices } from "../../policy/index.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
 import { authErrors, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { UserIdSchema } from "../schemas/ids.ts";
-import { tenantOf } from "../tenant.ts";
 import { validationHook } from "../validation.ts";
 
 const LabelSchema = z.object({ confidentiality: z.string(), integrity: z.string() }).openapi("Label");
@@ -107,7 +107,7 @@ export const artifactRoutes = base
     const artifact = await artifactsOf(c, userId).get(aid);
     if (!artifact) throw notFound("artifact");
     // The display policy is the one boundary to the frontend: a saved value above it stays saved, unread.
-    const { policy } = await tenantOf(c).policy();
+    const policy = await tenantPolicy(c.env, c.var.principal.tenantId);
     const l = policyLattices(policy);
     if (!flowAllowed(l, artifact.metadata.label, displayRequirement(policy, l)))
       return c.json({ metadata: artifact.metadata, withheld: true as const }, 200);

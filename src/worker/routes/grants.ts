@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { decodeState } from "../../mcp/oauth-state.ts";
-import { hubStub, spokeStub, tenantStub } from "../../objects/stubs.ts";
+import { hubStub, spokeStub, tenantServing } from "../../objects/stubs.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { answererOf } from "../hub.ts";
@@ -135,7 +135,7 @@ export const grantRoutes = base
     if (!ownUser(c, userId)) throw notFound("user");
     const { tenantId } = c.var.principal;
     // An app id the tenant never had would otherwise create an empty spoke object just to answer 404.
-    if (!(await tenantStub(c.env, tenantId).hasApp(appId))) throw notFound("authorization");
+    if (!(await tenantServing(c.env, tenantId).hasApp(appId))) throw notFound("authorization");
     const revoked = await spokeStub(c.env, tenantId, userId, appId).revokeAuthorization({
       tenantId,
       userId,

@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { decodeState } from "../../mcp/oauth-state.ts";
-import { tenantStub } from "../../objects/stubs.ts";
+import { tenantPolicy } from "../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../env.ts";
 import { invalid } from "../errors.ts";
 import { validationHook } from "../validation.ts";
@@ -44,7 +44,7 @@ export const oauthRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook
     }
     if (!code && !error) throw invalid("the callback carries neither a code nor an error", []);
     // The tenant comes from the sealed state (no key here): only Lattice could have written it.
-    const { policy } = await tenantStub(c.env, owner.tenantId).policy();
+    const policy = await tenantPolicy(c.env, owner.tenantId);
     const returnUrl = policy.oauth.returnUrl;
     if (!returnUrl) {
       throw invalid("this tenant has no page to complete a sign-in (policy oauth.returnUrl)", []);

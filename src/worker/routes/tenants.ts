@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { randomId } from "../../objects/crypto.ts";
-import { tenantStub } from "../../objects/stubs.ts";
+import { tenantAdmin } from "../../objects/stubs.ts";
 import { auditNow } from "../audit.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
@@ -63,12 +63,12 @@ export const tenantRoutes = base
   .openapi(create, async (c) => {
     const { name } = c.req.valid("json");
     const tenantId = randomId("tn", 8);
-    const created = await tenantStub(c.env, tenantId).create(tenantId, name);
+    const created = await tenantAdmin(c.env, tenantId).create(tenantId, name);
     const { id, label, secret } = created.adminKey;
     return c.json({ tenantId, name, adminKey: { id, role: "admin" as const, label, secret } }, 201);
   })
   .openapi(recover, async (c) => {
-    const tenant = tenantStub(c.env, c.req.valid("param").tenantId);
+    const tenant = tenantAdmin(c.env, c.req.valid("param").tenantId);
     if (!(await tenant.info())) throw notFound("tenant");
     const label = (c.req.valid("json") as { label?: string } | undefined)?.label ?? "issued by the operator";
     const key = await tenant.issueKey("admin", label);

@@ -9,7 +9,7 @@ import {
   verifyUserToken,
 } from "../../../credentials.ts";
 import { secretsEqual, sha256Hex } from "../../../objects/crypto.ts";
-import { tenantStub } from "../../../objects/stubs.ts";
+import { tenantAuth } from "../../../objects/stubs.ts";
 import type { KeyRole } from "../../../objects/tenant/keys.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError } from "../../errors.ts";
@@ -75,7 +75,7 @@ export function requireRole(...roles: KeyRole[]) {
     // Before the TenantDO: a flood with one key is stopped here, not at the tenant's one object.
     await withinRate(c.env, credential);
     if (!found) {
-      found = await tenantStub(c.env, tenantId).authenticate(credential);
+      found = await tenantAuth(c.env, tenantId).authenticate(credential);
       if (!found) throw unauthorized();
       cache.set(hash, { tenantId, keyId: found.keyId, role: found.role }, Date.now());
     }
