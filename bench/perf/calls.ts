@@ -19,13 +19,13 @@ export interface CallsRow {
 
 const SETTLE_MS = 1500;
 
-async function counts(t: Tenant): Promise<Record<string, number>> {
+export async function counts(t: Tenant): Promise<Record<string, number>> {
   return (
     await must<{ calls: Record<string, number> }>(t.api, t.operator, "GET", "/v1/operator/metrics/calls")
   ).calls;
 }
 
-const minus = (a: Record<string, number>, b: Record<string, number>) =>
+export const minus = (a: Record<string, number>, b: Record<string, number>) =>
   Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v - (b[k] ?? 0)]));
 
 export async function measureCalls(t: Tenant, runs = 8): Promise<CallsRow[]> {

@@ -92,6 +92,7 @@ async function phase<T>(
 const overhead = await phase("overhead", (t) => measureOverhead(t, overheadCfg));
 const throughput = await phase("throughput", (t) => measureThroughput(t, throughputCfg));
 const burst = await phase("burst", (t) => measureBurst(t, burstCfg), {
+  countCalls: true,
   failed: (r) => r.failures.length > 0,
 });
 const artifacts = await phase("artifacts", (t) => measureArtifacts(t, artifactsCfg, entries));

@@ -154,6 +154,9 @@ function burstSection(b: BurstResult): string {
     "",
     `accepted queries' ends: ${counts(b.outcomes)}; send → finish p50 ${ms(b.latency.p50)} ms, max ${ms(b.latency.max)} ms.`,
     `polls while waiting: ${counts(b.polled)}; no HTTP answer: ${b.pollTransportErrors}.`,
+    b.tenantCallsPerQuery
+      ? `TenantDO calls per accepted query, amortised over the burst (its polls and start-up included): ${b.tenantCallsPerQuery.total} (${counts(b.tenantCallsPerQuery.byMethod)}).`
+      : "TenantDO calls: not counted.",
     b.failures.length
       ? `FAILED: ${b.failures.join("; ")}`
       : "passed: no dropped connection, no 5xx but shedding, no accepted query lost.",
