@@ -50,7 +50,7 @@ export interface BatchOptions {
 }
 
 export const AUDIT_BATCH_DEFAULTS: BatchOptions = {
-  delayMs: 200,
+  delayMs: 1_000,
   maxRows: 100,
   maxChars: 256_000,
   maxWaitMs: 5_000,

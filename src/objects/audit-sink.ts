@@ -19,7 +19,7 @@ const shipTo =
 
 /**
  * Buffers a row for the tenant's log, stamped now. Never rejects, never fails what it records; keep
- * the promise alive with `waitUntil` (it settles once the row's batch is shipped, within ~200 ms).
+ * the promise alive with `waitUntil` (it settles once the row's batch is shipped, within ~1 s).
  */
 export function writeAudit(
   env: Bindings,

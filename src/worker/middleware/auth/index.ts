@@ -75,7 +75,7 @@ export function requireRole(...roles: KeyRole[]) {
     // Before the TenantDO: a flood with one key is stopped here, not at the tenant's one object.
     await withinRate(c.env, credential);
     if (!found) {
-      found = await tenantAuth(c.env, tenantId).authenticate(credential);
+      found = await verifyOnce(c.env, tenantId, hash, credential);
       if (!found) throw unauthorized();
       cache.set(hash, { tenantId, keyId: found.keyId, role: found.role }, Date.now());
     }
@@ -83,6 +83,23 @@ export function requireRole(...roles: KeyRole[]) {
     c.set("principal", { tenantId, keyId: found.keyId, role: found.role });
     await next();
   });
+}
+
+/**
+ * A key being confirmed by its tenant, by digest: a burst of requests with one key whose cache entry
+ * has just ended asks the tenant once, not once per request (a 256-query burst asked 18 times).
+ */
+const verifying = new Map<string, Promise<{ keyId: string; role: KeyRole } | null>>();
+
+function verifyOnce(env: Env, tenantId: string, hash: string, credential: string) {
+  let pending = verifying.get(hash);
+  if (!pending) {
+    pending = tenantAuth(env, tenantId).authenticate(credential);
+    const done = () => verifying.delete(hash);
+    pending.then(done, done);
+    verifying.set(hash, pending);
+  }
+  return pending;
 }
 
 let cache: PrincipalCache | null = null;
