@@ -19,6 +19,8 @@ export type EndpointResult =
       message: string;
       /** The HTTP status of an answer other than 200. */
       status?: number;
+      /** No answer came at all: the connection failed before one (not a timeout). */
+      unanswered?: true;
     };
 
 /** What a call to an app is signed over (API.md, "What apps receive"): everything that decides what it does. */
@@ -122,7 +124,12 @@ export async function postToApp(
   } catch (error) {
     return signal.aborted
       ? { ok: false, code: "app_timeout", message: `the app did not answer within ${limits.timeoutMs} ms` }
-      : { ok: false, code: "app_error", message: `the app could not be reached: ${describe(error)}` };
+      : {
+          ok: false,
+          code: "app_error",
+          message: `the app could not be reached: ${describe(error)}`,
+          unanswered: true,
+        };
   }
   if (response.status !== 200) {
     await response.body?.cancel();
