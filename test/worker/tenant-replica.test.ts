@@ -84,11 +84,13 @@ describe("the staleness bound, for an isolate no write reaches", () => {
     };
   }
 
-  it("serves a disabled app, a new policy and a rotated secret no longer than STATE_BOUND_MS", async () => {
+  it("serves a disabled app, a new policy or a live revoked key no longer than STATE_BOUND_MS", async () => {
     const { tenant, contacts, stub } = await tenantWithApp();
     const remote = remoteReplica(stub, STATE_BOUND_MS);
     const before = await remote.read(tenant.tenantId);
     const secret = before.apps[0]?.secrets.secret;
+    const frontend = await issueKey(tenant, "frontend");
+    await api("DELETE", `/v1/admin/keys/${frontend.id}`, { key: tenant.adminKey });
     await api("POST", `/v1/admin/apps/${contacts.id}/disable`, { key: tenant.adminKey });
     await api("PUT", "/v1/admin/policy", { key: tenant.adminKey, body: { onViolation: "ask" } });
     remote.wait(STATE_BOUND_MS - 1);
@@ -99,6 +101,8 @@ describe("the staleness bound, for an isolate no write reaches", () => {
     expect(names(after)).toEqual([]);
     expect(after.view.policy.onViolation).toBe("ask");
     expect(after.apps).toEqual([]);
+    expect(after.revokedKeys).toContain(frontend.id); // its user tokens end everywhere within the bound
+    expect(before.revokedKeys).not.toContain(frontend.id);
     expect(secret).toBeDefined();
   });
 

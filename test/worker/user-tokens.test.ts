@@ -116,6 +116,26 @@ describe("a user token", () => {
     expectError(await api("GET", "/v1/admin/policy", { key: alice }), 403, "forbidden");
   });
 
+  it("ends with the key that issued it: that key revoked, its tokens are refused (401)", async () => {
+    const tenant = await createTenant();
+    const issuer = await issueKey(tenant, "frontend");
+    const other = await issueKey(tenant, "frontend", "other");
+    const mint = async (key: string) =>
+      ((await api("POST", "/v1/users/alice/tokens", { key, body: {} })).body as { token: string }).token;
+    const doomed = await mint(issuer.secret);
+    const kept = await mint(other.secret);
+    expect((await api("GET", "/v1/users/alice/grants", { key: doomed })).status).toBe(200);
+    expect((await api("DELETE", `/v1/admin/keys/${issuer.id}`, { key: tenant.adminKey })).status).toBe(200);
+    const refused = expectError(
+      await api("GET", "/v1/users/alice/grants", { key: doomed }),
+      401,
+      "unauthorized",
+    );
+    expect(refused.message).toContain("revoked");
+    // Control: a token another key issued still works.
+    expect((await api("GET", "/v1/users/alice/grants", { key: kept })).status).toBe(200);
+  });
+
   it("bounds a session's roles to the token's", async () => {
     const w = await world();
     const put = await api("PUT", "/v1/admin/policy", {

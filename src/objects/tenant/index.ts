@@ -122,9 +122,18 @@ export class TenantDO extends DurableObject<Env> {
     return keys.listKeys(this.sql);
   }
 
-  /** Takes effect at once here; Workers trust a verified key for at most PRINCIPAL_TTL_MS (principal-cache.ts). */
+  /**
+   * Takes effect at once here; Workers trust a verified key for at most PRINCIPAL_TTL_MS
+   * (principal-cache.ts), and the user tokens and consent links it issued for at most STATE_BOUND_MS.
+   */
   revokeKey(id: string): KeyInfo | null {
-    return keys.revokeKey(this.sql, id);
+    const revoked = keys.revokeKey(this.sql, id);
+    if (revoked) {
+      // The key's user tokens and consent links end with it: replicas carry revoked ids (a new stamp).
+      registry.registryChanged(this.sql);
+      this.changed();
+    }
+    return revoked;
   }
 
   async authenticate(secret: string): Promise<{ keyId: string; role: KeyRole } | null> {
@@ -292,7 +301,11 @@ export class TenantDO extends DurableObject<Env> {
         MODEL_ROLES.map(async (role) => [role, await this.modelConfig(role, stored.version)]),
       ),
     ) as Record<ModelRole, ModelConfig>;
-    return { stamp, value: servingState(this.sql, stored, view, models, await this.servingCredentials()) };
+    const credentials = await this.servingCredentials();
+    return {
+      stamp,
+      value: servingState(this.sql, stored, view, models, credentials, keys.revokedKeyIds(this.sql)),
+    };
   }
 
   /** Each serving MCP app's opened secret for the URL its serving version names (serving-state.ts). */

@@ -43,6 +43,11 @@ export function revokeKey(sql: Sql, id: string): KeyInfo | null {
   return row ? toKeyInfo(row) : null;
 }
 
+/** The ids of revoked keys: a user token or consent link a revoked key issued is refused (serving-state.ts). */
+export function revokedKeyIds(sql: Sql): string[] {
+  return sql<{ id: string }>`SELECT id FROM keys WHERE revoked_at IS NOT NULL ORDER BY id`.map((r) => r.id);
+}
+
 /** The live key with this SHA-256, if any. */
 export function findKey(sql: Sql, hash: string): { keyId: string; role: KeyRole } | null {
   const row = sql<{ id: string; role: string }>`

@@ -31,6 +31,8 @@ export interface ServingState {
    * was given for, mcp/auth.ts secretBinding): a spoke's call needs no trip to the tenant for it.
    */
   credentials: Record<string, string>;
+  /** Revoked keys' ids: the user tokens and consent links they issued are refused at the edge. */
+  revokedKeys: string[];
 }
 
 /** Where `credentials` holds an app's secret. */
@@ -67,6 +69,7 @@ export function servingState(
   view: PlanningView,
   models: Record<ModelRole, ModelConfig>,
   credentials: Record<string, string>,
+  revokedKeys: string[],
 ): ServingState {
-  return { policyVersion: stored.version, view, apps: held(sql), models, credentials };
+  return { policyVersion: stored.version, view, apps: held(sql), models, credentials, revokedKeys };
 }

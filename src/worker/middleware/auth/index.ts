@@ -11,6 +11,7 @@ import {
 import { secretsEqual, sha256Hex } from "../../../objects/crypto.ts";
 import { tenantAuth } from "../../../objects/stubs.ts";
 import type { KeyRole } from "../../../objects/tenant/keys.ts";
+import { servingState } from "../../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError } from "../../errors.ts";
 import { MAX_PRINCIPAL_TTL_MS, PRINCIPAL_TTL_MS, PrincipalCache } from "./principal-cache.ts";
@@ -42,6 +43,7 @@ export function requireRole(...roles: KeyRole[]) {
             "a consent link reaches only its own consent: GET or POST /v1/sessions/{sid}/consents/{cid}",
         });
       const { tenantId, kid, u, s, c: consentId } = link;
+      await issuerLive(c.env, tenantId, kid);
       c.set("principal", {
         tenantId,
         keyId: kid,
@@ -55,6 +57,7 @@ export function requireRole(...roles: KeyRole[]) {
       const grant = await verifyUserToken(secret, credential);
       if (!grant) throw unauthorized("invalid or expired user token");
       if (!roles.includes("frontend")) throw forbidden(roles);
+      await issuerLive(c.env, grant.tenantId, grant.kid);
       c.set("principal", {
         tenantId: grant.tenantId,
         keyId: grant.kid,
@@ -83,6 +86,16 @@ export function requireRole(...roles: KeyRole[]) {
     c.set("principal", { tenantId, keyId: found.keyId, role: found.role });
     await next();
   });
+}
+
+/**
+ * A user token or consent link ends with the key that issued it: refused once the tenant's state
+ * held here lists the key revoked (at once in the isolate that revoked it, within STATE_BOUND_MS in
+ * every other). Stateless otherwise: no storage read per request.
+ */
+async function issuerLive(env: Env, tenantId: string, keyId: string): Promise<void> {
+  const { revokedKeys } = await servingState(env, tenantId);
+  if (revokedKeys.includes(keyId)) throw unauthorized("the key that issued this credential was revoked");
 }
 
 /**
