@@ -6,7 +6,6 @@ import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { AuditType } from "../../audit-types.ts";
 import { newApiKey } from "../../credentials.ts";
 import { MODEL_ROLES, type ModelConfig, type ModelRole } from "../../llm/index.ts";
-import { secretBinding } from "../../mcp/auth.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import type { AuditRow } from "../audit-batch.ts";
@@ -33,7 +32,7 @@ import { resolveModel, type SettingsContext, sealLegacyKeys, writePolicy } from 
 import { maskedPolicy, POLICY_MIGRATIONS, PolicyCache } from "./policy-store.ts";
 import * as registry from "./registry.ts";
 import * as serving from "./serving.ts";
-import { credentialKey, PlanningViews, type ServingState, servingState } from "./serving-state.ts";
+import { PlanningViews, type ServingState, servingState } from "./serving-state.ts";
 import {
   type CountedKind,
   Counters,
@@ -301,23 +300,8 @@ export class TenantDO extends DurableObject<Env> {
         MODEL_ROLES.map(async (role) => [role, await this.modelConfig(role, stored.version)]),
       ),
     ) as Record<ModelRole, ModelConfig>;
-    const credentials = await this.servingCredentials();
-    return {
-      stamp,
-      value: servingState(this.sql, stored, view, models, credentials, keys.revokedKeyIds(this.sql)),
-    };
-  }
-
-  /** Each serving MCP app's opened secret for the URL its serving version names (serving-state.ts). */
-  private async servingCredentials(): Promise<Record<string, string>> {
-    const found: Record<string, string> = {};
-    for (const { app } of serving.held(this.sql)) {
-      const mcp = app.manifest.mcp;
-      const boundTo = mcp && secretBinding(mcp.auth, mcp.url);
-      const secret = boundTo ? await this.appCredential(app.appId, boundTo) : null;
-      if (boundTo && secret !== null) found[credentialKey(app.appId, boundTo)] = secret;
-    }
-    return found;
+    const open = (appId: string, boundTo: string) => this.appCredential(appId, boundTo);
+    return { stamp, value: await servingState(this.sql, { stored, view, models }, open) };
   }
 
   // --- policy and quotas (policy-store.ts, usage.ts) ---

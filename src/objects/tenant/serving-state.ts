@@ -1,10 +1,12 @@
 import type { CatalogEntry } from "../../apps/catalog.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
 import type { ModelConfig, ModelRole } from "../../llm/index.ts";
+import { secretBinding } from "../../mcp/auth.ts";
 import type { Policy } from "../../policy/index.ts";
 import { randomId } from "../crypto.ts";
 import type { Sql } from "../sql.ts";
 import { catalogVersion, currentCatalog, type LiveBindings } from "./catalog-store.ts";
+import { revokedKeyIds } from "./keys.ts";
 import type { StoredPolicy } from "./policy-store.ts";
 import { registryRevision } from "./registry.ts";
 import { type HeldApp, held, servingApps } from "./serving.ts";
@@ -62,14 +64,23 @@ export class PlanningViews {
   }
 }
 
-/** The serving state for the stamp `current` gives, with `models` resolved by the caller. */
-export function servingState(
+/**
+ * The serving state for the stamp `PlanningViews.current` gives, with `models` resolved by the
+ * caller and each serving MCP app's secret opened by `open` for the URL its version names.
+ */
+export async function servingState(
   sql: Sql,
-  stored: StoredPolicy,
-  view: PlanningView,
-  models: Record<ModelRole, ModelConfig>,
-  credentials: Record<string, string>,
-  revokedKeys: string[],
-): ServingState {
-  return { policyVersion: stored.version, view, apps: held(sql), models, credentials, revokedKeys };
+  made: { stored: StoredPolicy; view: PlanningView; models: Record<ModelRole, ModelConfig> },
+  open: (appId: string, boundTo: string) => Promise<string | null>,
+): Promise<ServingState> {
+  const apps = held(sql);
+  const credentials: Record<string, string> = {};
+  for (const { app } of apps) {
+    const mcp = app.manifest.mcp;
+    const boundTo = mcp && secretBinding(mcp.auth, mcp.url);
+    const secret = boundTo ? await open(app.appId, boundTo) : null;
+    if (boundTo && secret !== null) credentials[credentialKey(app.appId, boundTo)] = secret;
+  }
+  const { stored, view, models } = made;
+  return { policyVersion: stored.version, view, apps, models, credentials, revokedKeys: revokedKeyIds(sql) };
 }
