@@ -12,6 +12,7 @@ export const AUDIT_TYPES = [
   "app_registered",
   "app_secret_rotated",
   "app_approved",
+  "app_bindings_changed",
   "app_rejected",
   "app_enabled",
   "app_disabled",

@@ -233,11 +233,10 @@ function typeOfValue(v: unknown): JsonType {
 /** Keywords whose value is a map of names to subschemas, or a list of subschemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 const SCHEMA_LISTS = new Set(["oneOf", "anyOf", "allOf", "prefixItems"]);
+/** Keywords whose value is one subschema. */
+const SCHEMA_ONES = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains"]);
 
-/**
- * A schema as text without its annotations, keys sorted: equal text, equal meaning. Annotations
- * are dropped only where a keyword stands (a property named `title` stays).
- */
+/** A schema as text without its annotations, keys sorted: equal text, equal meaning. */
 function canonical(v: unknown): string {
   const sorted = (x: unknown): unknown => {
     if (Array.isArray(x)) return x.map(sorted);
@@ -248,26 +247,27 @@ function canonical(v: unknown): string {
         .map((k) => [k, sorted(x[k])]),
     );
   };
-  const schema = (x: unknown): unknown => {
-    if (!isObject(x)) return x;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(x).sort()) {
-      if (ANNOTATIONS.has(k)) continue;
-      const value = x[k];
-      if (SCHEMA_MAPS.has(k) && isObject(value)) {
-        out[k] = Object.fromEntries(
-          Object.keys(value)
-            .sort()
-            .map((name) => [name, schema(value[name])]),
-        );
-      } else if (SCHEMA_LISTS.has(k) && Array.isArray(value)) out[k] = value.map(schema);
-      else if (["items", "additionalProperties", "not", "if", "then", "else", "contains"].includes(k))
-        out[k] = schema(value);
-      else out[k] = sorted(value);
-    }
-    return out;
-  };
-  return JSON.stringify(schema(v));
+  return JSON.stringify(sorted(withoutAnnotations(v)));
+}
+
+/**
+ * A schema without its annotations (descriptions, titles, examples, defaults, comments): the same
+ * values valid, none of its author's prose. Annotations are dropped only where a keyword stands (a
+ * property named `title` stays).
+ */
+export function withoutAnnotations(x: unknown): unknown {
+  if (!isObject(x)) return x;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(x)) {
+    if (ANNOTATIONS.has(k)) continue;
+    const value = x[k];
+    if (SCHEMA_MAPS.has(k) && isObject(value)) {
+      out[k] = Object.fromEntries(Object.keys(value).map((name) => [name, withoutAnnotations(value[name])]));
+    } else if (SCHEMA_LISTS.has(k) && Array.isArray(value)) out[k] = value.map(withoutAnnotations);
+    else if (SCHEMA_ONES.has(k)) out[k] = withoutAnnotations(value);
+    else out[k] = value;
+  }
+  return out;
 }
 
 function annotationsOnly(v: unknown): boolean {

@@ -14,6 +14,7 @@ import { appRoutes } from "./routes/apps.ts";
 import { artifactRoutes } from "./routes/artifacts.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
+import { catalogEntryRoutes } from "./routes/catalog-entries.ts";
 import { consentRoutes } from "./routes/consents.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { grantRoutes } from "./routes/grants.ts";
@@ -68,6 +69,7 @@ const routes = app
   .route("/v1/admin/apps", adminAppRoutes)
   .route("/v1/admin/audit", auditRoutes)
   .route("/v1/admin/policy", policyRoutes)
+  .route("/v1/admin/catalog/entries", catalogEntryRoutes)
   .route("/v1/admin/catalog", catalogRoutes)
   .route("/v1/apps", appRoutes)
   .route("/v1/sessions", sessionRoutes)

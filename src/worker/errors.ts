@@ -13,6 +13,7 @@ export const API_ERROR_CODES = [
   "not_found",
   "method_not_allowed",
   "conflict",
+  "precondition_failed",
   "payload_too_large",
   "unsupported_media_type",
   "rate_limited",
@@ -85,6 +86,9 @@ export interface ErrorBody {
 export const notFound = (what: string) => new ApiError(404, "not_found", { message: `${what} not found` });
 export const conflict = (message: string, details?: unknown) =>
   new ApiError(409, "conflict", { message, details });
+/** An `If-Match` that names another version than the one in force: read again, then retry. */
+export const preconditionFailed = (message: string, details?: unknown) =>
+  new ApiError(412, "precondition_failed", { message, details });
 export const invalid = (message: string, details?: unknown) =>
   new ApiError(400, "invalid_request", { message, details });
 
@@ -97,6 +101,7 @@ export function codeForStatus(status: number): ApiErrorCode {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    412: "precondition_failed",
     413: "payload_too_large",
     415: "unsupported_media_type",
     429: "rate_limited",

@@ -4,6 +4,7 @@ import type { Functionality } from "../../apps/manifest.ts";
 import type { ServingAppInfo } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
 import { type Policy, sanitisedDestinations } from "../../policy/index.ts";
+import { type Failure, failure } from "../../result.ts";
 import type { Sql } from "../sql.ts";
 import { sanitisedDestinationMessage } from "./policy-store.ts";
 
@@ -31,6 +32,13 @@ export function currentCatalog(sql: Sql): StoredCatalog {
 /** The catalog's version in force, read without decoding it (0: none yet). */
 export function catalogVersion(sql: Sql): number {
   return sql<{ v: number | null }>`SELECT MAX(version) AS v FROM catalogs`[0]?.v ?? 0;
+}
+
+/** Refused unless `expected` (when given) is the version in force: a write made against an older one. */
+export function staleCatalog(sql: Sql, expected: number | undefined): Failure<"version_mismatch"> | null {
+  const version = catalogVersion(sql);
+  if (expected === undefined || expected === version) return null;
+  return failure("version_mismatch", `the catalog is at version ${version}, not ${expected}`, { version });
 }
 
 /** Stores an already checked document as the next version. */
@@ -100,6 +108,18 @@ export function bindingsProblems(
     if (!entry) return [{ field, message: `no catalog entry "${entryName}"` }];
     return bindingProblems(fn, entry).map((p) => ({ field, message: `${p.path}: ${p.message}` }));
   });
+}
+
+/** Bindings of serving apps that a catalog no longer lets hold. */
+export type Broken = Array<{ app: string; functionality: string; entry: string }>;
+
+export function brokenBindings(apps: ServingAppInfo[], catalog: CatalogEntry[], live: LiveBindings): Broken {
+  const entries = new Map(catalog.map((e) => [e.name, e]));
+  return apps.flatMap((app) =>
+    Object.entries(app.bindings)
+      .filter(([fn, entry]) => !live.holds(app, fn, entries.get(entry)))
+      .map(([functionality, entry]) => ({ app: app.name, functionality, entry })),
+  );
 }
 
 /** Whether a serving app's binding still holds: its entry exists and is compatible (memoised per entry text and version). */

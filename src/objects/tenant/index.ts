@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, catalogProblems } from "../../apps/catalog.ts";
+import type { FieldProblem } from "../../apps/check.ts";
 import { confirmationProblems } from "../../apps/destination-review.ts";
 import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
@@ -17,12 +18,24 @@ import type { Totals } from "../tenant-replica/ledger.ts";
 import { APP_CREDENTIAL_MIGRATIONS, openCredential, storeCredential } from "./app-credentials.ts";
 import { AUDIT_MIGRATIONS, type AuditQuery, appendAudit, appendAuditRows, readAudit } from "./audit.ts";
 import {
+  applyEdit,
+  type CatalogEdit,
+  type EditFailure,
+  type EntryFilter,
+  entryProblems,
+  listEntries,
+  proposals,
+} from "./catalog-entries.ts";
+import {
+  type Broken,
   bindingsProblems,
+  brokenBindings,
   CATALOG_MIGRATIONS,
   currentCatalog,
   LiveBindings,
   putCatalog,
   sanitisedDestinationProblems,
+  staleCatalog,
 } from "./catalog-store.ts";
 import type { IssuedKey, KeyInfo, KeyRole } from "./keys.ts";
 import * as keys from "./keys.ts";
@@ -265,26 +278,71 @@ export class TenantDO extends DurableObject<Env> {
 
   /**
    * Replaces the catalog whole. Bindings of serving apps that no longer hold are listed: they stop
-   * serving their entry until the app's next version is bound again.
+   * serving their entry until the app's next version is bound again. With `expected`, only while
+   * that version is in force: two admins never overwrite each other's change unseen.
    */
   putCatalog(
     doc: CatalogDocument,
-  ):
-    | Ok<{ version: number; broken: Array<{ app: string; functionality: string; entry: string }> }>
-    | Failure<"invalid_catalog"> {
+    expected?: number,
+  ): Ok<{ version: number; broken: Broken }> | Failure<"invalid_catalog" | "version_mismatch"> {
+    const stale = staleCatalog(this.sql, expected);
+    if (stale) return stale;
     const { policy } = this.policies.get(this.sql);
     const problems = [...catalogProblems(doc, policy.lattices), ...sanitisedDestinationProblems(doc, policy)];
     if (problems.length) return failure("invalid_catalog", "catalog refused", problems);
     const version = putCatalog(this.sql, doc);
-    const entries = new Map(doc.entries.map((e) => [e.name, e]));
-    const broken = serving.servingApps(this.sql).flatMap((app) =>
-      Object.entries(app.bindings)
-        .filter(([fn, entry]) => !this.live.holds(app, fn, entries.get(entry)))
-        .map(([functionality, entry]) => ({ app: app.name, functionality, entry })),
-    );
+    const broken = brokenBindings(serving.servingApps(this.sql), doc.entries, this.live);
     this.changed();
     this.audit("catalog_updated", { version, broken });
     return { ok: true, version, broken };
+  }
+
+  /** One entry created, replaced or deleted (catalog-entries.ts): a new version, checked as putCatalog. */
+  editCatalog(edit: CatalogEdit, expected?: number): Ok<{ version: number; broken: Broken }> | EditFailure {
+    const stale = staleCatalog(this.sql, expected);
+    if (stale) return stale;
+    const applied = applyEdit(currentCatalog(this.sql).entries, edit);
+    if (!applied.ok) return applied;
+    const result = this.putCatalog(applied.doc);
+    if (result.ok || result.code !== "invalid_catalog") return result;
+    const named = entryProblems(result.details as FieldProblem[], applied.doc, applied.at);
+    return failure("invalid_catalog", "catalog entry refused", named);
+  }
+
+  /** The catalog's entries with the serving apps bound to each, filtered (catalog-entries.ts). */
+  catalogEntries(filter: EntryFilter = {}) {
+    const catalog = currentCatalog(this.sql);
+    return {
+      version: catalog.version,
+      entries: listEntries(catalog, serving.servingApps(this.sql), this.live, filter),
+    };
+  }
+
+  /**
+   * An approved version's bindings replaced whole, without a new version from its developer: only
+   * the newest approved version's (the one serving), each checked as at approval.
+   */
+  bindApp(
+    appId: string,
+    version: number,
+    bindings: registry.Bindings,
+  ): Ok<{ app: registry.AppView }> | Failure<"not_found" | "not_serving" | "invalid_binding"> {
+    const stored = registry.storedVersion(this.sql, appId, version);
+    if (!stored) return failure("not_found", "no such app version");
+    if (!stored.newestApproved)
+      return failure("not_serving", "only the newest approved version's bindings can change");
+    const problems = bindingsProblems(stored, currentCatalog(this.sql), bindings);
+    if (problems.length) return failure("invalid_binding", "a binding does not hold", problems);
+    const app = registry.setBindings(this.sql, appId, version, bindings)!;
+    this.changed();
+    this.audit("app_bindings_changed", { appId, version, before: stored.bindings, bindings });
+    return { ok: true, app };
+  }
+
+  /** For each functionality of a version that no binding serves, an entry to start from (no app text). */
+  catalogProposals(appId: string, version: number) {
+    const stored = registry.storedVersion(this.sql, appId, version);
+    return stored && proposals(stored.name, stored, currentCatalog(this.sql));
   }
 
   /**

@@ -299,6 +299,34 @@ export function driftOf(app: AppRow): Drift | null {
   return app.drift === null ? null : decode(DriftSchema, app.drift, "an app's drift");
 }
 
+/** A version as stored, with whether it is the app's newest approved one (the one that serves). */
+export function storedVersion(
+  sql: Sql,
+  appId: string,
+  version: number,
+): { name: string; manifest: Manifest; bindings: Bindings; status: string; newestApproved: boolean } | null {
+  const v = sql<VersionRow & { name: string; newest: number | null }>`
+    SELECT v.*, a.name,
+      (SELECT MAX(version) FROM app_versions WHERE app_id = a.id AND status = 'approved') AS newest
+    FROM app_versions v JOIN apps a ON a.id = v.app_id WHERE v.app_id = ${appId} AND v.version = ${version}`[0];
+  if (!v) return null;
+  return {
+    name: v.name,
+    manifest: decode(Manifest, v.manifest, "a stored manifest"),
+    bindings: bindingsOf(v),
+    status: v.status,
+    newestApproved: v.status === "approved" && v.newest === v.version,
+  };
+}
+
+/** Replaces an approved version's bindings whole (already checked against the catalog by the caller). */
+export function setBindings(sql: Sql, appId: string, version: number, bindings: Bindings): AppView | null {
+  sql`UPDATE app_versions SET bindings = ${JSON.stringify(bindings)}
+      WHERE app_id = ${appId} AND version = ${version} AND status = 'approved'`;
+  registryChanged(sql);
+  return viewApp(sql, appId);
+}
+
 /** One pending version, for review. */
 export function pendingVersion(sql: Sql, appId: string, version: number): { manifest: Manifest } | null {
   const v = sql<VersionRow>`SELECT * FROM app_versions WHERE app_id = ${appId} AND version = ${version}`[0];

@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { Proposal } from "../../apps/catalog-proposal.ts";
 import { ConfirmedDestinations } from "../../apps/destination-review.ts";
 import type { Result } from "../../result.ts";
 import type { AppEnv } from "../env.ts";
@@ -69,6 +70,47 @@ const reject = createRoute({
   responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError, ...conflictError },
 });
 
+const bind = createRoute({
+  method: "put",
+  path: "/{appId}/versions/{v}/bindings",
+  tags: ["admin"],
+  summary:
+    "Replace the bindings of the serving approved version, checked as at approval: no new version needed",
+  security,
+  request: {
+    params: VersionParams,
+    ...jsonBody(
+      z
+        .object({
+          bindings: z.record(z.string(), z.string()).openapi({
+            description: "Functionality name → catalog entry, whole: a functionality left out is unbound",
+          }),
+        })
+        .strict()
+        .openapi("Bindings"),
+    ),
+  },
+  responses: { 200: jsonResponse(AppSchema, "The app"), ...authErrors, ...notFoundError, ...conflictError },
+});
+
+const propose = createRoute({
+  method: "get",
+  path: "/{appId}/versions/{v}/proposals",
+  tags: ["admin"],
+  summary:
+    "A catalog entry proposed for each unbound functionality: its schemas, no app text, a description for the admin to write",
+  security,
+  request: { params: VersionParams },
+  responses: {
+    200: jsonResponse(
+      z.object({ proposals: z.array(Proposal) }).openapi("CatalogProposals"),
+      "The proposals",
+    ),
+    ...authErrors,
+    ...notFoundError,
+  },
+});
+
 const toggle = (action: "disable" | "enable") =>
   createRoute({
     method: "post",
@@ -111,6 +153,20 @@ export const adminAppRoutes = base
     const { appId, v } = c.req.valid("param");
     const { reason } = c.req.valid("json");
     return c.json(reviewed(await tenantOf(c).review(appId, v, { approve: false, reason })), 200);
+  })
+  .openapi(bind, async (c) => {
+    const { appId, v } = c.req.valid("param");
+    const result = await tenantOf(c).bindApp(appId, v, c.req.valid("json").bindings);
+    if (result.ok) return c.json(result.app, 200);
+    if (result.code === "not_found") throw notFound("app version");
+    if (result.code === "invalid_binding") throw invalid(result.message, result.details);
+    throw conflict(result.message);
+  })
+  .openapi(propose, async (c) => {
+    const { appId, v } = c.req.valid("param");
+    const proposals = await tenantOf(c).catalogProposals(appId, v);
+    if (!proposals) throw notFound("app version");
+    return c.json({ proposals }, 200);
   })
   .openapi(toggle("disable"), async (c) =>
     c.json(found(await tenantOf(c).setAppEnabled(c.req.valid("param").appId, false)), 200),

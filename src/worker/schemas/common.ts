@@ -28,6 +28,9 @@ export const authErrors = {
 } as const;
 
 export const notFoundError = { 404: errorResponse("Not found, or not yours") } as const;
+export const preconditionError = {
+  412: errorResponse("If-Match names another version than the one in force"),
+} as const;
 export const conflictError = { 409: errorResponse("Conflict with the current state") } as const;
 
 export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({
