@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { demoCatalog } from "../../examples/tenant/catalog.ts";
 import { callCounts } from "../../src/objects/call-counts.ts";
+import { JOIN_MS } from "../../src/objects/join.ts";
 import { tenantObjectName } from "../../src/objects/names.ts";
 import { rpc } from "../../src/objects/rpc.ts";
 import type { TenantDO } from "../../src/objects/tenant/index.ts";
@@ -113,6 +114,32 @@ describe("the staleness bound, for an isolate no write reaches", () => {
     await api("POST", `/v1/admin/apps/${contacts.id}/disable`, { key: tenant.adminKey });
     unbounded.wait(10 * STATE_BOUND_MS);
     expect(names(await unbounded.read(tenant.tenantId))).toEqual(["contacts"]);
+  });
+});
+
+describe("a fetch another request started", () => {
+  it("is joined for JOIN_MS at most: a fetch that never settles does not hang the next reader", async () => {
+    const replica = new Bounded<string>(STATE_BOUND_MS, 8);
+    let fetches = 0;
+    const fetch = (): Promise<{ stamp: string; value: string }> => {
+      fetches++;
+      // The first request's call never settles (its request was cancelled); the next one answers.
+      return fetches === 1 ? new Promise(() => {}) : Promise.resolve({ stamp: "s", value: "state" });
+    };
+    void replica.get("t", fetch);
+    const started = Date.now();
+    expect(await replica.get("t", fetch)).toBe("state");
+    expect(fetches).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(JOIN_MS - 50);
+    // Control: a fetch that settles is joined, not repeated.
+    const fresh = new Bounded<string>(STATE_BOUND_MS, 8);
+    let calls = 0;
+    const once = () => {
+      calls++;
+      return Promise.resolve({ stamp: "s", value: "v" });
+    };
+    await Promise.all([fresh.get("t", once), fresh.get("t", once)]);
+    expect(calls).toBe(1);
   });
 });
 

@@ -137,6 +137,34 @@ describe("one isolate's ledger", () => {
   });
 });
 
+describe("a tenant that cannot be reached", () => {
+  it("gets at most a batch admitted by an isolate on its own, then every spend asks and fails", async () => {
+    const down: LedgerPort = {
+      flush: () => Promise.reject(new Error("Network connection lost.")),
+      exact: () => Promise.reject(new Error("Network connection lost.")),
+    };
+    const ledger = new UsageLedger(down, BATCH, fakeClock());
+    const errors = console.error;
+    console.error = () => {};
+    let admittedNow = 0;
+    let failed = 0;
+    try {
+      for (let i = 0; i < 50; i++) {
+        try {
+          if ((await ledger.spend("queries", 1, 10_000)).ok) admittedNow++;
+        } catch {
+          failed++;
+        }
+      }
+    } finally {
+      console.error = errors;
+    }
+    // Control: the tenant reachable, the same 50 spends are all admitted (the first test above).
+    expect(admittedNow).toBe(BATCH.queries);
+    expect(failed).toBe(50 - BATCH.queries);
+  });
+});
+
 describe("the overshoot bound: fewer than isolates × batch units past the limit", () => {
   /** Isolates spending in an order fast-check picks, each flush answered before the next spend or late. */
   const schedule = fc.record({

@@ -1,4 +1,5 @@
 import { Lru } from "../../lru.ts";
+import { JOIN_MS, joinFor } from "../join.ts";
 
 /** A fetch's answer: the state's stamp, and the state itself unless it is the one the stamp asked with. */
 export interface Fetched<V> {
@@ -17,7 +18,7 @@ export interface Fetched<V> {
  */
 export class Bounded<V> {
   private readonly held: Lru<string, { stamp: string; value: V; asked: number }>;
-  private readonly inflight = new Map<string, Promise<V>>();
+  private readonly inflight = new Map<string, { fetched: Promise<V>; started: number }>();
   private readonly boundMs: number;
   private readonly now: () => number;
 
@@ -27,22 +28,36 @@ export class Bounded<V> {
     this.held = new Lru(maxTenants);
   }
 
-  get(key: string, fetch: (stamp: string | null) => Promise<Fetched<V>>): Promise<V> {
+  async get(key: string, fetch: (stamp: string | null) => Promise<Fetched<V>>): Promise<V> {
     const hit = this.held.get(key);
-    if (hit && this.now() - hit.asked < this.boundMs) return Promise.resolve(hit.value);
+    if (hit && this.now() - hit.asked < this.boundMs) return hit.value;
     const running = this.inflight.get(key);
-    if (running) return running;
+    // Another request's fetch is joined for a bounded time only (join.ts): if that request was
+    // cancelled, its fetch never settles, and this one goes on with a fetch of its own.
+    if (running && this.now() - running.started < JOIN_MS) {
+      const joined = await joinFor(running.fetched, JOIN_MS);
+      if (joined) return joined.value;
+    }
+    return this.start(key, hit, fetch);
+  }
+
+  private start(
+    key: string,
+    hit: { stamp: string; value: V } | undefined,
+    fetch: (stamp: string | null) => Promise<Fetched<V>>,
+  ): Promise<V> {
     const asked = this.now();
     const fetched = fetch(hit?.stamp ?? null).then((answer) => {
       const value = answer.value ?? (hit && answer.stamp === hit.stamp ? hit.value : null);
       if (value === null) throw new Error("the tenant sent no state for a stamp it was not asked with");
       // A `forget` while this was under way dropped it: what it read may predate the write.
-      if (this.inflight.get(key) === fetched) this.held.set(key, { stamp: answer.stamp, value, asked });
+      if (this.inflight.get(key)?.fetched === fetched)
+        this.held.set(key, { stamp: answer.stamp, value, asked });
       return value;
     });
-    this.inflight.set(key, fetched);
+    this.inflight.set(key, { fetched, started: asked });
     const done = () => {
-      if (this.inflight.get(key) === fetched) this.inflight.delete(key);
+      if (this.inflight.get(key)?.fetched === fetched) this.inflight.delete(key);
     };
     fetched.then(done, done);
     return fetched;

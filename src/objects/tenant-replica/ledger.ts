@@ -1,3 +1,4 @@
+import { JOIN_MS, joinFor } from "../join.ts";
 import type { QuotaCheck, QuotaKind } from "../tenant/usage.ts";
 
 /** Today's counts of every quota kind. */
@@ -50,7 +51,9 @@ const KINDS = Object.keys(zero()) as QuotaKind[];
  * isolates counting for one tenant a day's count passes its limit by less than I × batch[kind]
  * (model tokens, counted after each call, by that plus one call's own). One isolate alone never
  * passes it. Units an isolate holds when it dies (at most a batch, at most FLUSH_MS old) are not
- * counted: the same bound, in the tenant's favour.
+ * counted: the same bound, in the tenant's favour. While the tenant's object cannot be reached an
+ * isolate admits at most a batch on its own, then every spend is exact and fails. A batch the
+ * tenant applied but whose answer was lost is sent again and counted twice: against the tenant.
  */
 export class UsageLedger {
   private day: string;
@@ -61,7 +64,8 @@ export class UsageLedger {
   /** Admitted here, not yet sent. */
   private pending = zero();
   private timer: Promise<void> | null = null;
-  private flushing: Promise<void> | null = null;
+  /** Batches sent and not yet answered (a flush never rejects: a failure keeps its counts). */
+  private readonly sends = new Set<Promise<void>>();
   private readonly refusals = new Map<QuotaKind, { until: number; limit: number; check: QuotaCheck }>();
   private readonly port: LedgerPort;
   private readonly batch: Totals;
@@ -76,18 +80,25 @@ export class UsageLedger {
 
   /** Spends `amount` of `kind` under `limit` (the policy's, as this isolate holds it), or refuses. */
   async spend(kind: QuotaKind, amount: number, limit: number): Promise<QuotaCheck> {
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       this.roll();
       const held = this.heldRefusal(kind, limit);
       if (held) return held;
       const own = this.sending[kind] + this.pending[kind];
       if (this.known[kind] + own + amount + this.batch[kind] > limit) return this.exactly(kind, amount);
-      if (own + amount <= this.batch[kind] || !this.flushing) {
+      if (own === 0 || own + amount <= this.batch[kind]) {
         this.pending[kind] += amount;
         this.counted(kind);
         return { ok: true };
       }
-      await this.flushing.catch(() => undefined); // a batch unacknowledged: wait for its answer
+      // A batch unacknowledged: wait once for a send's answer, for a bounded time (join.ts: the
+      // send may be another request's, cancelled). Still a batch out after it (the tenant did not
+      // answer), this spend is exact: while the tenant cannot be reached, an isolate admits at
+      // most a batch on its own.
+      if (waited) return this.exactly(kind, amount);
+      if (this.sends.size === 0) void this.flush();
+      const sent = Promise.race([...this.sends]).catch(() => undefined);
+      if (!(await joinFor(sent, JOIN_MS))) return this.exactly(kind, amount);
     }
   }
 
@@ -116,7 +127,7 @@ export class UsageLedger {
 
   /** The batch being sent or waiting for its timer: what a caller keeps alive (`waitUntil`). */
   settled(): Promise<void> {
-    return Promise.all([this.timer, this.flushing]).then(() => undefined);
+    return Promise.all([this.timer, ...this.sends]).then(() => undefined);
   }
 
   /** Sends every unit held now (the timer's job; tests and a shutting-down caller call it too). */
@@ -134,9 +145,9 @@ export class UsageLedger {
         if (this.day === day) subtract(this.sending, counts);
       }
     })();
-    this.flushing = sent;
+    this.sends.add(sent);
     await sent;
-    if (this.flushing === sent) this.flushing = null;
+    this.sends.delete(sent);
   }
 
   private async exactly(kind: QuotaKind, amount: number): Promise<QuotaCheck> {

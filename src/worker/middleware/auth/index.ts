@@ -9,6 +9,7 @@ import {
   verifyUserToken,
 } from "../../../credentials.ts";
 import { secretsEqual, sha256Hex } from "../../../objects/crypto.ts";
+import { JOIN_MS, joinFor } from "../../../objects/join.ts";
 import { tenantAuth } from "../../../objects/stubs.ts";
 import type { KeyRole } from "../../../objects/tenant/keys.ts";
 import { servingState } from "../../../objects/tenant-replica/index.ts";
@@ -102,16 +103,25 @@ async function issuerLive(env: Env, tenantId: string, keyId: string): Promise<vo
  * A key being confirmed by its tenant, by digest: a burst of requests with one key whose cache entry
  * has just ended asks the tenant once, not once per request (a 256-query burst asked 18 times).
  */
-const verifying = new Map<string, Promise<{ keyId: string; role: KeyRole } | null>>();
+const verifying = new Map<
+  string,
+  { pending: Promise<{ keyId: string; role: KeyRole } | null>; at: number }
+>();
 
-function verifyOnce(env: Env, tenantId: string, hash: string, credential: string) {
-  let pending = verifying.get(hash);
-  if (!pending) {
-    pending = tenantAuth(env, tenantId).authenticate(credential);
-    const done = () => verifying.delete(hash);
-    pending.then(done, done);
-    verifying.set(hash, pending);
+async function verifyOnce(env: Env, tenantId: string, hash: string, credential: string) {
+  const running = verifying.get(hash);
+  // Joined for a bounded time only (join.ts): the request that asked may be cancelled mid-call.
+  if (running && Date.now() - running.at < JOIN_MS) {
+    const joined = await joinFor(running.pending, JOIN_MS);
+    if (joined) return joined.value;
   }
+  const pending = tenantAuth(env, tenantId).authenticate(credential);
+  const entry = { pending, at: Date.now() };
+  const done = () => {
+    if (verifying.get(hash) === entry) verifying.delete(hash);
+  };
+  pending.then(done, done);
+  verifying.set(hash, entry);
   return pending;
 }
 
