@@ -30,6 +30,7 @@ import { tenantRoutes } from "./routes/tenants.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { registerChatPaths } from "./schemas/chat.ts";
 import { inFlightLimit, shedding } from "./shed.ts";
+import { forgetTenantOnWrite } from "./tenant.ts";
 
 /** Largest request body the API accepts (manifests with schemas are the biggest legitimate bodies). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -46,6 +47,9 @@ const app = new OpenAPIHono<AppEnv>();
 
 app.use("/v1/*", cors);
 app.use("/v1/*", accessLog);
+// An admin's or developer's write holds at once in the isolate that made it (tenant-replica/).
+app.use("/v1/admin/*", forgetTenantOnWrite);
+app.use("/v1/apps/*", forgetTenantOnWrite);
 
 app.use(
   "/v1/*",

@@ -1,5 +1,4 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { forgetTenant } from "../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../env.ts";
 import { invalid } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -49,7 +48,5 @@ export const policyRoutes = base
         result.details.map((i) => ({ field: i.path ? `body.${i.path}` : "body", message: i.message })),
       );
     }
-    // This isolate's next request reads the new policy (trusted headers, CORS origins) at once.
-    forgetTenant(c.var.principal.tenantId);
     return c.json(await tenant.policyForAdmin(), 200);
   });
