@@ -20,6 +20,9 @@ export function bundleConsole(): string {
     format: "iife",
     platform: "browser",
     target: "es2020",
+    // @lattice/client from its source (its package.json's `lattice-source` export), not its built
+    // dist/, which a fresh clone does not have; "module" is esbuild's default, kept.
+    conditions: ["lattice-source", "module"],
     charset: "utf8",
     legalComments: "none",
     write: false,

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
 // Installed or generated, never written by hand (see .gitignore); hidden folders are skipped too.
-const SKIPPED = new Set(["node_modules", "coverage"]);
+// dist: @lattice/client's build output, written by `npm pack` (and test/contract/client-package).
+const SKIPPED = new Set(["node_modules", "coverage", "dist"]);
 
 /** Every folder under `dir` that holds a file somewhere beneath it, as `a/b/`. */
 function folders(dir: string, prefix = ""): { found: string[]; hasFile: boolean } {
