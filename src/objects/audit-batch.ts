@@ -61,7 +61,8 @@ export const AUDIT_BATCH_DEFAULTS: BatchOptions = {
 };
 
 interface Buffer {
-  rows: Array<{ row: AuditRow; chars: number }>;
+  /** Each row with, for a row written at once, what hears its own shipment's outcome. */
+  rows: Array<{ row: AuditRow; chars: number; shipped?: (written: boolean) => void }>;
   chars: number;
   /** The latest writer's shipment: it names the tenant's object from env, in whichever context runs it. */
   ship: Ship;
@@ -103,8 +104,14 @@ export class AuditBatcher {
     type: AuditType,
     detail: Record<string, unknown>,
   ): Promise<boolean> {
-    this.add(tenant, ship, type, detail);
-    return this.flush(tenant);
+    // Its own shipment's outcome, whichever flush carries it: another caller's flush may take the
+    // row into a batch that then fails, while this flush finds nothing left and reports success.
+    let outcome: boolean | undefined;
+    this.add(tenant, ship, type, detail, (written) => {
+      outcome = written;
+    });
+    await this.flush(tenant);
+    return outcome ?? false; // still in a shipment past the flush's deadline: not known written
   }
 
   /**
@@ -129,11 +136,12 @@ export class AuditBatcher {
         buffer.chars -= batch.reduce((sum, r) => sum + r.chars, 0);
         buffer.shipping = true;
         try {
-          written =
-            (await this.shipOnce(
-              buffer.ship,
-              batch.map((r) => r.row),
-            )) && written;
+          const shipped = await this.shipOnce(
+            buffer.ship,
+            batch.map((r) => r.row),
+          );
+          for (const r of batch) r.shipped?.(shipped);
+          written = shipped && written;
         } finally {
           buffer.shipping = false;
         }
@@ -154,7 +162,13 @@ export class AuditBatcher {
   }
 
   /** Adds the row; says whether its batch is full and ships now. */
-  private add(tenant: string, ship: Ship, type: AuditType, detail: Record<string, unknown>): boolean {
+  private add(
+    tenant: string,
+    ship: Ship,
+    type: AuditType,
+    detail: Record<string, unknown>,
+    shipped?: (written: boolean) => void,
+  ): boolean {
     const row: AuditRow = { at: new Date(this.o.now()).toISOString(), type, detail };
     let chars = 0;
     try {
@@ -168,7 +182,7 @@ export class AuditBatcher {
       this.buffers.set(tenant, buffer);
     }
     buffer.ship = ship;
-    buffer.rows.push({ row, chars });
+    buffer.rows.push({ row, chars, ...(shipped && { shipped }) });
     buffer.chars += chars;
     return buffer.rows.length >= this.o.maxRows || buffer.chars >= this.o.maxChars;
   }

@@ -176,6 +176,27 @@ describe("the audit batcher: rows of an isolate shipped per tenant in batches", 
     expect(await b.writeNow("tn1", down.ship, "operator_key_issued", { n: 2 })).toBe(false);
   });
 
+  it("writeNow says false when its row's shipment failed, whichever flush carried it", async () => {
+    let calls = 0;
+    let open: () => void = () => {};
+    const ship = async (_rows: AuditRow[]) => {
+      calls++;
+      if (calls === 1) return new Promise<void>((resolve) => (open = resolve)); // slow, then written
+      throw new Error("tenant unreachable");
+    };
+    const b = batcher({ delayMs: 0, pollMs: 1, maxWaitMs: 10_000 });
+    const first = b.write("tn1", ship, "api_write", { n: 0 });
+    await vi.advanceTimersByTimeAsync(1); // the first row's shipment is in flight
+    const now = b.writeNow("tn1", ship, "operator_key_issued", { n: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    open(); // the first flush goes on, takes the writeNow row into a batch of its own, which fails
+    await vi.advanceTimersByTimeAsync(50);
+    // Before: writeNow's own flush found nothing left to ship and said true (a second reader's find).
+    expect(await now).toBe(false);
+    await first;
+    expect(calls).toBe(3); // the row's batch was tried twice
+  });
+
   it("flush ships what is buffered and waits for a shipment already in flight", async () => {
     const log = fakeLog({ slowMs: 100 });
     const b = batcher({ delayMs: 10_000, maxRows: 2 });
