@@ -21,7 +21,7 @@ import { writeAudit } from "../audit-sink.ts";
 import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub } from "../stubs.ts";
-import { admitQuery, picksRefused } from "../tenant-replica/index.ts";
+import { picksRefused, spend } from "../tenant-replica/index.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
 import { ConsentPath } from "./consent-path.ts";
 import { ConsentStore } from "./consents.ts";
@@ -149,21 +149,21 @@ export class HubDO extends DurableObject<Env> {
           : failure("idempotency_conflict", "this Idempotency-Key was used for a different query");
       }
     }
-    // Only a new query counts against the tenant's daily quota (a retry above returned already).
-    // The same round trip brings what its planning reads from the tenant, and the user's artifact
-    // metadata is asked for meanwhile: planning can start as soon as the query is recorded.
+    // Only a new query counts against the tenant's daily quota (a retry above returned already),
+    // in this isolate's ledger. The user's artifact metadata is asked for meanwhile, so planning
+    // (which reads the tenant from the isolate's replica) can start as soon as the query is recorded.
     const auto = options.stepping !== "manual";
     const artifacts = auto ? this.lifecycle.artifactsOf(session) : null;
     artifacts?.catch(() => {}); // met where it is awaited, or not needed
     const problems = await picksRefused(this.env, session.tenantId, picked.data);
     if (problems.length) return failure("invalid_picks", "an app picked does not serve it", problems);
     const waitUntil = (p: Promise<unknown>) => this.ctx.waitUntil(p);
-    const { quota, context } = await admitQuery(this.env, session.tenantId, waitUntil);
+    const quota = await spend(this.env, session.tenantId, "queries", waitUntil);
     if (!quota.ok) return failure("quota_exceeded", "the daily query quota is used up", quota.details);
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data);
     this.store.emit(query.id, "query_started", { text });
     if (auto) {
-      if (context && artifacts) this.lifecycle.admitted(query.id, { tenant: context, artifacts });
+      if (artifacts) this.lifecycle.admitted(query.id, artifacts);
       await this.ctx.storage.setAlarm(Date.now());
       this.soon();
     }

@@ -134,15 +134,16 @@ export class QueryLifecycle {
   }
 
   /**
-   * The planner's context: from the tenant its policy, catalog and apps with today's tokens left and
-   * the planner's model resolved, and the user's artifacts. Taken as the query was admitted when
-   * that was just now (ADMITTED_FOR_MS), else asked for in two concurrent calls.
+   * The planner's context: from the isolate's replica of the tenant its policy, catalog and apps with
+   * today's tokens left and the planner's model, and the user's artifacts, asked for as the query was
+   * admitted when that was just now (ADMITTED_FOR_MS), else now.
    */
   private async planningContext(queryId: string, session: Session): Promise<PlanningContext> {
     const early = this.early.get(queryId);
     this.early.delete(queryId);
-    if (early && Date.now() - early.at <= ADMITTED_FOR_MS) return [early.tenant, await early.artifacts];
-    return Promise.all([planningContextOf(this.env, session.tenantId), this.artifactsOf(session)]);
+    const artifacts =
+      early && Date.now() - early.at <= ADMITTED_FOR_MS ? early.artifacts : this.artifactsOf(session);
+    return Promise.all([planningContextOf(this.env, session.tenantId), artifacts]);
   }
 
   /** The user's newest artifact metadata a planner is shown (none in a private session). */
@@ -151,17 +152,14 @@ export class QueryLifecycle {
     return artifactsStub(this.env, session.tenantId, session.userId).listMetadata(100);
   }
 
-  /** Planning context fetched as a query was admitted (startQuery), for its first advance. */
-  admitted(queryId: string, context: { tenant: TenantContext; artifacts: Promise<ArtifactMetadata[]> }) {
+  /** The user's artifact metadata asked for as a query was admitted (startQuery), for its first advance. */
+  admitted(queryId: string, artifacts: Promise<ArtifactMetadata[]>) {
     const now = Date.now();
     for (const [id, held] of this.early) if (now - held.at > ADMITTED_FOR_MS) this.early.delete(id);
-    this.early.set(queryId, { ...context, at: now });
+    this.early.set(queryId, { artifacts, at: now });
   }
 
-  private readonly early = new Map<
-    string,
-    { tenant: TenantContext; artifacts: Promise<ArtifactMetadata[]>; at: number }
-  >();
+  private readonly early = new Map<string, { artifacts: Promise<ArtifactMetadata[]>; at: number }>();
 
   private async plan(
     query: QueryRecord,

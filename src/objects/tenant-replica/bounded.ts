@@ -63,11 +63,6 @@ export class Bounded<V> {
     return fetched;
   }
 
-  /** The state held now, whatever its age (for a caller that reads the stamp only). */
-  peek(key: string): { stamp: string; value: V } | undefined {
-    return this.held.get(key);
-  }
-
   /** Drops what is held for `key`: the next read asks again (a write made through this isolate). */
   forget(key: string): void {
     this.held.delete(key);

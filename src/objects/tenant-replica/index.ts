@@ -126,12 +126,6 @@ export async function planningContextOf(env: Env_, tenantId: string): Promise<Te
   return { ...view, planner };
 }
 
-/** A new query: one of today's queries spent, then what its planning starts from. */
-export async function admitQuery(env: Env_, tenantId: string, waitUntil?: WaitUntil) {
-  const quota = await spend(env, tenantId, "queries", waitUntil);
-  return quota.ok ? { quota, context: await planningContextOf(env, tenantId) } : { quota };
-}
-
 /** Where a query's app picks do not hold in the tenant's view (asked before its admission). */
 export async function picksRefused(env: Env_, tenantId: string, picks: AppPicks) {
   if (!Object.keys(picks).length) return [];
