@@ -141,9 +141,7 @@ export class TenantDO extends DurableObject<Env> {
   revokeKey(id: string): KeyInfo | null {
     const revoked = keys.revokeKey(this.sql, id);
     if (revoked) {
-      // The key's user tokens and consent links end with it: replicas carry revoked ids (a new stamp).
-      registry.registryChanged(this.sql);
-      this.changed();
+      this.changed(); // its user tokens and consent links end with it: replicas carry revoked ids
     }
     return revoked;
   }
@@ -232,7 +230,6 @@ export class TenantDO extends DurableObject<Env> {
     if (!secret)
       throw new Error("this deployment cannot store app credentials: LATTICE_KEY_SECRET is not set");
     await storeCredential(this.sql, secret, { tenantId: this.tenantId(), appId, boundTo }, credential);
-    registry.registryChanged(this.sql); // what serving reads moved: a new stamp for the replicas
     this.changed();
     this.audit("app_credential_stored", { appId, boundTo });
   }
@@ -253,8 +250,12 @@ export class TenantDO extends DurableObject<Env> {
     if (detail) this.audit("mcp_tools_changed", detail);
   }
 
-  /** A write to what replicas hold: this isolate's copy goes at once, others' within their bound. */
+  /**
+   * A write to what replicas hold (serving-state.ts): the state's stamp moves, so every replica is
+   * sent the new state at its next refresh, and this isolate's copy goes at once.
+   */
   private changed(): void {
+    registry.registryChanged(this.sql);
     const tenant = this.info();
     if (tenant) forgetTenant(tenant.id);
   }
