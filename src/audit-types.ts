@@ -8,6 +8,8 @@ export const AUDIT_TYPES = [
   "api_write",
   "operator_key_issued",
   "user_token_issued",
+  // A user's data erased (#34): what was cleared, who asked.
+  "user_erased",
   // The tenant: its apps, catalog, policy, model keys and quotas.
   "app_registered",
   "app_secret_rotated",

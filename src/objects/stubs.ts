@@ -33,7 +33,10 @@ export const TENANT_SERVING = [
   "recordToolDrift",
   "hasApp",
 ] as const;
-/** The routes of the tenant's admins, its app developers and the operator. */
+/**
+ * The routes of the tenant's admins, its app developers and the operator; and a user's own data
+ * rights (export, erasure: #34), which a user token reaches for its user only.
+ */
 export const TENANT_ADMIN = [
   "create",
   "info",
@@ -60,6 +63,8 @@ export const TENANT_ADMIN = [
   "policyForAdmin",
   "putPolicy",
   "queryAudit",
+  "userAudit",
+  "userErased",
 ] as const;
 /** Public for the object's own use and for tests' direct stubs, in no caller's surface. */
 export const TENANT_INTERNAL = ["spend", "modelConfig", "audit", "readAudit"] as const;

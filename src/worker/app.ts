@@ -28,6 +28,7 @@ import { sessionRoutes } from "./routes/sessions.ts";
 import { standingRuleRoutes } from "./routes/standing-rules.ts";
 import { tenantRoutes } from "./routes/tenants.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { userDataRoutes } from "./routes/user-data.ts";
 import { registerChatPaths } from "./schemas/chat.ts";
 import { inFlightLimit, shedding } from "./shed.ts";
 import { forgetTenantOnWrite } from "./tenant.ts";
@@ -78,6 +79,9 @@ const routes = app
   .route("/v1/apps", appRoutes)
   .route("/v1/sessions", sessionRoutes)
   .route("/v1/sessions", consentRoutes)
+  // Before the other /v1/users routes: these take an admin key too, which their frontend-only
+  // middleware would refuse.
+  .route("/v1/users", userDataRoutes)
   .route("/v1/users", tokenRoutes)
   .route("/v1/users", artifactRoutes)
   .route("/v1/users", grantRoutes)

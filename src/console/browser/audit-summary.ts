@@ -7,6 +7,7 @@ const WORDS: Record<string, string> = {
   api_write: "API write",
   operator_key_issued: "Key issued by the operator",
   user_token_issued: "User token issued",
+  user_erased: "User data erased",
   app_registered: "App registered",
   app_secret_rotated: "App signing secret rotated",
   app_approved: "App version approved",

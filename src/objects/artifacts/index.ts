@@ -38,7 +38,19 @@ const MIGRATIONS = {
     // Whose data a covered call may carry (JSON list); null: none but the target's own.
     `ALTER TABLE standing_rules ADD COLUMN origins TEXT`,
   ],
+  // Which sessions and spokes hold this user's data (user data rights, #34): hubs and spokes are
+  // named by ids no listing reaches, so an export or an erasure starts here.
+  userObjects: [
+    `CREATE TABLE user_objects (
+       kind TEXT NOT NULL, id TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (kind, id))`,
+  ],
 };
+
+/** What the per-user index names: a session's hub, or a spoke by its app. */
+export type UserObjectKind = "session" | "spoke";
+
+/** Artifacts an export carries at most (a user keeps few; values may be large): past it, `truncated`. */
+export const EXPORT_MAX_ARTIFACTS = 1_000;
 
 /** Rules one user may keep: each is read at every call that would ask. */
 export const MAX_STANDING_RULES = 100;
@@ -200,6 +212,71 @@ export class ArtifactsDO extends DurableObject<Env> {
     const existed = this.sql<{ id: string }>`SELECT id FROM artifacts WHERE id = ${id}`.length > 0;
     this.sql`DELETE FROM artifacts WHERE id = ${id}`;
     return existed;
+  }
+
+  // --- the user's index and data rights (#34): export and erasure start here ---
+
+  /**
+   * Records that a session or a spoke of this user exists: called once when a session is opened and
+   * once when a spoke is first used (never on a query's steps). Idempotent.
+   */
+  noteObject(kind: UserObjectKind, id: string): void {
+    this.sql`INSERT OR IGNORE INTO user_objects (kind, id, created_at)
+             VALUES (${kind}, ${id}, ${new Date().toISOString()})`;
+  }
+
+  /** The sessions and spoke apps this user has, oldest first. */
+  userObjects(): { sessions: string[]; spokes: string[] } {
+    const rows = this.sql<{ kind: string; id: string }>`
+      SELECT kind, id FROM user_objects ORDER BY created_at, id`;
+    return {
+      sessions: rows.filter((r) => r.kind === "session").map((r) => r.id),
+      spokes: rows.filter((r) => r.kind === "spoke").map((r) => r.id),
+    };
+  }
+
+  /** Everything held here, values as stored; artifacts newest first up to `EXPORT_MAX_ARTIFACTS`. */
+  exportData(): {
+    artifacts: Array<{ metadata: ArtifactMetadata; value: unknown }>;
+    artifactsTruncated: boolean;
+    grants: Grant[];
+    standingRules: StandingRule[];
+  } {
+    const rows = this.sql<Row>`SELECT * FROM artifacts ORDER BY created_at DESC, id DESC
+      LIMIT ${EXPORT_MAX_ARTIFACTS + 1}`;
+    return {
+      artifacts: rows
+        .slice(0, EXPORT_MAX_ARTIFACTS)
+        .map((row) => ({ metadata: toMetadata(row), value: decode(Json, row.value, `artifact ${row.id}`) })),
+      artifactsTruncated: rows.length > EXPORT_MAX_ARTIFACTS,
+      grants: this.grants(),
+      standingRules: this.standingRules(),
+    };
+  }
+
+  /**
+   * Clears the user's artifacts, grants and standing rules; the index stays until `forgetObjects`,
+   * so an erasure interrupted before its sessions and spokes were cleared finds them again.
+   */
+  erase(): { artifacts: number; grants: number; standingRules: number } {
+    return this.ctx.storage.transactionSync(() => {
+      const count = (table: string) =>
+        this.ctx.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n;
+      const counts = {
+        artifacts: count("artifacts"),
+        grants: count("grants"),
+        standingRules: count("standing_rules"),
+      };
+      this.sql`DELETE FROM artifacts`;
+      this.sql`DELETE FROM grants`;
+      this.sql`DELETE FROM standing_rules`;
+      return counts;
+    });
+  }
+
+  /** The index cleared, once every object it named was erased. */
+  forgetObjects(): void {
+    this.sql`DELETE FROM user_objects`;
   }
 }
 

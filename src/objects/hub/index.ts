@@ -36,6 +36,18 @@ export type { Answerer } from "../../runtime/index.ts";
 
 const EXPIRED = { type: "expired" } as const;
 
+/** Every table a hub keeps (migrations.ts): an erasure clears each. */
+const HUB_TABLES = [
+  "session",
+  "queries",
+  "journal",
+  "display",
+  "events",
+  "consents",
+  "session_grants",
+  "ephemeral",
+] as const;
+
 /** The key of the hub's one test hook (`[STEP_QUERY]`), which a subclass calls and RPC cannot. */
 export const STEP_QUERY: unique symbol = Symbol("hub.stepQuery");
 
@@ -106,9 +118,17 @@ export class HubDO extends DurableObject<Env> {
 
   // --- the frontend's surface (through the Worker's routes) ---
 
-  open(session: Omit<Session, "createdAt" | "roles"> & { roles?: string[] }): Session {
+  /**
+   * Opens the session (an open one stays as it is). The first opening names the session in its
+   * user's index (ArtifactsDO, #34), awaited so an export or erasure after it finds the session: one
+   * call per session's life; a chat turn reopening its session pays nothing more.
+   */
+  async open(session: Omit<Session, "createdAt" | "roles"> & { roles?: string[] }): Promise<Session> {
     if (!this.opened) migrate(this.ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
     this.opened = true;
+    const existing = this.store.session();
+    if (existing) return existing;
+    await artifactsStub(this.env, session.tenantId, session.userId).noteObject("session", session.id);
     return this.store.openSession(session);
   }
 
@@ -269,6 +289,54 @@ export class HubDO extends DurableObject<Env> {
     if (consent?.kind !== "authorize" || consent.status !== "pending") return false;
     const answer = { decision: allowed ? ("allow" as const) : ("deny" as const), scope: "once" as const };
     return (await this.answerConsent(consent.id, answer, by)).ok;
+  }
+
+  // --- user data rights (#34): called by the user-data routes, never on a query's path ---
+
+  /**
+   * The session and its queries as the user would see each (text, answers, plan, trace of events,
+   * consents and their decisions), oldest first, up to `maxQueries`; `truncated` past it.
+   */
+  exportData(maxQueries: number): { session: Session; queries: QueryView[]; truncated: boolean } | null {
+    const session = this.session();
+    if (!session) return null;
+    const ids = this.sql<{ id: string }>`SELECT id FROM queries ORDER BY seq LIMIT ${maxQueries + 1}`;
+    const queries = ids.slice(0, maxQueries).flatMap(({ id }) => {
+      const row = this.store.query(id);
+      return row ? [this.view(row)] : [];
+    });
+    return { session, queries, truncated: ids.length > maxQueries };
+  }
+
+  /**
+   * Erases the session: its alarm first (a live query stops), then, between two advances (`serially`,
+   * so no step writes after), every row of every table and the chat marker. What was cleared is
+   * counted; a hub already erased, or never opened, counts nothing. The session is gone after: its
+   * id finds nothing, as an unknown id does.
+   */
+  async erase(): Promise<Record<"queries" | "events" | "consents" | "displayItems", number>> {
+    const zero = { queries: 0, events: 0, consents: 0, displayItems: 0 };
+    if (!this.opened) return zero;
+    await this.ctx.storage.deleteAlarm();
+    let counts = zero;
+    await this.serially(async () => {
+      counts = this.ctx.storage.transactionSync(() => {
+        const count = (table: string) =>
+          this.ctx.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n;
+        const cleared = {
+          queries: count("queries"),
+          events: count("events"),
+          consents: count("consents"),
+          displayItems: count("display"),
+        };
+        for (const table of HUB_TABLES) this.ctx.storage.sql.exec(`DELETE FROM ${table}`);
+        return cleared;
+      });
+      await this.ctx.storage.delete("chat:owed");
+      await this.ctx.storage.deleteAlarm();
+      this.store.forgetSession();
+    });
+    return counts;
   }
 
   // --- the alarm loop ---

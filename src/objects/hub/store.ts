@@ -116,6 +116,11 @@ export class HubStore {
   /** The session row, once read: it is written once (INSERT OR IGNORE) and never changed or deleted. */
   private opened: Session | null = null;
 
+  /** Forgets the session read (the session was erased: the next read finds none). */
+  forgetSession(): void {
+    this.opened = null;
+  }
+
   session(): Session | null {
     this.opened ??= this.readSession();
     return this.opened;

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import * as z from "zod";
 import {
   type QllmCall,
   type QllmResult,
@@ -6,6 +7,7 @@ import {
   type SpokeResult,
   VANILLA_SPOKE,
 } from "../../contracts.ts";
+import { decode } from "../../decode.ts";
 import {
   DEFAULT_MODEL_LIMITS,
   type ModelConfig,
@@ -16,7 +18,7 @@ import {
 import { failure } from "../../result.ts";
 import { writeAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
-import { tenantServing } from "../stubs.ts";
+import { artifactsStub, tenantServing } from "../stubs.ts";
 import { appCredential, modelFor, recordTokens } from "../tenant-replica/index.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
@@ -24,7 +26,13 @@ import { readMemory, rememberInteraction } from "./memory.ts";
 import { callApp } from "./pipeline.ts";
 import { runQllm } from "./qllm.ts";
 import type { SpokeContext } from "./transports/transport.ts";
-import { oauthTargetOf, type PendingAsk, USER_OAUTH_MIGRATIONS, UserOAuth } from "./user-oauth.ts";
+import {
+  oauthTargetOf,
+  type PendingAsk,
+  type Revocation,
+  USER_OAUTH_MIGRATIONS,
+  UserOAuth,
+} from "./user-oauth.ts";
 
 const MIGRATIONS = {
   spoke: [
@@ -34,10 +42,17 @@ const MIGRATIONS = {
        request TEXT NOT NULL, response TEXT, outcome TEXT NOT NULL, at TEXT NOT NULL)`,
     // The confidentiality levels an interaction holds (JSON array); null for older rows: never given to an agent.
     `ALTER TABLE interactions ADD COLUMN levels TEXT`,
+    // Whether the user's index (ArtifactsDO) names this spoke yet: set once it does (#34).
+    `ALTER TABLE owner ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0`,
   ],
   oauth: USER_OAUTH_MIGRATIONS,
 };
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
+
+type Owner = { tenant_id: string; user_id: string; app_id: string; indexed: number };
+const ownerOf = (o: Owner) => ({ tenantId: o.tenant_id, userId: o.user_id, appId: o.app_id });
+/** Remembered requests and answers are whatever JSON the spoke stored. */
+const Json = z.unknown();
 
 /**
  * One per (tenant, user, app): the only thing that ever calls the app's endpoint. It calls only an
@@ -46,7 +61,7 @@ const LEGACY_LAYOUT = [["spoke", 2]] as const;
  */
 export class SpokeDO extends DurableObject<Env> {
   private readonly sql: Sql;
-  private owner: { tenant_id: string; user_id: string; app_id: string } | undefined;
+  private owner: Owner | undefined;
   private readonly memoryWrites = new WriteBehind();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -56,7 +71,7 @@ export class SpokeDO extends DurableObject<Env> {
   }
 
   async call(call: SpokeCall): Promise<SpokeResult> {
-    this.bindOwner(call);
+    await this.bind(call);
     return callApp(call, this.context(call), (response, outcome, held) =>
       this.remember(call, response, outcome, held),
     );
@@ -73,7 +88,9 @@ export class SpokeDO extends DurableObject<Env> {
         appCredential: (appId, boundTo) => appCredential(this.env, call.tenantId, appId, boundTo),
         recordToolDrift: (...report) => tenantServing(this.env, call.tenantId).recordToolDrift(...report),
       },
-      audit: (type, detail) => this.ctx.waitUntil(writeAudit(this.env, call.tenantId, type, detail)),
+      // Named by user, so an export finds the row and an erasure redacts it (#34).
+      audit: (type, detail) =>
+        this.ctx.waitUntil(writeAudit(this.env, call.tenantId, type, { userId: call.userId, ...detail })),
       model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),
       memory: (limit, mayRead) => this.memory(limit, mayRead),
       oauth: () => this.oauth(call),
@@ -92,7 +109,7 @@ export class SpokeDO extends DurableObject<Env> {
   async authorization(
     ask: Pick<SpokeCall, "tenantId" | "userId" | "appId"> & PendingAsk,
   ): Promise<{ authorized: true } | { authorized: false; url: string }> {
-    this.bindOwner(ask);
+    await this.bind(ask);
     const target = await oauthTargetOf(this.env, ask.tenantId, ask.appId);
     return target ? this.oauth(ask).status(target, ask) : { authorized: true };
   }
@@ -105,7 +122,7 @@ export class SpokeDO extends DurableObject<Env> {
       iss?: string;
     },
   ): Promise<(PendingAsk & { authorized: boolean }) | null> {
-    this.bindOwner(done);
+    await this.bind(done);
     const target = await oauthTargetOf(this.env, done.tenantId, done.appId);
     if (!target) return null;
     const asked = await this.oauth(done).complete(target, done.nonce, done.code, done.iss);
@@ -120,7 +137,7 @@ export class SpokeDO extends DurableObject<Env> {
 
   /** The user revokes the app: tokens dropped here and revoked at the server. */
   async revokeAuthorization(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): Promise<boolean> {
-    this.bindOwner(owner);
+    await this.bind(owner);
     const target = await oauthTargetOf(this.env, owner.tenantId, owner.appId);
     // An app that no longer serves has no server to revoke at: its tokens are dropped all the same.
     return target ? this.oauth(owner).revoke(target) : this.oauth(owner).forgetAll();
@@ -139,7 +156,7 @@ export class SpokeDO extends DurableObject<Env> {
    */
   async qllm(request: QllmCall): Promise<QllmResult> {
     // Whose model (and key) this uses is the tenant's: a call for another tenant is a bug, refused loudly.
-    this.bindOwner({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
+    await this.bind({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
     try {
       const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
       const record = async (tokens: number) => recordTokens(this.env, request.tenantId, tokens);
@@ -170,14 +187,114 @@ export class SpokeDO extends DurableObject<Env> {
     return readMemory(this.sql, limit, mayRead);
   }
 
+  /**
+   * Binds the owner and, the first time, names this spoke in the user's index (ArtifactsDO), awaited
+   * so an export or erasure started after this call finds it: one call per spoke's lifetime, never
+   * on later calls (the flag is read with the owner row, once per instance). A spoke used before the
+   * index existed is named at its next use.
+   */
+  private async bind(call: Pick<SpokeCall, "tenantId" | "userId" | "appId">): Promise<void> {
+    this.bindOwner(call);
+    if (this.owner?.indexed) return;
+    await artifactsStub(this.env, call.tenantId, call.userId).noteObject("spoke", call.appId);
+    this.sql`UPDATE owner SET indexed = 1`;
+    if (this.owner) this.owner.indexed = 1;
+  }
+
+  // --- user data rights (#34): called by the user-data routes, never on a call's path ---
+
+  /** The app's memory of this user as stored and the OAuth connections (never their tokens). */
+  async exportData(): Promise<{
+    appId: string;
+    memory: Array<{
+      functionality: string;
+      request: unknown;
+      response: unknown;
+      outcome: string;
+      at: string;
+    }>;
+    oauth: Array<{
+      tokenUrl: string;
+      clientId: string;
+      resource: string;
+      scope: string | null;
+      connectedAt: string;
+    }>;
+  } | null> {
+    this.memoryWrites.flush();
+    const owner = this.storedOwner();
+    if (!owner) return null;
+    type Row = {
+      functionality: string;
+      request: string;
+      response: string | null;
+      outcome: string;
+      at: string;
+    };
+    // Bounded by what a spoke keeps (memory.ts: KEPT_INTERACTIONS).
+    const memory = this
+      .sql<Row>`SELECT functionality, request, response, outcome, at FROM interactions ORDER BY seq`.map(
+      (row) => ({
+        functionality: row.functionality,
+        request: decode(Json, row.request, "a remembered request"),
+        response: row.response === null ? null : decode(Json, row.response, "a remembered answer"),
+        outcome: row.outcome,
+        at: row.at,
+      }),
+    );
+    const secret = this.env.LATTICE_KEY_SECRET;
+    const connections = secret ? new UserOAuth(this.sql, secret, ownerOf(owner)).connections() : [];
+    const target = connections.length ? await oauthTargetOf(this.env, owner.tenant_id, owner.app_id) : null;
+    const oauth = connections.map((c) => ({ ...c, scope: target?.auth.scope ?? null }));
+    return { appId: owner.app_id, memory, oauth };
+  }
+
+  /**
+   * Erases what this spoke holds of its user: OAuth tokens revoked at their server where it names
+   * where (best effort, bounded in time) and dropped, pending sign-ins, memory, and the owner row (a
+   * later use binds afresh). A spoke never used, or erased already, counts nothing.
+   */
+  async erase(): Promise<{
+    appId: string | null;
+    interactions: number;
+    oauthTokens: number;
+    revocation: Revocation;
+  }> {
+    this.memoryWrites.flush();
+    const owner = this.storedOwner();
+    if (!owner) return { appId: null, interactions: 0, oauthTokens: 0, revocation: "none" };
+    const secret = this.env.LATTICE_KEY_SECRET;
+    let oauth: { tokens: number; revocation: Revocation } = { tokens: 0, revocation: "none" };
+    if (secret) {
+      const target = await oauthTargetOf(this.env, owner.tenant_id, owner.app_id).catch(() => null);
+      oauth = await new UserOAuth(this.sql, secret, ownerOf(owner)).erase(target);
+    } else {
+      this.sql`DELETE FROM oauth_tokens`;
+      this.sql`DELETE FROM oauth_pending`;
+    }
+    const interactions = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM interactions`[0]!.n;
+    this.sql`DELETE FROM interactions`;
+    this.sql`DELETE FROM owner`;
+    this.owner = undefined;
+    this.pinCheck = null;
+    return { appId: owner.app_id, interactions, oauthTokens: oauth.tokens, revocation: oauth.revocation };
+  }
+
+  /** The owner row, read once per instance (written once; cleared only by an erasure). */
+  private storedOwner(): Owner | undefined {
+    this.owner ??= this.sql<Owner>`SELECT * FROM owner`[0];
+    return this.owner;
+  }
+
   /** A spoke serves exactly one (tenant, user, app); a call naming another is a bug, refused loudly. */
   private bindOwner(call: Pick<SpokeCall, "tenantId" | "userId" | "appId">): void {
     // Read once per instance: the owner row is written once and never changes.
-    this.owner ??= this.sql<{ tenant_id: string; user_id: string; app_id: string }>`SELECT * FROM owner`[0];
+    this.owner ??= this.sql<Owner>`SELECT * FROM owner`[0];
     const owner = this.owner;
     if (!owner) {
-      this.sql`INSERT INTO owner VALUES (${call.tenantId}, ${call.userId}, ${call.appId})`;
-      this.owner = { tenant_id: call.tenantId, user_id: call.userId, app_id: call.appId };
+      this
+        .sql`INSERT INTO owner (tenant_id, user_id, app_id) VALUES (${call.tenantId}, ${call.userId}, ${call.appId})`;
+      this.owner = { tenant_id: call.tenantId, user_id: call.userId, app_id: call.appId, indexed: 0 };
     } else if (
       owner.tenant_id !== call.tenantId ||
       owner.user_id !== call.userId ||

@@ -38,6 +38,9 @@ export const USER_OAUTH_MIGRATIONS = [
 ];
 
 type OAuthConfig = Extract<McpAuth, { type: "oauth" }>;
+/** What became of a user's tokens at their server on erasure. */
+export type Revocation = "revoked" | "failed" | "no_endpoint" | "none";
+const Binding = z.tuple([z.string(), z.string(), z.string()]);
 export interface OAuthTarget {
   auth: OAuthConfig;
   /** The MCP server: the `resource` the tokens are for (RFC 8707). */
@@ -184,19 +187,52 @@ export class UserOAuth {
     if (!row) return false;
     const tokens = await this.open(t, row.sealed);
     this.forget(t);
-    if (tokens && t.auth.revocationUrl) {
-      const body = new URLSearchParams({
-        token: tokens.refresh_token ?? tokens.access_token,
-        client_id: t.auth.clientId,
-        ...(t.clientSecret && { client_secret: t.clientSecret }),
-      });
-      // Best effort: the tokens are gone from Lattice whether or not the server answers.
-      await tokenFetch([t.auth.revocationUrl], t.timeoutMs)(t.auth.revocationUrl, {
-        method: "POST",
-        body,
-      }).catch(() => undefined);
-    }
+    // Best effort: the tokens are gone from Lattice whether or not the server answers.
+    if (tokens) await this.revokeAt(t, tokens);
     return true;
+  }
+
+  /**
+   * Every token dropped (a user's erasure, #34); the current binding's revoked at the server where
+   * the app names a revocation URL. Tokens of an earlier binding (another server) are dropped only.
+   */
+  async erase(t: OAuthTarget | null): Promise<{ tokens: number; revocation: Revocation }> {
+    const tokens = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM oauth_tokens`[0]?.n ?? 0;
+    let revocation: Revocation = tokens ? "no_endpoint" : "none";
+    const row = t && this.row(rowKey(t));
+    if (t && row) {
+      const opened = await this.open(t, row.sealed);
+      const answered = opened && (await this.revokeAt(t, opened));
+      if (answered !== null) revocation = answered ? "revoked" : "failed";
+    }
+    this.forgetAll();
+    return { tokens, revocation };
+  }
+
+  /** Whether the server took the revocation (RFC 7009: 200); null when it names no revocation URL. */
+  private async revokeAt(t: OAuthTarget, tokens: StoredTokens): Promise<boolean | null> {
+    if (!t.auth.revocationUrl) return null;
+    const body = new URLSearchParams({
+      token: tokens.refresh_token ?? tokens.access_token,
+      client_id: t.auth.clientId,
+      ...(t.clientSecret && { client_secret: t.clientSecret }),
+    });
+    // Bounded in time (t.timeoutMs) and size (tokenFetch): a slow server never holds an erasure.
+    const response = await tokenFetch([t.auth.revocationUrl], t.timeoutMs)(t.auth.revocationUrl, {
+      method: "POST",
+      body,
+    }).catch(() => null);
+    return response?.ok ?? false;
+  }
+
+  /** The connections held, as an export shows them: where and when, never a token. */
+  connections(): Array<{ tokenUrl: string; clientId: string; resource: string; connectedAt: string }> {
+    const rows = this.sql<{ binding: string; updated_at: string }>`
+      SELECT binding, updated_at FROM oauth_tokens ORDER BY updated_at`;
+    return rows.map((row) => {
+      const [tokenUrl, clientId, resource] = decode(Binding, row.binding, "an OAuth token's binding");
+      return { tokenUrl, clientId, resource, connectedAt: row.updated_at };
+    });
   }
 
   /** Tokens that open and are live or refreshable (the call refreshes); others are dropped. */

@@ -86,3 +86,108 @@ export function readAudit(sql: Sql, q: AuditQuery, limit: number): AuditEvent[] 
 }
 
 type AuditRow = { seq: number; at: string; type: string; detail: string };
+
+// --- user data rights (#34) ---
+
+/** Audit rows an export carries at most, oldest first; past it, `truncated`. */
+export const EXPORT_MAX_AUDIT = 1_000;
+
+/**
+ * Whether a row is about the user: a `userId` (anywhere in it) naming them, or an API write to a
+ * path under their user (an admin's write names no user otherwise).
+ */
+function about(detail: unknown, userId: string): boolean {
+  if (Array.isArray(detail)) return detail.some((d) => about(d, userId));
+  if (!detail || typeof detail !== "object") return false;
+  for (const [key, value] of Object.entries(detail)) {
+    if (key === "userId" && value === userId) return true;
+    if (key === "path" && typeof value === "string" && userPath(value, userId)) return true;
+    if (typeof value === "object" && about(value, userId)) return true;
+  }
+  return false;
+}
+
+const userPath = (path: string, userId: string) =>
+  path === `/v1/users/${userId}` || path.startsWith(`/v1/users/${userId}/`);
+
+/** The rows about the user, oldest first: a substring scan first (cheap), each row confirmed parsed. */
+function rowsAbout(sql: Sql, userId: string): AuditRow[] {
+  return sql<AuditRow>`SELECT * FROM audit WHERE instr(detail, ${JSON.stringify(userId)}) > 0
+    OR instr(detail, ${`/v1/users/${userId}`}) > 0 ORDER BY seq`.filter((row) =>
+    about(decode(Detail, row.detail, "an audit event"), userId),
+  );
+}
+
+export function auditAbout(sql: Sql, userId: string): { events: AuditEvent[]; truncated: boolean } {
+  const rows = rowsAbout(sql, userId);
+  return {
+    events: rows.slice(0, EXPORT_MAX_AUDIT).map((row) => ({
+      ...row,
+      detail: decode(Detail, row.detail, "an audit event"),
+    })),
+    truncated: rows.length > EXPORT_MAX_AUDIT,
+  };
+}
+
+/**
+ * The fields of an audit detail that say what happened, not what a user wrote or an app answered:
+ * ids, kinds, decisions, scopes, statuses, codes, times, labels. An erasure keeps these and replaces
+ * every other value (query text, artifact values, arguments, requests, reasons, subjects) with
+ * `REDACTED`, at any depth: what is kept is listed, so a field added later is redacted by default.
+ */
+export const KEPT_AUDIT_FIELDS = new Set([
+  "userId",
+  "sessionId",
+  "queryId",
+  "consentId",
+  "callId",
+  "keyId",
+  "appId",
+  "appVersion",
+  "version",
+  "kind",
+  "type",
+  "decision",
+  "scope",
+  "status",
+  "outcome",
+  "code",
+  "rule",
+  "functionality",
+  "tool",
+  "stepKey",
+  "role",
+  "method",
+  "path",
+  "viaUserToken",
+  "viaConsentLink",
+  "expiresAt",
+  "at",
+  "quota",
+  "limit",
+  "label",
+  "confidentiality",
+  "integrity",
+]);
+export const REDACTED = "[redacted]";
+
+export function scrub(value: unknown, kept = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => scrub(v, kept));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, KEPT_AUDIT_FIELDS.has(k))]));
+  // Booleans and nulls carry no user's words (a decision's allow flag, an unset field).
+  return kept || value === null || typeof value === "boolean" ? value : REDACTED;
+}
+
+/** Redacts the values of every row about the user, in place; kinds, times and order stay. How many changed. */
+export function redactAbout(sql: Sql, userId: string): number {
+  let changed = 0;
+  // An erasure's own row carries counts and ids, no user's words: it stays whole.
+  for (const row of rowsAbout(sql, userId).filter((r) => r.type !== "user_erased")) {
+    const detail = JSON.stringify(scrub(decode(Detail, row.detail, "an audit event")));
+    if (detail === row.detail) continue; // redacted already: a second erasure counts nothing
+    sql`UPDATE audit SET detail = ${detail} WHERE seq = ${row.seq}`;
+    changed++;
+  }
+  return changed;
+}

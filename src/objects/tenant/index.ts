@@ -16,7 +16,15 @@ import type { Fetched } from "../tenant-replica/bounded.ts";
 import { forgetTenant } from "../tenant-replica/index.ts";
 import type { Totals } from "../tenant-replica/ledger.ts";
 import { APP_CREDENTIAL_MIGRATIONS, openCredential, storeCredential } from "./app-credentials.ts";
-import { AUDIT_MIGRATIONS, type AuditQuery, appendAudit, appendAuditRows, readAudit } from "./audit.ts";
+import {
+  AUDIT_MIGRATIONS,
+  type AuditQuery,
+  appendAudit,
+  appendAuditRows,
+  auditAbout,
+  readAudit,
+  redactAbout,
+} from "./audit.ts";
 import {
   applyEdit,
   type CatalogEdit,
@@ -457,6 +465,23 @@ export class TenantDO extends DurableObject<Env> {
 
   readAudit(since: { seq: number } | { at: string }, limit = 200) {
     return readAudit(this.sql, { order: "asc", since }, limit);
+  }
+
+  /** The rows about a user, for their export (#34): oldest first, bounded (audit.ts). */
+  userAudit(userId: string) {
+    return auditAbout(this.sql, userId);
+  }
+
+  /**
+   * A user's erasure, in the log (#34): every row about them kept with its values redacted, then the
+   * erasure itself recorded (with its report, after the redaction, so it stays whole).
+   */
+  userErased(userId: string, detail: Record<string, unknown>): { auditRedacted: number } {
+    return this.ctx.storage.transactionSync(() => {
+      const auditRedacted = redactAbout(this.sql, userId);
+      this.audit("user_erased", { ...detail, userId, auditRedacted });
+      return { auditRedacted };
+    });
   }
 
   /** The audit log as GET /v1/admin/audit reads it: either order, filtered by type. */

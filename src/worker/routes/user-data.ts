@@ -1,0 +1,218 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { flushAudit } from "../../objects/audit-sink.ts";
+import { artifactsStub, hubStub, spokeStub, tenantAdmin } from "../../objects/stubs.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { requireRole } from "../middleware/auth/index.ts";
+import { authErrors, jsonResponse } from "../schemas/common.ts";
+import { UserIdSchema } from "../schemas/ids.ts";
+import { validationHook } from "../validation.ts";
+
+/**
+ * A user's data rights (#34): everything Lattice holds about one user, exported as one document or
+ * erased. What exists is found through the user's index (ArtifactsDO.userObjects): the sessions and
+ * spokes named there when each was first opened or used.
+ */
+
+/** The export document's version: a reader checks it before it reads the sections. */
+export const EXPORT_FORMAT = "lattice.user-export.v1";
+/** Sessions an export carries at most (oldest first), and queries per session: past either, `truncated`. */
+export const EXPORT_MAX_SESSIONS = 200;
+export const EXPORT_MAX_QUERIES = 200;
+
+const UserParam = z.object({ userId: UserIdSchema });
+const security = [{ bearer: [] }];
+const Truncated = z.object({
+  sessions: z.boolean(),
+  artifacts: z.boolean(),
+  audit: z.boolean(),
+  queries: z.array(z.string()).openapi({ description: "Sessions whose queries were cut at the cap" }),
+});
+
+const UserExport = z
+  .object({
+    format: z.literal(EXPORT_FORMAT),
+    exportedAt: z.string(),
+    userId: z.string(),
+    truncated: Truncated,
+    sessions: z.array(
+      z.object({ session: z.unknown(), queries: z.array(z.unknown()), truncated: z.boolean() }),
+    ),
+    artifacts: z.array(z.object({ metadata: z.unknown(), value: z.unknown() })),
+    grants: z.array(z.unknown()),
+    standingRules: z.array(z.unknown()),
+    spokes: z.array(
+      z.object({
+        appId: z.string(),
+        memory: z.array(z.unknown()),
+        oauth: z.array(
+          z.object({
+            tokenUrl: z.string(),
+            clientId: z.string(),
+            resource: z.string(),
+            scope: z.string().nullable(),
+            connectedAt: z.string(),
+          }),
+        ),
+      }),
+    ),
+    userTokens: z.object({ stored: z.literal(false) }).openapi({
+      description: "User tokens are signed, not stored: there is nothing of them to export or erase",
+    }),
+    audit: z.array(z.unknown()),
+  })
+  .openapi("UserExport");
+
+const Revocation = z.enum(["revoked", "failed", "no_endpoint", "none"]);
+const ErasureReport = z
+  .object({
+    userId: z.string(),
+    erasedAt: z.string(),
+    cleared: z.object({
+      sessions: z.number(),
+      queries: z.number(),
+      events: z.number(),
+      consents: z.number(),
+      displayItems: z.number(),
+      artifacts: z.number(),
+      grants: z.number(),
+      standingRules: z.number(),
+      spokes: z.number(),
+      memoryInteractions: z.number(),
+      oauthTokens: z.number(),
+      auditRedacted: z.number(),
+    }),
+    oauth: z.array(z.object({ appId: z.string(), revocation: Revocation })),
+    revocationFailed: z
+      .array(z.string())
+      .openapi({ description: "Apps whose server did not take the revocation" }),
+  })
+  .openapi("UserErasure");
+
+const exportRoute = createRoute({
+  method: "get",
+  path: "/{userId}/export",
+  tags: ["frontend", "admin"],
+  summary: "Everything Lattice holds about a user, as one JSON document (admin key, or the user's own token)",
+  security,
+  request: { params: UserParam },
+  responses: { 200: jsonResponse(UserExport, "The user's data"), ...authErrors },
+});
+
+const eraseRoute = createRoute({
+  method: "delete",
+  path: "/{userId}",
+  tags: ["frontend", "admin"],
+  summary: "Erase a user: every object cleared, OAuth tokens revoked, audit values redacted (idempotent)",
+  security,
+  request: { params: UserParam },
+  responses: { 200: jsonResponse(ErasureReport, "What was cleared"), ...authErrors },
+});
+
+const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+base.use(requireRole("admin", "frontend"));
+
+type Ctx = { env: AppEnv["Bindings"]; var: AppEnv["Variables"] };
+
+/**
+ * An admin key for any user; a user token for its own user only. A frontend API key is refused: it
+ * acts for every user of the chat product, and a user's whole history (or its erasure) is theirs
+ * or the tenant admin's to ask for, not the chat server's. A consent link reaches nothing here.
+ */
+function mayAct(c: Ctx, userId: string): void {
+  const { role, user, link } = c.var.principal;
+  if (role === "admin" && !user && !link) return;
+  if (user && !link && user.userId === userId) return;
+  throw new ApiError(403, "forbidden", {
+    message: "a user's export and erasure need an admin key or that user's own user token",
+  });
+}
+
+export const userDataRoutes = base
+  .openapi(exportRoute, async (c) => {
+    const { userId } = c.req.valid("param");
+    mayAct(c, userId);
+    const { tenantId } = c.var.principal;
+    const artifacts = artifactsStub(c.env, tenantId, userId);
+    const index = await artifacts.userObjects();
+    const sessionIds = index.sessions.slice(0, EXPORT_MAX_SESSIONS);
+    await flushAudit(tenantId); // this isolate's rows about the user are in the log first
+    const [held, sessions, spokes, audit] = await Promise.all([
+      artifacts.exportData(),
+      Promise.all(sessionIds.map((sid) => hubStub(c.env, tenantId, sid).exportData(EXPORT_MAX_QUERIES))),
+      Promise.all(index.spokes.map((app) => spokeStub(c.env, tenantId, userId, app).exportData())),
+      tenantAdmin(c.env, tenantId).userAudit(userId),
+    ]);
+    const kept = sessions.flatMap((s) => (s ? [s] : []));
+    const body = {
+      format: EXPORT_FORMAT,
+      exportedAt: new Date().toISOString(),
+      userId,
+      truncated: {
+        sessions: index.sessions.length > EXPORT_MAX_SESSIONS,
+        artifacts: held.artifactsTruncated,
+        audit: audit.truncated,
+        queries: kept.filter((s) => s.truncated).map((s) => s.session.id),
+      },
+      sessions: kept,
+      artifacts: held.artifacts,
+      grants: held.grants,
+      standingRules: held.standingRules,
+      spokes: spokes.flatMap((s) => (s ? [s] : [])),
+      userTokens: { stored: false as const },
+      audit: audit.events,
+    };
+    return c.json(body as never, 200);
+  })
+  .openapi(eraseRoute, async (c) => {
+    const { userId } = c.req.valid("param");
+    mayAct(c, userId);
+    const { tenantId, keyId, user } = c.var.principal;
+    const artifacts = artifactsStub(c.env, tenantId, userId);
+    const index = await artifacts.userObjects();
+    // Sessions first (a live query stops before anything it reads goes), then spokes (tokens revoked).
+    const hubs = await Promise.all(index.sessions.map((sid) => hubStub(c.env, tenantId, sid).erase()));
+    const spokes = await Promise.all(
+      index.spokes.map((app) => spokeStub(c.env, tenantId, userId, app).erase()),
+    );
+    const held = await artifacts.erase();
+    const sum = <T>(list: T[], pick: (t: T) => number) => list.reduce((n, t) => n + pick(t), 0);
+    const oauth = spokes.flatMap((s) =>
+      s.appId && s.revocation !== "none" ? [{ appId: s.appId, revocation: s.revocation }] : [],
+    );
+    const cleared = {
+      sessions: hubs.filter((h) => h.queries + h.events + h.consents + h.displayItems > 0).length,
+      queries: sum(hubs, (h) => h.queries),
+      events: sum(hubs, (h) => h.events),
+      consents: sum(hubs, (h) => h.consents),
+      displayItems: sum(hubs, (h) => h.displayItems),
+      artifacts: held.artifacts,
+      grants: held.grants,
+      standingRules: held.standingRules,
+      spokes: spokes.filter((s) => s.appId !== null).length,
+      memoryInteractions: sum(spokes, (s) => s.interactions),
+      oauthTokens: sum(spokes, (s) => s.oauthTokens),
+    };
+    // Rows this isolate holds for the tenant (the hubs' and spokes' last events) are in the log
+    // before it is redacted; the erasure is recorded there with what it cleared.
+    await flushAudit(tenantId);
+    const by = { keyId, viaUserToken: user !== undefined };
+    const { auditRedacted } = await tenantAdmin(c.env, tenantId).userErased(userId, {
+      ...by,
+      cleared,
+      oauth,
+    });
+    // The index goes last: an erasure cut short is found whole by the next one.
+    await artifacts.forgetObjects();
+    const revocationFailed = oauth.filter((o) => o.revocation === "failed").map((o) => o.appId);
+    return c.json(
+      {
+        userId,
+        erasedAt: new Date().toISOString(),
+        cleared: { ...cleared, auditRedacted },
+        oauth,
+        revocationFailed,
+      },
+      200,
+    );
+  });
