@@ -59,6 +59,9 @@ export const TENANT_ADMIN = [
   "policy",
   "policyForAdmin",
   "putPolicy",
+  "exportConfig",
+  "diffConfig",
+  "importConfig",
   "queryAudit",
 ] as const;
 /** Public for the object's own use and for tests' direct stubs, in no caller's surface. */
