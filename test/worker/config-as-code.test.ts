@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { demoBindings, demoCatalog } from "../../examples/tenant/catalog.ts";
 import type { TenantConfig } from "../../src/objects/tenant/config-document.ts";
-import { APPS_BASE } from "./demo.ts";
-import { api, expectError, readAudit } from "./helpers.ts";
+import { APPS_BASE, registerDemoApp } from "./demo.ts";
+import { api, createTenant, expectError, issueKey, readAudit } from "./helpers.ts";
 import { hubWorld } from "./hub-kit.ts";
 
 const CLEAN = demoManifests(APPS_BASE, "clean");
@@ -164,5 +164,46 @@ describe("configuration as code", () => {
     const key2 = await api("PUT", "/v1/admin/config", { key, body: secret });
     expectError(key2, 400, "invalid_request");
     expect(JSON.stringify(key2.body)).toContain("body.policy.models.planner.apiKey");
+  });
+
+  it("approves a pending version from the file, checked as the approve route checks it", async () => {
+    const tenant = await createTenant();
+    const key = tenant.adminKey;
+    const dev = (await issueKey(tenant, "developer")).secret;
+    expect((await api("PUT", "/v1/admin/catalog", { key, body: { entries: CATALOG } })).status).toBe(200);
+    const app = await registerDemoApp(tenant, dev, "bank", "config", { approve: false });
+    const { document } = await exported(key);
+    expect(document.apps).toEqual([
+      expect.objectContaining({
+        appId: app.id,
+        versions: [expect.objectContaining({ version: 1, status: "pending", clearance: null, bindings: {} })],
+      }),
+    ]);
+    const file = structuredClone(document);
+    Object.assign(file.apps[0]!.versions[0]!, { status: "approved", clearance: "galactic", bindings: BANK });
+    const refused = await api("PUT", "/v1/admin/config", { key, body: file });
+    expectError(refused, 400, "invalid_request");
+    expect((refused.body as { error: { details: unknown } }).error.details).toEqual([
+      { field: "body.apps.0.versions.0.clearance", message: "one of public, internal, confidential, secret" },
+    ]);
+    expect((await exported(key)).document).toEqual(document);
+
+    file.apps[0]!.versions[0]!.clearance = "confidential";
+    const put = await api("PUT", "/v1/admin/config", { key, body: file });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const apps = (await api("GET", "/v1/admin/apps", { key })).body as {
+      apps: Array<{ serving: number | null; versions: Array<{ clearance: string; bindings: unknown }> }>;
+    };
+    expect(apps.apps[0]).toMatchObject({
+      serving: 1,
+      versions: [{ clearance: "confidential", bindings: BANK }],
+    });
+    expect((await exported(key)).document).toEqual(file);
+    // A review is not undone by a file.
+    const undo = structuredClone(file);
+    Object.assign(undo.apps[0]!.versions[0]!, { status: "pending", clearance: null, bindings: {} });
+    const refusedUndo = await api("PUT", "/v1/admin/config", { key, body: undo });
+    expectError(refusedUndo, 400, "invalid_request");
+    expect(JSON.stringify(refusedUndo.body)).toContain("body.apps.0.versions.0.status");
   });
 });
