@@ -77,6 +77,7 @@ export default defineConfig({
           include: [
             "test/console/**/*.test.ts",
             "clients/typescript/test/**/*.test.ts",
+            "clients/cli/test/**/*.test.ts",
             "examples/frontends/*.test.ts",
           ],
           environment: "node",

@@ -23,6 +23,7 @@ export const AUDIT_TYPES = [
   "catalog_updated",
   "policy_updated",
   "policy_refused",
+  "config_imported",
   "quota_exceeded",
   "model_key_unreadable",
   "model_key_migration_failed",

@@ -15,6 +15,7 @@ import { artifactRoutes } from "./routes/artifacts.ts";
 import { auditRoutes } from "./routes/audit.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { catalogEntryRoutes } from "./routes/catalog-entries.ts";
+import { configRoutes } from "./routes/config.ts";
 import { consentRoutes } from "./routes/consents.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { grantRoutes } from "./routes/grants.ts";
@@ -76,6 +77,7 @@ const routes = app
   .route("/v1/admin/policy", policyRoutes)
   .route("/v1/admin/catalog/entries", catalogEntryRoutes)
   .route("/v1/admin/catalog", catalogRoutes)
+  .route("/v1/admin/config", configRoutes)
   .route("/v1/apps", appRoutes)
   .route("/v1/sessions", sessionRoutes)
   .route("/v1/sessions", consentRoutes)

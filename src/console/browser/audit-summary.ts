@@ -17,6 +17,7 @@ const WORDS: Record<string, string> = {
   app_credential_stored: "App credential stored",
   mcp_tools_changed: "MCP server's tools changed",
   catalog_updated: "Catalog updated",
+  config_imported: "Configuration imported",
   policy_updated: "Policy updated",
   policy_refused: "Policy refused",
   quota_exceeded: "Quota exceeded",

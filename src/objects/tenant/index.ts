@@ -2,12 +2,13 @@ import { DurableObject } from "cloudflare:workers";
 import { type CatalogDocument, catalogProblems } from "../../apps/catalog.ts";
 import type { FieldProblem } from "../../apps/check.ts";
 import { confirmationProblems } from "../../apps/destination-review.ts";
-import { modeOf } from "../../apps/egress.ts";
+import { type Mode, modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { AuditType } from "../../audit-types.ts";
 import { newApiKey } from "../../credentials.ts";
 import { MODEL_ROLES, type ModelConfig, type ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
+import type { Policy } from "../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../result.ts";
 import type { AuditRow } from "../audit-batch.ts";
 import { sha256Hex } from "../crypto.ts";
@@ -45,6 +46,8 @@ import {
   sanitisedDestinationProblems,
   staleCatalog,
 } from "./catalog-store.ts";
+import { type ConfigDiff, diffConfig, exportConfig, type TenantConfig } from "./config-document.ts";
+import { applyPlan, type ImportContext, planImport } from "./config-import.ts";
 import type { IssuedKey, KeyInfo, KeyRole } from "./keys.ts";
 import * as keys from "./keys.ts";
 import { recordToolDrift } from "./mcp-drift.ts";
@@ -371,6 +374,66 @@ export class TenantDO extends DurableObject<Env> {
     return { stamp, value: await servingState(this.sql, { stored, view, models }, open) };
   }
 
+  // --- configuration as code (config-document.ts, config-import.ts) ---
+
+  /** The tenant's configuration as one document, and its ETag. */
+  async exportConfig(): Promise<{ document: TenantConfig; etag: string }> {
+    const { document, etag } = await exportConfig(
+      this.sql,
+      this.policies.get(this.sql),
+      storedBindings(this.sql),
+    );
+    return { document, etag };
+  }
+
+  /** What importing `document` would change, and the problems that would refuse it. */
+  async diffConfig(document: TenantConfig) {
+    const live = await exportConfig(this.sql, this.policies.get(this.sql), storedBindings(this.sql));
+    const planned = await planImport(
+      document,
+      importContext(live, modeOf(this.env), this.policies.get(this.sql).policy, this.sql),
+    );
+    const problems = planned.ok ? [] : (planned.details as FieldProblem[]);
+    return { etag: live.etag, diff: diffConfig(live.document, document), problems };
+  }
+
+  /**
+   * Applies a document whole, or nothing of it: checked whole first, then written in one storage
+   * transaction. No other call runs on this object meanwhile (the checks await digests), so what
+   * was checked is what is written over. With `expected`, only while that ETag is in force.
+   */
+  importConfig(
+    document: TenantConfig,
+    expected?: string,
+  ): Promise<
+    Ok<{ etag: string; diff: ConfigDiff; broken: Broken }> | Failure<"invalid_config" | "version_mismatch">
+  > {
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const live = await exportConfig(this.sql, this.policies.get(this.sql), storedBindings(this.sql));
+      if (expected !== undefined && expected !== live.etag)
+        return failure("version_mismatch", `the configuration's ETag is ${live.etag}, not ${expected}`, {
+          etag: live.etag,
+        });
+      const planned = await planImport(
+        document,
+        importContext(live, modeOf(this.env), this.policies.get(this.sql).policy, this.sql),
+      );
+      if (!planned.ok) return planned;
+      const diff = diffConfig(live.document, document);
+      const versions = this.ctx.storage.transactionSync(() => applyPlan(this.sql, planned.plan));
+      const broken = brokenBindings(
+        serving.servingApps(this.sql),
+        currentCatalog(this.sql).entries,
+        this.live,
+      );
+      this.changed();
+      const changes = diff.policy.length + diff.catalog.length + diff.apps.length;
+      this.audit("config_imported", { ...versions, changes, paths: changedPaths(diff), broken });
+      const now = await exportConfig(this.sql, this.policies.get(this.sql), storedBindings(this.sql));
+      return { ok: true as const, etag: now.etag, diff, broken };
+    });
+  }
+
   // --- policy and quotas (policy-store.ts, usage.ts) ---
 
   /** The policy in force, parsed, defaults filled in (for the hub and spokes; carries API keys). */
@@ -491,3 +554,17 @@ export class TenantDO extends DurableObject<Env> {
 }
 
 const now = () => new Date().toISOString();
+
+/** What an import is checked against: the tenant as exported now. */
+const importContext = (live: Exported, mode: Mode, policy: Policy, sql: Sql): ImportContext => ({
+  mode,
+  live: live.document,
+  liveApps: live.apps,
+  policy,
+  storedKeys: storedBindings(sql),
+});
+type Exported = Awaited<ReturnType<typeof exportConfig>>;
+
+/** The audit row names what an import changed, at most 50 paths (the diff itself can be large). */
+const changedPaths = (diff: ConfigDiff) =>
+  [...diff.policy, ...diff.catalog, ...diff.apps].slice(0, 50).map((c) => `${c.change} ${c.path}`);
