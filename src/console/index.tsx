@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { API_REFERENCE_STYLES } from "./api-reference/styles.ts";
 import { securityHeaders } from "./headers.ts";
 import { AdminAppsPage, AuditPage, CatalogPage, PolicyPage } from "./pages/admin.tsx";
 import { ChatPage } from "./pages/chat.tsx";
@@ -22,6 +23,10 @@ export const consoleRoutes = new Hono()
   .use(securityHeaders)
   .get("/static/console.js", (c) => c.body(SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }))
   .get("/static/console.css", (c) => c.body(STYLES, 200, { "Content-Type": "text/css; charset=utf-8" }))
+  // The API reference's own (/docs, served under these same headers).
+  .get("/static/api-reference.css", (c) =>
+    c.body(API_REFERENCE_STYLES, 200, { "Content-Type": "text/css; charset=utf-8" }),
+  )
   .get("/", (c) => c.html(<ChatPage />))
   .get(`/sessions/:${SID}`, (c) => c.html(<ChatPage sessionId={c.req.param("sid")} />))
   .get(`/sessions/:${SID}/consents/:cid${ID}`, (c) =>

@@ -103,15 +103,17 @@ app.openAPIRegistry.registerComponent("securitySchemes", "operator", {
   description: "The deployment's operator secret (Worker secret LATTICE_OPERATOR_SECRET)",
 });
 registerChatPaths(app.openAPIRegistry);
-app.doc31("/openapi.json", {
+const OPENAPI_CONFIG = {
   openapi: "3.1.0",
   info: {
     title: "Lattice API",
     version: "1",
     description: "Run third-party LLM apps safely: hub-and-spoke isolation, plan-first IFC, audited agents.",
   },
-});
-app.route("/", docsRoutes(app));
+};
+app.doc31("/openapi.json", OPENAPI_CONFIG);
+// The API reference, rendered from the very document /openapi.json serves.
+app.route("/", docsRoutes(app, OPENAPI_CONFIG));
 // The web console: page shells and their script; it calls the API above from the browser.
 app.route("/console", consoleRoutes);
 

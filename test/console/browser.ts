@@ -29,6 +29,9 @@ const shotsDir = () =>
   (shots ??=
     process.env.CONSOLE_SCREENSHOTS === "docs" ? "docs/console" : mkdtempSync(join(tmpdir(), "shots-")));
 
+/** Where a screenshot of this name goes (the same folder as checkPage's). */
+export const shotPath = (name: string) => join(shotsDir(), `${name}.png`);
+
 export interface Browser {
   context: BrowserContext;
   page: Page;
@@ -85,13 +88,18 @@ interface AxeViolation {
   nodes: Array<{ target: unknown }>;
 }
 
-/** axe-core's serious and critical violations on the page as it is, one line each. */
-export async function seriousViolations(page: Page): Promise<string[]> {
+/**
+ * axe-core's serious and critical violations on the page as it is, one line each; on the parts
+ * `include` selects only, when given (a page of thousands of nodes takes axe a minute whole).
+ */
+export async function seriousViolations(page: Page, include?: string[]): Promise<string[]> {
   await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run()).violations;
-  })) as AxeViolation[];
+  const violations = (await page.evaluate(async (include) => {
+    const axe = (
+      globalThis as unknown as { axe: { run(context?: unknown): Promise<{ violations: unknown[] }> } }
+    ).axe;
+    return (await (include ? axe.run({ include: include.map((s) => [s]) }) : axe.run())).violations;
+  }, include)) as AxeViolation[];
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);

@@ -5,6 +5,7 @@
  */
 import { adminAppsPage, catalogPage } from "./admin.ts";
 import { api } from "./api.ts";
+import { apiReferenceFilter } from "./api-reference-filter.ts";
 import { auditPage } from "./audit.ts";
 import { boot, linkNameOf, type Page, userOf } from "./boot.ts";
 import { chatPage } from "./chat.ts";
@@ -53,9 +54,12 @@ const PAGES: Record<string, Page> = {
 // link-signin.test.ts's control relies on when it patches the served script.
 const pageName = document.body.dataset.page ?? "";
 const consentLink = pageName === "consent" ? takeLinkToken() : null;
-boot(
-  PAGES[pageName],
-  consentLink
-    ? { user: userOf(consentLink), name: linkNameOf(consentLink), run: () => consentPage(consentLink) }
-    : undefined,
-);
+// The API reference needs no sign-in: the script only adds its filter.
+if (pageName === "docs") apiReferenceFilter();
+else
+  boot(
+    PAGES[pageName],
+    consentLink
+      ? { user: userOf(consentLink), name: linkNameOf(consentLink), run: () => consentPage(consentLink) }
+      : undefined,
+  );
