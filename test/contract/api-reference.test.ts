@@ -54,7 +54,12 @@ function inlineCode(page: string): string[] {
 describe("the API reference rendered from the OpenAPI document", () => {
   it("renders every operation of the document, each once, with its method and path", () => {
     const ops = operationsOf(doc);
-    expect(ops.length).toBe(51);
+    // Counted here from the document itself, not through the renderer's own walk.
+    const counted = Object.values(doc.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
+      Object.keys(item).filter((k) => ["get", "put", "post", "delete", "patch"].includes(k)),
+    ).length;
+    expect(counted).toBeGreaterThan(40);
+    expect(ops.length).toBe(counted);
     const articles = [...html.matchAll(/<article class="op" id="([^"]+)"/g)].map((m) => m[1]);
     expect(articles).toHaveLength(ops.length);
     expect(new Set(articles).size).toBe(ops.length);
@@ -70,7 +75,7 @@ describe("the API reference rendered from the OpenAPI document", () => {
       // The contents link to it.
       expect(html).toContain(`href="#${id}"`);
     }
-    expect(html).toContain("51 operations, rendered from");
+    expect(html).toContain(`${counted} operations, rendered from`);
   });
 
   it("shows the catalog entry create body's fields, $ref resolved, with their constraints", () => {
