@@ -19,6 +19,8 @@ export const AUDIT_TYPES = [
   "app_enabled",
   "app_disabled",
   "app_credential_stored",
+  // A developer's try-it call of their own app version (POST /v1/apps/{id}/versions/{v}/try).
+  "app_tried",
   "mcp_tools_changed",
   "catalog_updated",
   "policy_updated",

@@ -130,6 +130,17 @@ export type SpokeResult =
 /** The agent tool that asks another app through the hub; a manifest lists it to allow collaboration. */
 export const COLLABORATION_TOOL = "lattice_request";
 
+/**
+ * A developer's try-it call (objects/spoke/try.ts) as its spoke saw it: the pipeline's own result,
+ * the request as it left (secret headers redacted) and the answer as it came, bounded.
+ */
+export interface SpokeTryReport {
+  result: SpokeResult;
+  request: { method: string; url: string; headers: Record<string, string>; body: string } | null;
+  answer: { status: number; body: string; truncated: boolean } | null;
+  durationMs: number;
+}
+
 /** The app id of the memoryless spoke that runs q-llm steps, one per (tenant, user). */
 export const VANILLA_SPOKE = "_vanilla";
 

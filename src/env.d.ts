@@ -19,6 +19,8 @@ declare namespace Cloudflare {
     LATTICE_KEY_SECRET?: string;
     /** Per-credential request rate (wrangler.toml `[[ratelimits]]`). */
     CREDENTIAL_LIMITER?: RateLimit;
+    /** Per-developer-key rate of try-it calls, each an app call (wrangler.toml `[[ratelimits]]`). */
+    TRY_LIMITER?: RateLimit;
     /** "off" skips the rate limit (benchmarks measure the hub alone). */
     LATTICE_RATE_LIMIT?: string;
     /** "on": count Durable Object calls by class for the performance bench (GET /v1/operator/metrics/calls). */

@@ -42,6 +42,7 @@ pre.value { background: #f6f8fa; padding: .5rem; overflow-x: auto; white-space: 
 .assessment h4 { margin: 0 0 .25rem; }
 .assessment.warn { background: var(--warnbg); } .assessment.ok { background: var(--okbg); }
 fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .5rem 0; }
+#try-form button { display: block; margin-top: .5rem; } #try-result td code { overflow-wrap: anywhere; word-break: break-all; }
 .app-words { margin: .25rem 0 .5rem 1.5rem; } .app-words blockquote { margin: 0; padding-left: .5rem; border-left: 3px solid var(--line); }
 .app-words figcaption { font-size: .85rem; color: var(--muted); }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; border-bottom: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; }

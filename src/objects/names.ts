@@ -9,6 +9,25 @@ export function isValidId(id: string): boolean {
   return ID.test(id);
 }
 
+/**
+ * User ids Lattice keeps for itself: a real user's id (UserIdSchema, the edge's one check of a
+ * frontend's user ids) may not start with it, so a synthetic user's objects (a developer's try-it
+ * spoke) can never be a real user's, whatever id a frontend picks. Compared case-insensitively, so
+ * no spelling of the prefix gets through.
+ */
+export const RESERVED_USER_PREFIX = "_lattice";
+
+export function isReservedUserId(id: string): boolean {
+  return id.toLowerCase().startsWith(RESERVED_USER_PREFIX);
+}
+
+/** The synthetic user a developer key's try-it calls run as: one per key, never a real user. */
+export function tryUserId(keyId: string): string {
+  const id = `${RESERVED_USER_PREFIX}_try_${keyId}`;
+  if (!isValidId(id)) throw new Error(`a developer key id that cannot name a try-it user: ${keyId}`);
+  return id;
+}
+
 function checked(...ids: string[]): string {
   for (const id of ids) if (!isValidId(id)) throw new Error(`invalid object id component: ${id}`);
   return ids.join(":");

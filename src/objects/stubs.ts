@@ -48,6 +48,7 @@ export const TENANT_ADMIN = [
   "rotateSecret",
   "ownedApp",
   "ownedApps",
+  "triableApp",
   "listApps",
   "review",
   "setAppEnabled",

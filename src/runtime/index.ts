@@ -3,6 +3,7 @@
  * the planning snapshot and messages, and the stored-query codec. Pure like src/policy: no Workers
  * runtime, no Durable Object stubs, no model client; the hub supplies every effect through ports.
  */
+
 export type { Advance, ArtifactDraft, QueryPorts, ToolAnswer } from "./advance.ts";
 export { advanceQuery, STEPS_PER_ADVANCE } from "./advance.ts";
 export type {
@@ -16,6 +17,7 @@ export type {
   TaintLedger,
 } from "./agent-state.ts";
 export { agentObserve, agentStart, agentTurn } from "./agent-turn.ts";
+export { answerLabel } from "./app-answer.ts";
 export {
   type AppAnswer,
   type AppCall,

@@ -1,6 +1,6 @@
 import { Layout } from "../layout.tsx";
 
-/** A developer's apps: versions, review state, the signature scheme and secret rotation. */
+/** A developer's apps: versions, review state, the signature scheme, secret rotation and try-it. */
 export function DeveloperPage() {
   return (
     <Layout title="Developer" page="developer" needs="developer">
@@ -14,6 +14,15 @@ export function DeveloperPage() {
           secret once; for 24 hours Lattice signs with both (two v2 values), or only the new one if you rotate
           immediately.
         </p>
+      </section>
+      <section aria-labelledby="try-title">
+        <h2 id="try-title">Try a functionality</h2>
+        <p>
+          Calls one functionality of your own pending or approved version exactly as a plan step would
+          (signed, both schemas checked, egress, the tenant's timeout), as a synthetic user no real user can
+          be, and shows the request sent and how the answer was judged. Nothing is remembered.
+        </p>
+        <div id="try"></div>
       </section>
       <section aria-labelledby="apps-title">
         <h2 id="apps-title">My apps</h2>

@@ -23,6 +23,18 @@ export type EndpointResult =
       unanswered?: true;
     };
 
+/**
+ * What a developer's try-it call shows of the exchange (objects/spoke/try.ts): the request as it
+ * left and the answer as it came, bounded. A plan step's call has no observer and pays nothing.
+ */
+export interface CallObserver {
+  sent(request: { method: string; url: string; headers: Record<string, string>; body: string }): void;
+  answered(answer: { status: number; body: string; truncated: boolean }): void;
+}
+
+/** How much of an answer's body an observer is shown (the call's own limit still applies to parsing). */
+export const OBSERVED_BODY_CHARS = 16 * 1024;
+
 /** What a call to an app is signed over (API.md, "What apps receive"): everything that decides what it does. */
 export interface SignedCall {
   method: string;
@@ -90,6 +102,7 @@ export async function postSigned(
   body: string,
   call: { secrets: readonly string[]; idempotencyKey: string; callId: string },
   limits: EndpointLimits,
+  observer?: CallObserver,
 ): Promise<EndpointResult> {
   const path = new URL(url).pathname;
   const signed = { method: "POST", path, idempotencyKey: call.idempotencyKey, callId: call.callId, body };
@@ -102,6 +115,7 @@ export async function postSigned(
       "X-Lattice-Call": call.callId,
     },
     limits,
+    observer,
   );
 }
 
@@ -110,14 +124,17 @@ export async function postToApp(
   body: string,
   headers: Record<string, string>,
   limits: EndpointLimits,
+  observer?: CallObserver,
 ): Promise<EndpointResult> {
   let response: Response;
   const signal = AbortSignal.timeout(limits.timeoutMs);
+  const sentHeaders = { "Content-Type": "application/json", ...headers };
+  observer?.sent({ method: "POST", url, headers: sentHeaders, body });
   try {
     response = await fetch(url, {
       method: "POST",
       body,
-      headers: { "Content-Type": "application/json", ...headers },
+      headers: sentHeaders,
       redirect: "manual", // a redirect could leave the approved endpoint
       signal,
     });
@@ -132,7 +149,8 @@ export async function postToApp(
         };
   }
   if (response.status !== 200) {
-    await response.body?.cancel();
+    if (observer) await observeRefusal(response, limits, signal, observer);
+    else await response.body?.cancel();
     return {
       ok: false,
       code: "app_error",
@@ -141,6 +159,7 @@ export async function postToApp(
     };
   }
   const text = await readLimited(response, limits.maxResponseBytes, signal);
+  observer?.answered(observed(200, text));
   if (text === "too_large") {
     return {
       ok: false,
@@ -160,6 +179,28 @@ export async function postToApp(
   } catch {
     return { ok: false, code: "app_response_not_json", message: "the app's answer is not JSON" };
   }
+}
+
+/** An answer other than 200, for an observer: its body read within the same bounds, then shown cut. */
+async function observeRefusal(
+  response: Response,
+  limits: EndpointLimits,
+  signal: AbortSignal,
+  observer: CallObserver,
+): Promise<void> {
+  // The refusal's body is only shown: a failure reading it changes nothing about the call's outcome.
+  const text = await readLimited(
+    response,
+    Math.min(limits.maxResponseBytes, OBSERVED_BODY_CHARS),
+    signal,
+  ).catch(() => "timeout" as const);
+  observer.answered(observed(response.status, text));
+}
+
+function observed(status: number, text: string): { status: number; body: string; truncated: boolean } {
+  if (text === "too_large" || text === "timeout") return { status, body: "", truncated: true };
+  const truncated = text.length > OBSERVED_BODY_CHARS;
+  return { status, body: truncated ? text.slice(0, OBSERVED_BODY_CHARS) : text, truncated };
 }
 
 /** Reads at most `max` bytes (readBounded); a read cut short by the deadline is a timeout. */

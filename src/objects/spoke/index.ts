@@ -3,8 +3,10 @@ import * as z from "zod";
 import {
   type QllmCall,
   type QllmResult,
+  type ServingApp,
   type SpokeCall,
   type SpokeResult,
+  type SpokeTryReport,
   VANILLA_SPOKE,
 } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
@@ -17,6 +19,7 @@ import {
 } from "../../llm/index.ts";
 import { failure } from "../../result.ts";
 import { writeAudit } from "../audit-sink.ts";
+import { isReservedUserId } from "../names.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantServing } from "../stubs.ts";
 import { appCredential, modelFor, recordTokens } from "../tenant-replica/index.ts";
@@ -26,6 +29,7 @@ import { readMemory, rememberInteraction } from "./memory.ts";
 import { callApp } from "./pipeline.ts";
 import { runQllm } from "./qllm.ts";
 import type { SpokeContext } from "./transports/transport.ts";
+import { tryCall } from "./try.ts";
 import {
   oauthTargetOf,
   type PendingAsk,
@@ -75,6 +79,17 @@ export class SpokeDO extends DurableObject<Env> {
     return callApp(call, this.context(call), (response, outcome, held) =>
       this.remember(call, response, outcome, held),
     );
+  }
+
+  /**
+   * A developer's try-it call of `app` at the version they named (try.ts): this spoke's user is a
+   * synthetic one, and the call leaves no memory here.
+   */
+  async tryCall(call: SpokeCall, app: ServingApp): Promise<SpokeTryReport> {
+    // The isolation the try path rests on: a try in a real user's spoke is a bug, refused loudly.
+    if (!isReservedUserId(call.userId)) throw new Error("a try-it call for a real user");
+    this.bindOwner(call);
+    return tryCall(call, app, this.context(call));
   }
 
   /** When this spoke last found the MCP server's tools matching the pins (in memory: an eviction rechecks). */

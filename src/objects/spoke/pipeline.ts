@@ -1,8 +1,8 @@
 import { endpointProblem, modeOf } from "../../apps/egress.ts";
 import { schemaViolations } from "../../apps/schemas.ts";
 import type { AuditType } from "../../audit-types.ts";
-import type { SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
-import { failure } from "../../result.ts";
+import type { ServingApp, SpokeCall, SpokeErrorCode, SpokeResult } from "../../contracts.ts";
+import { type Failure, failure, type Ok } from "../../result.ts";
 import { beginAppCall } from "../tenant-replica/index.ts";
 import { agentTransport } from "./transports/agent.ts";
 import { httpTransport } from "./transports/http.ts";
@@ -32,10 +32,23 @@ const TRANSPORTS: Record<TransportKind, TransportFactory> = {
 /** Keeps an interaction in the app's memory of this user (write-behind, after the reply). */
 export type Remember = (response: unknown, outcome: string, held?: string[]) => void;
 
+/**
+ * Which version the call goes to, with one of today's app calls spent: a plan step's, the serving
+ * version (beginAppCall); a developer's try-it call, the version it names (try.ts), so the serving
+ * check of real queries stays as strict as it is.
+ */
+export type Begin = () => Promise<Ok<{ app: ServingApp }> | Failure<SpokeErrorCode>>;
+
 export async function callApp(
   call: SpokeCall,
   spoke: SpokeContext,
   remember: Remember,
+  begin: Begin = () =>
+    beginAppCall(spoke.env, call.tenantId, {
+      appId: call.appId,
+      functionality: call.functionality,
+      version: call.appVersion,
+    }),
 ): Promise<SpokeResult> {
   const audit = (type: AuditType, detail: Record<string, unknown>) =>
     spoke.audit(type, {
@@ -46,11 +59,7 @@ export async function callApp(
     });
 
   // From this isolate's replica of the tenant: the serving version, the functionality, the quota.
-  const begun = await beginAppCall(spoke.env, call.tenantId, {
-    appId: call.appId,
-    functionality: call.functionality,
-    version: call.appVersion,
-  });
+  const begun = await begin();
   if (!begun.ok) return failure(begun.code, begun.message);
   const { app } = begun;
   const fn = app.manifest.functionalities.find((f) => f.name === call.functionality)!;

@@ -194,6 +194,11 @@ export class TenantDO extends DurableObject<Env> {
     return registry.ownedApps(this.sql, ownerKeyId);
   }
 
+  /** One version of the owner's app with its secrets, for a try-it call (serving.ts triableApp). */
+  triableApp(ownerKeyId: string, appId: string, version: number) {
+    return serving.triableApp(this.sql, ownerKeyId, appId, version);
+  }
+
   listApps(status?: registry.ReviewState) {
     return registry.listApps(this.sql, status);
   }

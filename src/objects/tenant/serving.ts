@@ -123,3 +123,26 @@ export function servingApps(sql: Sql): ServingAppInfo[] {
     .map((h) => h.app)
     .filter((app) => !app.drifted);
 }
+
+/**
+ * One version of the owner's app as a spoke would call it, for the developer's try-it call: pending
+ * or approved (a rejected one is not tried), with the app's signing secrets. Not a serving app: no
+ * planner sees it and no real user's spoke is given it. null when the key does not own the app or
+ * the version does not exist.
+ */
+export function triableApp(
+  sql: Sql,
+  ownerKeyId: string,
+  appId: string,
+  version: number,
+): { app: ServingApp; status: string } | null {
+  const row = sql<AppRow & Secrets & VersionRow>`
+    SELECT a.*, v.* FROM apps a JOIN app_versions v ON v.app_id = a.id
+    WHERE a.id = ${appId} AND a.owner_key_id = ${ownerKeyId} AND v.version = ${version}`[0];
+  if (!row) return null;
+  const held = {
+    app: decoded({ ...row, id: appId, version, clearance: row.clearance ?? "" }),
+    secrets: { secret: row.secret, previous_secret: row.previous_secret, previous_until: row.previous_until },
+  };
+  return { app: withSecrets(held), status: row.status };
+}

@@ -2,13 +2,21 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { manifestProblems } from "../../apps/check.ts";
 import { modeOf } from "../../apps/egress.ts";
 import { Manifest } from "../../apps/manifest.ts";
+import type { SpokeCall } from "../../contracts.ts";
+import { randomId } from "../../objects/crypto.ts";
+import { tryUserId } from "../../objects/names.ts";
+import { spokeStub } from "../../objects/stubs.ts";
+import { defencesOf } from "../../runtime/index.ts";
+import { auditLater } from "../audit.ts";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
 import { importMcp, type PendingCredential } from "../mcp-import.ts";
-import { requireRole } from "../middleware/auth/index.ts";
+import { requireRole, withinLimit } from "../middleware/auth/index.ts";
 import { AppSchema, RegisteredAppSchema } from "../schemas/apps.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
+import { TryRequestSchema, TryResultSchema } from "../schemas/try.ts";
 import { tenantOf } from "../tenant.ts";
+import { judged } from "../try.ts";
 import { validationHook } from "../validation.ts";
 
 const security = [{ bearer: [] }];
@@ -84,6 +92,26 @@ const rotate = createRoute({
   },
 });
 
+const VersionParam = AppIdParam.extend({ version: z.coerce.number().int().min(1) });
+
+const tryIt = createRoute({
+  method: "post",
+  path: "/{appId}/versions/{version}/try",
+  tags: ["developer"],
+  summary:
+    "Try one functionality of your own pending or approved version, as a plan step would call it, as a synthetic user",
+  description:
+    "The call goes through a spoke with the same signing, schema checks both ways, egress guard, labels, timeout and quota as a plan step's, as a synthetic user no frontend can name, with no planner and no memory kept. The answer shows the request as sent (secret headers redacted), the app's answer as it came, and the judgement. Rate limited per developer key; audited as app_tried.",
+  security,
+  request: { params: VersionParam, ...jsonBody(TryRequestSchema) },
+  responses: {
+    200: jsonResponse(TryResultSchema, "The request sent, the answer, and how it was judged"),
+    ...authErrors,
+    ...notFoundError,
+    ...conflictError,
+  },
+});
+
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.use(requireRole("developer"));
 
@@ -124,6 +152,65 @@ export const appRoutes = base
     );
     if (!rotated) throw notFound("app");
     return c.json(rotated, 200);
+  })
+  .openapi(tryIt, async (c) => {
+    const { appId, version } = c.req.valid("param");
+    const { functionality, input } = c.req.valid("json");
+    const keyId = c.var.principal.keyId;
+    await withinLimit(c.env, c.env.TRY_LIMITER, keyId, "too many try-it calls with this developer key");
+    const tenant = tenantOf(c);
+    // Only the key that registered the app finds it: another developer's app is not found, as if absent.
+    const found = await tenant.triableApp(keyId, appId, version);
+    if (!found) throw notFound("app version");
+    const { app, status } = found;
+    if (status !== "pending" && status !== "approved")
+      throw conflict(`version ${version} is ${status}: only pending or approved versions can be tried`);
+    const fn = app.manifest.functionalities.find((f) => f.name === functionality);
+    if (!fn)
+      throw invalid(`version ${version} has no functionality ${functionality}`, [
+        { field: "body.functionality", message: "not in this version's manifest" },
+      ]);
+    if (fn.tool && app.manifest.mcp?.auth.type === "oauth")
+      throw conflict(
+        "this app signs each user in with OAuth; the try-it user has no connection to it, so it cannot be tried here",
+      );
+    const [{ policy }, catalog] = await Promise.all([tenant.policy(), tenant.catalog()]);
+    const user = tryUserId(keyId);
+    const tenantId = c.var.principal.tenantId;
+    const defences = defencesOf({});
+    // As runtime/app-call.ts spokeCallOf builds a plan step's call, less the session: nothing to relay to.
+    const call: SpokeCall = {
+      tenantId,
+      userId: user,
+      appId,
+      functionality,
+      appVersion: version,
+      request: input,
+      callId: randomId("call"),
+      idempotencyKey: randomId("try"),
+      checkPins: defences.pins,
+      remember: false,
+      limits: { timeoutMs: policy.limits.appTimeoutMs },
+      agent: {
+        modelTimeoutMs: policy.limits.modelTimeoutMs,
+        selfCorrection: policy.selfCorrection,
+        checks: defences.visor,
+        trustedArgs: [],
+        destinations: [],
+      },
+    };
+    const report = await spokeStub(c.env, tenantId, user, appId).tryCall(call, app);
+    const result = judged({
+      app,
+      status,
+      functionality,
+      user,
+      report,
+      policy,
+      catalog: catalog.entries,
+    });
+    await auditLater(c, "app_tried", { appId, version, functionality, keyId, outcome: result.outcome });
+    return c.json(result, 200);
   })
   .openapi(mine, async (c) => c.json({ apps: await tenantOf(c).ownedApps(c.var.principal.keyId) }, 200))
   .openapi(read, async (c) => {

@@ -2,7 +2,7 @@ import { DEFAULT_LIMITS, postSigned } from "../endpoint.ts";
 import { type TransportFactory, undelivered } from "./transport.ts";
 
 /** A functionality of the app's endpoint: a signed POST (endpoint.ts), its answer checked by the pipeline. */
-export const httpTransport: TransportFactory = (_spoke, call, app, fn) => ({
+export const httpTransport: TransportFactory = (spoke, call, app, fn) => ({
   target: app.manifest.endpoint,
   checksResponse: true,
   async call() {
@@ -12,6 +12,7 @@ export const httpTransport: TransportFactory = (_spoke, call, app, fn) => ({
         JSON.stringify(call.request),
         { secrets: app.secrets, idempotencyKey: call.idempotencyKey, callId: call.callId },
         { ...DEFAULT_LIMITS, ...call.limits },
+        spoke.observe,
       );
     let result = await send();
     // No answer at all (a kept-alive connection the app's server closed as it was reused: a burst

@@ -25,6 +25,20 @@ export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
     const userToken = oauthTarget ? await spoke.oauth().accessToken(oauthTarget) : undefined;
     // The server's progress goes to the hub that asked, under this call's id, while the call runs.
     const sid = call.sessionId;
+    // A try-it call is shown the tool call it makes (the MCP session around it is the SDK's).
+    spoke.observe?.sent({
+      method: "POST",
+      url: app.manifest.mcp?.url ?? "",
+      headers: {
+        "Content-Type": "application/json",
+        ...(userToken && { Authorization: "Bearer [redacted]" }),
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        method: "tools/call",
+        params: { name: tool.name, arguments: call.request },
+      }),
+    });
     const relay = sid
       ? progressRelay((p) => hubStub(spoke.env, call.tenantId, sid).stepProgress(call.callId, p))
       : null;

@@ -4,6 +4,7 @@ import type { AgentEvent, ServingApp, SpokeCall, SpokeErrorCode } from "../../..
 import type { ModelConfig, ModelLimits } from "../../../llm/index.ts";
 import type { VisorCheck } from "../../../policy/index.ts";
 import { type Failure, failure, type Ok } from "../../../result.ts";
+import type { CallObserver } from "../endpoint.ts";
 import type { PinCheck, TenantPort } from "../mcp.ts";
 import type { readMemory } from "../memory.ts";
 import type { UserOAuth } from "../user-oauth.ts";
@@ -52,6 +53,8 @@ export interface SpokeContext {
   oauth(): UserOAuth;
   /** When this spoke last found the MCP server's tools matching the pins (in memory: an eviction rechecks). */
   pins: { last(): PinCheck | null; checked(check: PinCheck | null): void };
+  /** A developer's try-it call: told the request as it leaves and the answer as it comes (try.ts). */
+  observe?: CallObserver;
 }
 
 /** An agent's run: its events (the visor's exceptions are audited), the levels its memory holds besides the call's. */

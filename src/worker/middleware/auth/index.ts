@@ -172,11 +172,30 @@ export const RATE_WINDOW_SECONDS = 60;
  * lets a benchmark measure the hub alone.
  */
 async function withinRate(env: Env, credential: string): Promise<void> {
-  if (!env.CREDENTIAL_LIMITER || env.LATTICE_RATE_LIMIT === "off") return;
-  const { success } = await env.CREDENTIAL_LIMITER.limit({ key: (await sha256Hex(credential)).slice(0, 32) });
+  await withinLimit(
+    env,
+    env.CREDENTIAL_LIMITER,
+    (await sha256Hex(credential)).slice(0, 32),
+    "too many requests with this credential",
+  );
+}
+
+/**
+ * One request against a rate-limit binding, keyed by `key` (never a secret): 429 with Retry-After
+ * past it. No binding, or `LATTICE_RATE_LIMIT=off`, limits nothing. The per-credential rate above
+ * and a route's own (a developer's try-it calls) share it.
+ */
+export async function withinLimit(
+  env: Env,
+  limiter: RateLimit | undefined,
+  key: string,
+  message: string,
+): Promise<void> {
+  if (!limiter || env.LATTICE_RATE_LIMIT === "off") return;
+  const { success } = await limiter.limit({ key });
   if (!success) {
     throw new ApiError(429, "rate_limited", {
-      message: "too many requests with this credential",
+      message,
       headers: {
         "Retry-After": String(RATE_WINDOW_SECONDS),
       },
