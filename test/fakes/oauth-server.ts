@@ -6,7 +6,8 @@
  *
  *   GET  /authorize                                   code flow, PKCE S256 required, 302 to redirect_uri
  *   POST /token                                       authorization_code | refresh_token (rotating) | client_credentials
- *   POST /revoke                                      RFC 7009; 200 for any token value
+ *   POST /revoke                                      RFC 7009; 200 for any token value (logs whose it was)
+ *   POST /revoke-broken                               a revocation endpoint that fails: 500, nothing revoked
  *   GET  /.well-known/oauth-authorization-server      RFC 8414 metadata
  *   GET  /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata for /mcp
  *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
@@ -212,7 +213,12 @@ async function revoke(request: Request, _url: URL, state: State, entry: LogEntry
   entry.auth = auth?.method ?? "anonymous";
   const value = body.get("token");
   if (!value) return fail(400, "invalid_request", "token is required");
-  await state.revoke(value, auth?.client.id ?? null);
+  const revoked = await state.revoke(value, auth?.client.id ?? null);
+  if (revoked) {
+    entry.subject = revoked.subject;
+    entry.token_kind = revoked.kind;
+  }
+  entry.content_type = request.headers.get("Content-Type");
   return new Response(null, { status: 200 });
 }
 
@@ -238,6 +244,13 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   "/authorize": { GET: authorize },
   "/token": { POST: token },
   "/revoke": { POST: revoke },
+  "/revoke-broken": {
+    // The body is read first: a response sent before it is consumed breaks the caller's stream.
+    POST: async (request) => {
+      await request.arrayBuffer();
+      return fail(500, "server_error", "this revocation endpoint is down (test double)");
+    },
+  },
   "/.well-known/oauth-authorization-server": { GET: () => Response.json(AS_METADATA) },
   "/.well-known/oauth-protected-resource": { GET: () => Response.json(RESOURCE_METADATA) },
   // RFC 9728 §3.1 inserts the resource's path after the well-known name; serve that form too.

@@ -1,105 +1,35 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, expectError, issueKey } from "./helpers.ts";
+import { api, expectError } from "./helpers.ts";
+import { ask, display, type HubWorld, hubWorld, openSession, ref, script, settle, tool } from "./hub-kit.ts";
 import {
-  ask,
-  display,
-  type HubWorld,
-  hubWorld,
-  openSession,
-  pendingConsents,
-  ref,
-  script,
-  settle,
-  tool,
-} from "./hub-kit.ts";
-
-/** The OAuth 2.1 authorization server fixture (a test double) and its protected MCP server. */
-const AS = "http://127.0.0.1:8790";
-const fixture = () => (env as unknown as { OAUTH_FIXTURE: Fetcher }).OAUTH_FIXTURE;
+  AS,
+  authorizeConsent,
+  browserSignIn,
+  complete,
+  fixture,
+  fixtureLog,
+  RETURN_PAGE,
+  registerOAuthApp,
+  signIn as signInTo,
+} from "./oauth-kit.ts";
 
 let users = 0;
 const uniqueUser = () => `u${Date.now().toString(36)}${users++}`;
 
 async function oauthWorld(): Promise<HubWorld & { appId: string }> {
   const w = await hubWorld([], { oauth: { returnUrl: RETURN_PAGE } });
-  const dev = (await issueKey(w.tenant, "developer")).secret;
-  const res = await api("POST", "/v1/apps", {
-    key: dev,
-    body: {
-      name: "files",
-      description: "The user's files, over MCP, each user signing in",
-      version: "1.0.0",
-      mcp: {
-        url: `${AS}/mcp`,
-        auth: {
-          type: "oauth",
-          authorizationUrl: `${AS}/authorize`,
-          tokenUrl: `${AS}/token`,
-          revocationUrl: `${AS}/revoke`,
-          clientId: "lattice-client",
-          clientSecret: "lattice-client-secret",
-        },
-      },
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(JSON.stringify(res.body)).not.toContain("lattice-client-secret"); // write-only
-  const appId = (res.body as { id: string }).id;
-  const approved = await api("POST", `/v1/admin/apps/${appId}/versions/1/approve`, {
-    key: w.tenant.adminKey,
-  });
-  expect(approved.status).toBe(200);
+  const appId = await registerOAuthApp(w);
   await script(w.models.planner, [
     { respond: { steps: [tool("me", "files.whoami", {}), display(ref("me", "text"))] } },
   ]);
   return { ...w, appId };
 }
 
-/** The tenant's frontend page a sign-in comes back to (policy oauth.returnUrl). */
-const RETURN_PAGE = "http://frontend.test/signed-in";
-
-/**
- * The user's browser: the authorization server signs `user` in and sends the browser to Lattice's
- * callback, which passes it on to the frontend's page; that page's query string, as the frontend sees it.
- */
-async function browserSignIn(w: HubWorld & { appId: string }, url: string, user: string, extra = "") {
-  const res = await fixture().fetch(`${url}&login_hint=${user}${extra}`, { redirect: "manual" });
-  expect(res.status).toBe(302);
-  const back = new URL(res.headers.get("Location")!);
-  expect(back.origin + back.pathname).toBe(`http://lattice.test/v1/oauth/callback/${w.appId}`);
-  const onward = await api("GET", back.pathname + back.search);
-  expect(onward.status, JSON.stringify(onward.body)).toBe(303);
-  const page = new URL(onward.response.headers.get("Location")!);
-  expect(page.origin + page.pathname).toBe(RETURN_PAGE);
-  return Object.fromEntries(page.searchParams);
-}
-
-/** The frontend completes the sign-in for the user it has signed in. */
-async function complete(w: HubWorld, asUser: string, params: Record<string, string>) {
-  return api("POST", `/v1/users/${asUser}/authorizations`, { key: w.frontend, body: params });
-}
-
-/** Both halves, for one user who signs in at their own sign-in URL. */
-async function signIn(w: HubWorld & { appId: string }, url: string, user: string, extra = "") {
-  return complete(w, user, await browserSignIn(w, url, user, extra));
-}
-
-/** What the fixture was asked, oldest first (of one subject, when given). */
-async function fixtureLog(subject?: string): Promise<Array<Record<string, unknown>>> {
-  const res = await fixture().fetch(`${AS}/_fixture/log`);
-  const log = (await res.json()) as Array<Record<string, unknown>>;
-  return subject === undefined ? log : log.filter((e) => e.subject === subject);
-}
-
-async function authorizeConsent(w: HubWorld, sid: string, qid: string) {
-  const waiting = await settle(w, sid, qid);
-  expect(waiting.status, JSON.stringify(waiting.error)).toBe("awaiting_consent");
-  const [consent] = await pendingConsents(w, sid);
-  expect(consent?.kind).toBe("authorize");
-  return consent as unknown as { id: string; authorization: { url: string } };
-}
+/** Both halves of a sign-in to the world's app. */
+const signIn = (w: HubWorld & { appId: string }, url: string, user: string, extra = "") =>
+  signInTo(w, w.appId, url, user, extra);
 
 describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
   it("asks the user to sign in once, then calls the app with their own token", async () => {
@@ -180,7 +110,7 @@ describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
       400,
     );
 
-    const returned = await browserSignIn(w, consent.authorization.url, user, "&deny=1");
+    const returned = await browserSignIn(w.appId, consent.authorization.url, user, "&deny=1");
     expect(returned.error).toBe("access_denied");
     const declined = await complete(w, user, returned);
     expect(declined.body).toEqual({ authorized: false });
@@ -199,7 +129,7 @@ describe("per-user OAuth 2.1 for MCP apps (code + PKCE)", () => {
     const consent = await authorizeConsent(w, sid, qid);
     // Mallory sends her sign-in URL to the victim, who signs in; the frontend completes it for its
     // signed-in user, the victim: refused, as if no such sign-in existed.
-    const returned = await browserSignIn(w, consent.authorization.url, victim);
+    const returned = await browserSignIn(w.appId, consent.authorization.url, victim);
     expectError(await complete(w, victim, returned), 404);
     expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
     // A user token reaches only its own user's completions too.

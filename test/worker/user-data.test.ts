@@ -4,79 +4,13 @@
  * object's storage directly. Control: the same walk before erasure finds the planted strings, and
  * another user's data stays whole.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { artifactsObjectName, hubObjectName, spokeObjectName } from "../../src/objects/names.ts";
-import { tenantServing } from "../../src/objects/stubs.ts";
 import { REDACTED } from "../../src/objects/tenant/audit.ts";
 import { api, readAudit } from "./helpers.ts";
-import {
-  display,
-  type HubWorld,
-  hubWorld,
-  lit,
-  OWN_BOOK,
-  openSession,
-  script,
-  settle,
-  tool,
-  withInvite,
-} from "./hub-kit.ts";
-
-/** Everything an object stores, every table, serialized: what a reader of its storage could see. */
-async function dump(stub: DurableObjectStub): Promise<string> {
-  const { runInDurableObject } = await import("cloudflare:test");
-  return runInDurableObject(stub, async (_, state) => {
-    const tables = state.storage.sql
-      .exec<{ name: string }>(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'",
-      )
-      .toArray()
-      .map((t) => t.name);
-    const rows = tables.map((t) => [t, state.storage.sql.exec(`SELECT * FROM "${t}"`).toArray()]);
-    return JSON.stringify([rows, [...(await state.storage.list()).entries()]]);
-  });
-}
-
-/** Every object class of the user, read directly: hubs, spokes, the artifacts object (grants, rules). */
-async function walk(w: HubWorld, userId: string, sessions: string[]): Promise<string> {
-  const t = w.tenant.tenantId;
-  const parts = [await dump(env.ARTIFACTS.getByName(artifactsObjectName(t, userId)))];
-  for (const sid of sessions) parts.push(await dump(env.HUB.getByName(hubObjectName(t, sid))));
-  for (const app of Object.values(w.apps))
-    parts.push(await dump(env.SPOKE.getByName(spokeObjectName(t, userId, app))));
-  return parts.join("\n");
-}
-
-/** A history for `userId`: a session with a planted query (artifacts saved, spoke memory), a rule. */
-async function history(w: HubWorld, userId: string, secret: string): Promise<string> {
-  const sid = await openSession(w, { userId });
-  const plan = {
-    steps: [tool("landlord", "contacts.lookup", { name: lit("landlord") }), display(lit(`answer ${secret}`))],
-  };
-  await script(w.models.planner, [{ respond: plan }]);
-  const res = await api("POST", `/v1/sessions/${sid}/queries`, {
-    key: w.frontend,
-    body: { text: `Find my landlord ${secret}` },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  const q = await settle(w, sid, (res.body as { id: string }).id);
-  expect(q.status, JSON.stringify(q.error)).toBe("completed");
-  // A row as a hub writes one about a query (values in it), in the tenant's log.
-  const at = new Date().toISOString();
-  const detail = { userId, sessionId: sid, queryId: "q_x", reason: `failed on ${secret}`, code: "failed" };
-  await tenantServing(env, w.tenant.tenantId).appendAudit([{ at, type: "query_failed", detail }]);
-  const rule = { tool: "calendar.create_event", when: { participants: { from: "trusted" } } };
-  const set = await api("POST", `/v1/users/${userId}/standing-rules`, { key: w.frontend, body: rule });
-  expect(set.status, JSON.stringify(set.body)).toBe(201);
-  return sid;
-}
+import { hubWorld, OWN_BOOK, withInvite } from "./hub-kit.ts";
+import { history, userToken, walk } from "./user-data-kit.ts";
 
 const world = () => hubWorld(["contacts", "calendar"], withInvite(OWN_BOOK));
-const userToken = async (w: HubWorld, userId: string) =>
-  ((await api("POST", `/v1/users/${userId}/tokens`, { key: w.frontend, body: {} })).body as { token: string })
-    .token;
-
 describe("a user's data rights", () => {
   it("export carries every section; erasure clears every object class and keeps the audit redacted", async () => {
     const w = await world();

@@ -157,12 +157,14 @@ export class OAuthFixtureState extends DurableObject<unknown> {
   }
 
   /** RFC 7009: a refresh token takes its grant's access tokens with it; unknown tokens are no error. */
-  revoke(token: string, clientId: string | null): void {
+  revoke(token: string, clientId: string | null): { subject: string; kind: string } | null {
     const row = this.tokenRow(token);
-    if (!row || (clientId !== null && row.client_id !== clientId)) return;
+    if (!row || (clientId !== null && row.client_id !== clientId)) return null;
     if (row.kind === "refresh")
       this.sql.exec("UPDATE tokens SET revoked = 1 WHERE grant_id = ?", row.grant_id);
     else this.sql.exec("UPDATE tokens SET revoked = 1 WHERE token = ?", token);
+    // Whose token it was, for the log: a test checks the revocation named the right user's token.
+    return { subject: row.subject, kind: row.kind };
   }
 
   verifyAccess(token: string): AccessGrant | { refused: Refusal } {
