@@ -80,11 +80,13 @@ const text = (v: unknown): string | null =>
 /** The fields a card compares, in the order it shows them; app-written text marked as such. */
 function fieldsOf(fn: Functionality, def: McpToolDefinition | undefined) {
   const rows: Array<[string, boolean, unknown]> = [
-    ["description", true, fn.description],
+    // An MCP tool's text as its server listed it (what the version pins), not the import's copy.
+    ["description", true, def ? def.description : fn.description],
     ...(def ? ([["title", true, def.title]] as Array<[string, boolean, unknown]>) : []),
     ...(def ? ([["annotations", true, def.annotations]] as Array<[string, boolean, unknown]>) : []),
     ["request", true, fn.request],
-    ["response", true, fn.response],
+    // A tool with no output schema answers Lattice's own {text} schema, not words of the server's.
+    ["response", !fn.tool || fn.tool.structured, fn.response],
     ["irreversible", false, fn.irreversible],
     ["output", false, fn.output],
     ["category", false, fn.category],
