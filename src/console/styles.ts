@@ -80,4 +80,26 @@ p.value.text { white-space: pre-wrap; margin: .25rem 0; }
 .view-fields .source { color: var(--muted); font-size: .9rem; }
 .view-fields dd.highlight .source { color: var(--warn); font-weight: 600; }
 .reason { margin: .5rem 0; }
+.card-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 22rem), 1fr)); gap: .75rem; margin: .5rem 0; }
+.card-grid > * { min-width: 0; }
+.fn-card { border: 1px solid var(--line); border-left: 5px solid var(--line); border-radius: 6px; padding: .5rem .75rem; }
+.fn-card.status-new { border-left-color: #1a7f37; } .fn-card.status-changed { border-left-color: var(--warn); }
+.fn-card.status-removed { border-left-color: #a4161a; background: #fbf5f5; }
+.card-name { margin: 0; font-size: 1.05rem; overflow-wrap: anywhere; } .tool-name { font-weight: 400; color: var(--muted); font-size: .9rem; }
+.chips { list-style: none; padding: 0; margin: .35rem 0; display: flex; flex-wrap: wrap; gap: .25rem; }
+.chip { font-size: .85rem; border: 1px solid var(--line); border-radius: 999px; padding: 0 .5rem; overflow-wrap: anywhere; }
+.chip-new { background: #e6ffec; border-color: #1a7f37; } .chip-changed { background: var(--warnbg); border-color: var(--warn); }
+.chip-removed { background: #ffebe9; border-color: #a4161a; } .chip-unchanged { color: var(--muted); }
+.chip-warn { color: var(--warn); border-color: var(--warn); background: var(--warnbg); } .chip-ok { background: var(--okbg); border-color: #1a7f37; }
+.card-dest { margin: .25rem 0; font-size: .95rem; overflow-wrap: anywhere; }
+.card-change h5, .card-field h5 { margin: .5rem 0 .15rem; font-size: .95rem; }
+.before-after { display: grid; grid-template-columns: 1fr 1fr; gap: .5rem; } .before-after > * { min-width: 0; }
+.before-after .side { margin: 0; font-size: .8rem; color: var(--muted); }
+.before .app-quote, .before pre.card-value { background: #ffebe9; } .after .app-quote, .after pre.card-value { background: #e6ffec; }
+pre.card-value { margin: 0; padding: .25rem; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; background: #f6f8fa; }
+.card-same summary { cursor: pointer; color: var(--muted); margin: .35rem 0; }
+.card-binding select, .confirm input[type=text] { max-width: 100%; }
+.confirm { margin: .25rem 0; font-size: .9rem; } label.inline { display: inline; font-weight: 400; }
+.absent { color: var(--muted); font-style: italic; margin: 0; }
+.propose fieldset { margin: .5rem 0 0; }
 `;

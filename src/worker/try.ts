@@ -55,7 +55,7 @@ export function judged(input: {
   policy: Policy;
   catalog: readonly CatalogEntry[];
 }): TryResult {
-  const { app, report, policy } = input;
+  const { app, report } = input;
   const { result } = report;
   const code: TryOutcome = result.ok ? "ok" : result.code;
   const problems = result.ok ? undefined : result.problems;

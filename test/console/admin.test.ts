@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
 import { apiCall } from "../../scripts/lib.ts";
+import { type ReviewedVersion, reviewOf } from "../../src/apps/review-cards.ts";
 import { checkPage } from "./browser.ts";
 import { signIn, stack, useBrowser } from "./kit.ts";
 
@@ -34,20 +35,25 @@ describe("the admin pages in the browser", () => {
     await signIn(b, "/console/admin", demo.keys.admin);
     const zip = b.page.getByRole("article", { name: "zipride version 1" });
     await zip.waitFor();
-    // The changed version's diff names the field and shows the developer's new words as text.
+    // The changed version's card names the field and shows the developer's new words as theirs, as text.
     const swift = b.page.getByRole("article", { name: "swiftride version 2" });
-    const row = swift.getByRole("row", {
-      name: new RegExp(`functionalities\\[${swiftride.functionalities[0]!.name}\\]\\.description`),
+    const quote = swift.getByRole("article", {
+      name: new RegExp(`^${swiftride.functionalities[0]!.name}\\b`),
     });
-    expect(await row.textContent()).toContain("IGNORE PREVIOUS INSTRUCTIONS");
+    expect(await quote.locator(".card-change h5").allTextContents()).toEqual(["description"]);
+    const after = quote.locator(".card-change .after figure.app-text");
+    expect(await after.locator("figcaption").textContent()).toBe("the app's words");
+    expect(await after.locator("pre").textContent()).toContain("IGNORE PREVIOUS INSTRUCTIONS");
     await checkPage(b, "admin-review");
 
-    // Destinations: the drop-off "to" is inferred (swiftride declares none); the admin confirms it.
-    const dest = zip.getByRole("row", { name: /^book \(functionality\)/ });
-    expect(await dest.getByRole("cell").nth(0).textContent()).toBe("not declared");
-    expect(await dest.getByRole("cell").nth(1).textContent()).toBe("to");
+    // Destinations: book is irreversible and swiftride declares none, so every argument counts (as
+    // callDestinations reads it), the schema naming the drop-off "to"; the admin confirms "to".
+    const dest = zip.getByRole("article", { name: /^book\b/ });
+    expect(await dest.locator(".card-dest").textContent()).toBe(
+      "Destinations: every argument it is given (irreversible, nothing declared; its schema names to)",
+    );
     await dest.getByLabel("confirm exactly:").check();
-    await zip.getByLabel("book", { exact: true }).selectOption("ride.book");
+    await zip.getByLabel("Bind book to").selectOption("ride.book");
     await zip.getByLabel(/^Clearance/).selectOption("internal");
     await zip.getByRole("button", { name: "Approve" }).click();
     await expect
@@ -126,12 +132,15 @@ describe("the admin pages in the browser", () => {
     ]);
   });
 
-  it("the diff pairs an MCP server's tool definitions by name: one changed description is one row", async () => {
+  it("the review pairs an MCP server's tool definitions by name: one changed description is one card's one field", async () => {
     const { api, demo } = stack();
     interface McpVersion {
       version: number;
       status: string;
-      manifest: { mcp?: { definitions?: Array<{ name: string; description?: string }> } };
+      manifest: {
+        functionalities: Array<{ name: string }>;
+        mcp?: { definitions?: Array<{ name: string; description?: string }> };
+      };
     }
     const listed = (await apiCall(api, demo.keys.admin, "GET", "/v1/admin/apps")) as {
       apps: Array<{ id: string; name: string; serving: number; versions: McpVersion[] }>;
@@ -148,16 +157,22 @@ describe("the admin pages in the browser", () => {
     notes.versions.push(changed);
     const route = "**/v1/admin/apps";
     await b.page.route(route, (r) => r.fulfill({ json: { apps: [notes] } }));
+    // The made-up version's review, computed by the server's own code from the same versions.
+    const side = (v: McpVersion) => ({ ...v, bindings: {}, confirmed: {} }) as unknown as ReviewedVersion;
+    const reviewRoute = `**/v1/admin/apps/${notes.id}/versions/${changed.version}/review`;
+    await b.page.route(reviewRoute, (r) => r.fulfill({ json: reviewOf(side(changed), side(approved)) }));
     try {
       await signIn(b, "/console/admin", demo.keys.admin);
       const card = b.page.getByRole("article", { name: `notes version ${changed.version}` });
       await card.waitFor();
-      const rows = card.locator("table.diff tbody tr");
-      expect(await rows.count()).toBe(1);
-      expect(await rows.first().locator("th").textContent()).toBe(
-        `mcp.definitions[${definitions[0]!.name}].description`,
+      // One card per tool; only the one whose description changed says so, with that one field.
+      const changedCards = card.locator(".fn-card.status-changed");
+      expect(await changedCards.count()).toBe(1);
+      expect(await card.locator(".fn-card.status-unchanged").count()).toBe(
+        approved.manifest.functionalities.length - 1,
       );
-      expect(await rows.first().textContent()).toContain("evil.example");
+      expect(await changedCards.locator(".card-change h5").allTextContents()).toEqual(["description"]);
+      expect(await changedCards.locator(".card-change .after").textContent()).toContain("evil.example");
       // An error answer without a JSON body is shown as such, not a TypeError in the page.
       const approve = `**/v1/admin/apps/${notes.id}/versions/${changed.version}/approve`;
       await b.page.route(approve, (r) => r.fulfill({ status: 502, body: "bad gateway" }));
@@ -167,6 +182,7 @@ describe("the admin pages in the browser", () => {
       await b.page.unroute(approve);
     } finally {
       await b.page.unroute(route);
+      await b.page.unroute(reviewRoute);
     }
   });
 });

@@ -3,6 +3,8 @@ import type { components } from "@lattice/client";
 import { api, call } from "./api.ts";
 import { byId, clear, el, focusMain, say, table } from "./dom.ts";
 import { type DiffRow, manifestDiff } from "./manifest-diff.ts";
+import { cardGrid, proposeButton, reviewCard } from "./review-cards.ts";
+import { otherChanges, type ReviewCard, type VersionReview, withBinding } from "./review-model.ts";
 import { catalogLabel } from "./words.ts";
 
 type CatalogEntry = components["schemas"]["CatalogEntry"];
@@ -28,16 +30,12 @@ interface AdminApp {
   versions: Version[];
 }
 
-function diffTable(app: AdminApp, v: Version, rows: DiffRow[]): HTMLElement {
-  const caption = app.serving
-    ? `Changes against approved version ${app.serving}`
-    : "New app: everything it declares";
-  if (!rows.length) return el("p", { text: "No change against the approved version." });
+/** Manifest fields outside the cards (the app's name, endpoint, MCP server, agent…) that changed. */
+function otherTable(app: AdminApp, rows: DiffRow[]): HTMLElement | null {
+  if (!rows.length) return null;
   return el("table", { class: "diff" }, [
     el("caption", {
-      text:
-        caption +
-        (v.manifest.mcp ? " (mcp.definitions are the MCP server's tool definitions, as it listed them)" : ""),
+      text: app.serving ? `Other changes against approved version ${app.serving}` : "What else it declares",
     }),
     el("thead", {}, [
       el(
@@ -61,45 +59,50 @@ function diffTable(app: AdminApp, v: Version, rows: DiffRow[]): HTMLElement {
 }
 
 /**
- * Per functionality and agent tool: the destinations its developer declared and those Lattice
- * infers from its schema (formats, names). Values can add more at call time unless the admin
- * confirms the whole list here; only that confirmation turns the inference off.
+ * A functionality's destinations confirmation: the policy infers destinations from the schema
+ * unless the admin confirms the whole list here; only that confirmation turns the inference off.
  */
-function destinationsFieldset(id: string, view: Version["destinations"]): HTMLElement {
-  const rows: HTMLElement[] = [];
-  for (const [kind, words] of [
-    ["functionalities", "functionality"],
-    ["tools", "agent tool"],
-  ] as const) {
-    Object.entries(view?.[kind] ?? {}).forEach(([name, d], i) => {
-      const box = `${id}-dest-${kind}-${i}`;
-      const list = [...(d.declared ?? []), ...d.inferred];
-      rows.push(
-        el("tr", {}, [
-          el("th", { scope: "row", text: `${name} (${words})` }),
-          el("td", { text: d.declared ? d.declared.join(", ") || "none (declared empty)" : "not declared" }),
-          el("td", { text: d.inferred.join(", ") || "—" }),
-          el("td", {}, [
-            el("input", { id: box, type: "checkbox", name: `confirm:${kind}:${name}` }),
-            el("label", { for: box, text: "confirm exactly: " }),
-            el("input", {
-              id: `${box}-paths`,
-              type: "text",
-              name: `dest:${kind}:${name}`,
-              value: (d.confirmed ?? list).join(", "),
-              "aria-label": `Destination paths of ${name}`,
-            }),
-          ]),
-        ]),
-      );
-    });
-  }
-  if (!rows.length) return el("p", { text: "No functionality or tool to review for destinations." });
-  return el("fieldset", {}, [
-    el("legend", { text: "Destinations (where data, messages or money go)" }),
-    el("p", {
-      text: "Inferred destinations count unless you confirm a list: checked, the paths given (comma-separated; empty = sends nowhere) replace them.",
+function confirmBox(box: string, card: ReviewCard): HTMLElement {
+  const d = card.destinations;
+  const list = d.confirmed ?? [...(d.declared ?? []), ...d.inferred];
+  return el("div", { class: "confirm" }, [
+    el("input", { id: box, type: "checkbox", name: `confirm:functionalities:${card.name}` }),
+    el("label", { for: box, class: "inline", text: "confirm exactly: " }),
+    el("input", {
+      id: `${box}-paths`,
+      type: "text",
+      name: `dest:functionalities:${card.name}`,
+      value: list.join(", "),
+      "aria-label": `Destination paths of ${card.name}`,
     }),
+  ]);
+}
+
+/** Agent tools have no card (they are not functionalities): their destinations stay a table. */
+function toolDestinations(id: string, view: Version["destinations"]): HTMLElement | null {
+  const rows = Object.entries(view?.tools ?? {}).map(([name, d], i) => {
+    const box = `${id}-dest-tools-${i}`;
+    const list = [...(d.declared ?? []), ...d.inferred];
+    return el("tr", {}, [
+      el("th", { scope: "row", text: `${name} (agent tool)` }),
+      el("td", { text: d.declared ? d.declared.join(", ") || "none (declared empty)" : "not declared" }),
+      el("td", { text: d.inferred.join(", ") || "—" }),
+      el("td", {}, [
+        el("input", { id: box, type: "checkbox", name: `confirm:tools:${name}` }),
+        el("label", { for: box, text: "confirm exactly: " }),
+        el("input", {
+          id: `${box}-paths`,
+          type: "text",
+          name: `dest:tools:${name}`,
+          value: (d.confirmed ?? list).join(", "),
+          "aria-label": `Destination paths of ${name}`,
+        }),
+      ]),
+    ]);
+  });
+  if (!rows.length) return null;
+  return el("fieldset", {}, [
+    el("legend", { text: "Agent tools' destinations (where data, messages or money go)" }),
     el("table", {}, [
       el("thead", {}, [
         el(
@@ -140,6 +143,7 @@ function confirmedDestinations(
 function pendingCard(
   app: AdminApp,
   v: Version,
+  review: VersionReview | null,
   catalog: CatalogEntry[],
   levels: string[],
   reload: (m: string) => void,
@@ -148,23 +152,40 @@ function pendingCard(
   const approved = app.versions.find((x) => x.version === app.serving);
   const form = el("form", { class: "review" });
   const names = catalog.map((e) => e.name);
-  const bindings = el("fieldset", {}, [el("legend", { text: "Bind each functionality to a catalog entry" })]);
-  v.manifest.functionalities.forEach((f, i) => {
+  const cards = (review?.cards ?? []).map((card, i) => {
+    if (card.status === "removed") return reviewCard(`${id}-fn-${i}`, card);
     const sel = `${id}-bind-${i}`;
     const guess =
-      approved?.bindings[f.name] ?? (names.includes(`${app.name}.${f.name}`) ? `${app.name}.${f.name}` : "");
-    bindings.appendChild(
-      el("label", { for: sel, text: f.name + (f.tool ? ` (MCP tool ${f.tool.name})` : "") }),
-    );
-    bindings.appendChild(
-      el("select", { id: sel, name: `bind:${f.name}` }, [
-        el("option", { value: "", text: "not bound (cannot be planned)" }),
-        ...names.map((n) => el("option", { value: n, selected: n === guess, text: n })),
-      ]),
-    );
+      card.previousBinding ?? (names.includes(`${app.name}.${card.name}`) ? `${app.name}.${card.name}` : "");
+    const select = el("select", { id: sel, name: `bind:${card.name}` }, [
+      el("option", { value: "", text: "not bound (cannot be planned)" }),
+      ...names.map((n) => el("option", { value: n, selected: n === guess, text: n })),
+    ]);
+    const binding = el("div", { class: "card-binding" }, [
+      el("label", { for: sel, text: `Bind ${card.name} to` }),
+      select,
+    ]);
+    // A pending version is bound at approval: the new entry is selected, Approve binds it.
+    const propose = guess
+      ? null
+      : proposeButton(`${id}-fn-${i}`, app.id, v.version, card.name, async (entry) => {
+          select.appendChild(el("option", { value: entry, text: entry }));
+          select.value = entry;
+          return `Created ${entry}: selected, bound when you approve.`;
+        });
+    return reviewCard(`${id}-fn-${i}`, card, {
+      binding,
+      confirm: confirmBox(`${id}-dest-${i}`, card),
+      propose,
+    });
   });
-  form.appendChild(bindings);
-  form.appendChild(destinationsFieldset(id, v.destinations));
+  form.appendChild(
+    review
+      ? cardGrid(`Functionalities of ${app.name} version ${v.version}`, cards)
+      : el("p", { class: "error", text: "Its review could not be loaded." }),
+  );
+  const tools = toolDestinations(id, v.destinations);
+  if (tools) form.appendChild(tools);
   const clearance = `${id}-clearance`;
   form.appendChild(
     el("label", { for: clearance, text: "Clearance (the most confidential data it may receive)" }),
@@ -231,8 +252,49 @@ function pendingCard(
   form.appendChild(status);
   return el("article", { class: "pending-app", "aria-labelledby": `${id}-title` }, [
     el("h3", { id: `${id}-title`, text: `${app.name} version ${v.version} (${v.label})` }),
-    diffTable(app, v, manifestDiff(approved?.manifest, v.manifest)),
+    otherTable(app, otherChanges(manifestDiff(approved?.manifest, v.manifest))),
     form,
+  ]);
+}
+
+async function reviewFor(appId: string, version: number): Promise<VersionReview | null> {
+  const r = await call(
+    api().api.GET("/v1/admin/apps/{appId}/versions/{v}/review", { params: { path: { appId, v: version } } }),
+  );
+  return r.ok && r.data ? r.data : null;
+}
+
+/**
+ * The serving version's unbound functionalities: each can get a catalog entry from its proposal and
+ * be bound to it at once (the bindings route), with no new version from the developer.
+ */
+function unboundCards(
+  app: AdminApp,
+  v: Version,
+  review: VersionReview | null,
+  reload: (m: string) => void,
+): HTMLElement | null {
+  const open = (review?.cards ?? []).filter((c) => c.status !== "removed" && !c.binding);
+  if (!open.length) return null;
+  const id = `bind-${app.id}-${v.version}`;
+  const cards = open.map((card, i) =>
+    reviewCard(`${id}-fn-${i}`, card, {
+      propose: proposeButton(`${id}-fn-${i}`, app.id, v.version, card.name, async (entry) => {
+        const r = await call(
+          api().api.PUT("/v1/admin/apps/{appId}/versions/{v}/bindings", {
+            params: { path: { appId: app.id, v: v.version } },
+            body: { bindings: withBinding(v.bindings, card.name, entry) },
+          }),
+        );
+        if (!r.ok) return `Created ${entry}, but binding it failed: ${r.error}`;
+        reload(`Bound ${card.name} of ${app.name} to ${entry}`);
+        return null;
+      }),
+    }),
+  );
+  return el("article", { class: "serving-app", "aria-labelledby": `${id}-title` }, [
+    el("h3", { id: `${id}-title`, text: `${app.name} version ${v.version} (serving)` }),
+    cardGrid(`Unbound functionalities of ${app.name}`, cards),
   ]);
 }
 
@@ -262,13 +324,29 @@ export async function adminAppsPage(): Promise<void> {
       say(message);
       focusMain();
     }
-    const cards = list.flatMap((app) =>
-      app.versions
-        .filter((v) => v.status === "pending")
-        .map((v) => pendingCard(app, v, entries, levels, load)),
+    const pendings = list.flatMap((app) =>
+      app.versions.filter((v) => v.status === "pending").map((v) => ({ app, v })),
+    );
+    const serving = list.flatMap((app) =>
+      app.versions.filter((v) => v.version === app.serving).map((v) => ({ app, v })),
+    );
+    const [pendingReviews, servingReviews] = await Promise.all(
+      [pendings, serving].map((group) =>
+        Promise.all(group.map(({ app, v }) => reviewFor(app.id, v.version))),
+      ),
+    );
+    const cards = pendings.map(({ app, v }, i) =>
+      pendingCard(app, v, pendingReviews?.[i] ?? null, entries, levels, load),
     );
     if (!cards.length) pending.appendChild(el("p", { text: "No version waits for review." }));
     for (const c of cards) pending.appendChild(c);
+    const unbound = clear(byId("unbound"));
+    serving.forEach(({ app, v }, i) => {
+      const section = unboundCards(app, v, servingReviews?.[i] ?? null, load);
+      if (section) unbound.appendChild(section);
+    });
+    if (!unbound.firstChild)
+      unbound.appendChild(el("p", { text: "Every serving version's functionalities are bound." }));
     clear(byId("apps")).appendChild(
       table(
         ["App", "Serving", "Versions", "Enabled"],

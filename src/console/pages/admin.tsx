@@ -8,6 +8,10 @@ export function AdminAppsPage() {
         <h2 id="pending-title">Pending versions</h2>
         <div id="pending"></div>
       </section>
+      <section aria-labelledby="unbound-title">
+        <h2 id="unbound-title">Unbound functionalities of serving versions</h2>
+        <div id="unbound"></div>
+      </section>
       <section aria-labelledby="apps-title">
         <h2 id="apps-title">All apps</h2>
         <div id="apps"></div>

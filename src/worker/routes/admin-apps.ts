@@ -1,6 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { Proposal } from "../../apps/catalog-proposal.ts";
-import { ConfirmedDestinations } from "../../apps/destination-review.ts";
+import { ConfirmedDestinations, type DestinationsView } from "../../apps/destination-review.ts";
+import type { Manifest } from "../../apps/manifest.ts";
+import { type ReviewedVersion, reviewOf, VersionReview } from "../../apps/review-cards.ts";
 import type { Result } from "../../result.ts";
 import type { AppEnv } from "../env.ts";
 import { conflict, invalid, notFound } from "../errors.ts";
@@ -111,6 +113,17 @@ const propose = createRoute({
   },
 });
 
+const review = createRoute({
+  method: "get",
+  path: "/{appId}/versions/{v}/review",
+  tags: ["admin"],
+  summary:
+    "A version's review: one card per functionality, its changes against the approved version before it, its binding, irreversibility and destinations",
+  security,
+  request: { params: VersionParams },
+  responses: { 200: jsonResponse(VersionReview, "The review"), ...authErrors, ...notFoundError },
+});
+
 const toggle = (action: "disable" | "enable") =>
   createRoute({
     method: "post",
@@ -168,6 +181,16 @@ export const adminAppRoutes = base
     if (!proposals) throw notFound("app version");
     return c.json({ proposals }, 200);
   })
+  .openapi(review, async (c) => {
+    const { appId, v } = c.req.valid("param");
+    const app = (await tenantOf(c).listApps()).find((a) => a.id === appId);
+    const version = app?.versions.find((x) => x.version === v);
+    if (!app || !version) throw notFound("app version");
+    // What it is compared with: as the developer's view and the MCP tool changes, the newest
+    // approved version before it.
+    const against = app.versions.filter((x) => x.version < v && x.status === "approved").at(-1);
+    return c.json(reviewOf(reviewSide(version), against ? reviewSide(against) : null), 200);
+  })
   .openapi(toggle("disable"), async (c) =>
     c.json(found(await tenantOf(c).setAppEnabled(c.req.valid("param").appId, false)), 200),
   )
@@ -184,6 +207,25 @@ function reviewed<A>(
   if (result.code === "invalid_destinations")
     throw invalid("a confirmed destination does not hold", result.details);
   throw conflict(result.message);
+}
+
+/** A stored version as the review reads it: the admin's confirmed lists out of its destinations view. */
+function reviewSide(v: {
+  version: number;
+  manifest: Manifest;
+  bindings: Record<string, string>;
+  destinations: DestinationsView;
+}): ReviewedVersion {
+  const confirmed = (kind: "functionalities" | "tools") =>
+    Object.fromEntries(
+      Object.entries(v.destinations[kind]).flatMap(([name, d]) => (d.confirmed ? [[name, d.confirmed]] : [])),
+    );
+  return {
+    version: v.version,
+    manifest: v.manifest,
+    bindings: v.bindings,
+    confirmed: { functionalities: confirmed("functionalities"), tools: confirmed("tools") },
+  };
 }
 
 function found<A>(app: A | null): A {
