@@ -23,9 +23,15 @@ export function secretBinding(auth: McpAuth, serverUrl: string): string | null {
     case "bearer":
       return serverUrl;
     case "client_credentials":
-    case "oauth":
       // The token URL it is presented at and the server the tokens it gets are sent to.
       return `${auth.tokenUrl} ${serverUrl}`;
+    case "oauth":
+      if (auth.tokenUrl === undefined) return null; // not discovered yet: nothing to bind
+      // A registered client's secret belongs to that client alone: each version registers its own,
+      // and the version still serving keeps its secret while the next one is reviewed.
+      return auth.discovered
+        ? `${auth.tokenUrl} ${serverUrl} ${auth.clientId ?? ""}`
+        : `${auth.tokenUrl} ${serverUrl}`;
   }
 }
 
