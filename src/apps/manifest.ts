@@ -158,6 +158,17 @@ export const McpAuth = z
         discovered: OAuthDiscovery.optional(),
       })
       .strict(),
+    z
+      .object({
+        /**
+         * A personal access token per user: each user pastes their own (sealed in their spoke) and
+         * Lattice sends it as a Bearer token to this server's URL only.
+         */
+        type: z.literal("user_token"),
+        /** The developer's own token, only to list the tools at registration: never stored. */
+        token: WriteOnly,
+      })
+      .strict(),
   ])
   .openapi("McpAuth");
 export type McpAuth = z.infer<typeof McpAuth>;

@@ -91,14 +91,17 @@ export async function importMcp(
 
   const { url, auth } = manifest.mcp;
   const boundTo = secretBinding(auth, url);
+  // A personal-token app's listing token is the developer's own, used once here and never stored.
+  const listingToken = auth.type === "user_token" ? auth.token : undefined;
   const sent = writeOnlySecret(auth) ?? registered ?? undefined;
   const secret = sent ?? (appId && boundTo ? await tenantOf(c).appCredential(appId, boundTo) : null);
   const stripped: Manifest = { ...manifest, mcp: { ...manifest.mcp, auth: withoutSecret(auth) } };
 
   // Per-user OAuth: the tools are listed with the app's own client (client credentials) when it
   // is confidential; users' tokens exist only later, in their spokes.
-  const listing: McpAuth =
-    isResolvedOAuth(auth) && secret
+  const listing: McpAuth = listingToken
+    ? { type: "bearer" }
+    : isResolvedOAuth(auth) && secret
       ? {
           type: "client_credentials",
           tokenUrl: auth.tokenUrl,
@@ -107,7 +110,11 @@ export async function importMcp(
         }
       : auth;
   const tokenUrls = listing.type === "client_credentials" ? [listing.tokenUrl] : [];
-  const headers = await appAuthHeaders(listing, secret, tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs));
+  const headers = await appAuthHeaders(
+    listing,
+    listingToken ?? secret,
+    tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs),
+  );
   if (!headers.ok)
     throw invalid("the MCP server's tools could not be listed", [
       { field: "body.mcp.auth", message: headers.message },

@@ -11,6 +11,7 @@
  *   GET  /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata for /mcp
  *   POST /register                                    RFC 7591 dynamic client registration
  *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
+ *   GET|POST|DELETE /mcp-b                            the same MCP server at a second URL
  *   GET|POST /mcp-elsewhere                           401 pointing at metadata about another resource (/mcp)
  *   GET|POST /mcp-moved                               401 pointing at metadata that redirects (302) to its document
  *   POST /_fixture/expires_in {"seconds": N, "subject"?: S}   access token lifetime from now on
@@ -309,6 +310,14 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   "/.well-known/oauth-protected-resource": { GET: () => Response.json(RESOURCE_METADATA) },
   // RFC 9728 §3.1 inserts the resource's path after the well-known name; serve that form too.
   "/.well-known/oauth-protected-resource/mcp": { GET: () => Response.json(RESOURCE_METADATA) },
+  // A second server taking the same tokens: where a token bound to /mcp must never go.
+  "/mcp-b": Object.fromEntries(
+    ["GET", "POST", "DELETE"].map((m) => [
+      m,
+      (request: Request, _url: URL, state: State, entry: LogEntry) =>
+        serveMcp(request, (t) => state.verifyAccess(t), entry),
+    ]),
+  ),
   "/mcp": Object.fromEntries(
     ["GET", "POST", "DELETE"].map((m) => [
       m,

@@ -17,10 +17,11 @@ import { failure } from "../../result.ts";
 import { writeAudit } from "../audit-sink.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { tenantServing } from "../stubs.ts";
-import { appCredential, modelFor, recordTokens } from "../tenant-replica/index.ts";
+import { appCredential, modelFor, recordTokens, servingApp } from "../tenant-replica/index.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
+import { PERSONAL_TOKEN_MIGRATIONS, PersonalToken } from "./personal-token.ts";
 import { callApp } from "./pipeline.ts";
 import { runQllm } from "./qllm.ts";
 import type { SpokeContext } from "./transports/transport.ts";
@@ -36,6 +37,7 @@ const MIGRATIONS = {
     `ALTER TABLE interactions ADD COLUMN levels TEXT`,
   ],
   oauth: USER_OAUTH_MIGRATIONS,
+  personal_token: PERSONAL_TOKEN_MIGRATIONS,
 };
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
 
@@ -77,6 +79,7 @@ export class SpokeDO extends DurableObject<Env> {
       model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),
       memory: (limit, mayRead) => this.memory(limit, mayRead),
       oauth: () => this.oauth(call),
+      personalToken: () => this.personalToken(call),
       pins: {
         last: () => this.pinCheck,
         checked: (check) => {
@@ -124,6 +127,52 @@ export class SpokeDO extends DurableObject<Env> {
     const target = await oauthTargetOf(this.env, owner.tenantId, owner.appId);
     // An app that no longer serves has no server to revoke at: its tokens are dropped all the same.
     return target ? this.oauth(owner).revoke(target) : this.oauth(owner).forgetAll();
+  }
+
+  // --- personal tokens (personal-token.ts): this user's own token for a `user_token` app ---
+
+  /**
+   * The user's personal token for the app's server: set, dropped, or whether it is set (never
+   * read back). "not_found" when the app does not serve or takes no personal token.
+   */
+  async personalTokenSlot(
+    owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">,
+    change: { set: string } | { drop: true } | null,
+  ): Promise<{ ok: true; setAt: string | null } | { ok: false; code: "not_found" }> {
+    this.bindOwner(owner);
+    const app = await servingApp(this.env, owner.tenantId, owner.appId);
+    const mcp = app?.manifest.mcp;
+    const slot = this.personalToken(owner);
+    if (mcp?.auth.type !== "user_token") {
+      // An app that no longer serves (or changed kind) keeps no token of its users: dropping still works.
+      if (change && "drop" in change && slot.forgetAll()) return { ok: true, setAt: null };
+      return { ok: false, code: "not_found" };
+    }
+    if (change && "set" in change) {
+      await slot.set(mcp.url, change.set);
+      this.ctx.waitUntil(
+        writeAudit(this.env, owner.tenantId, "personal_token_set", {
+          appId: owner.appId,
+          userId: owner.userId,
+        }),
+      );
+    } else if (change) {
+      if (!slot.forget(mcp.url)) return { ok: false, code: "not_found" };
+      this.ctx.waitUntil(
+        writeAudit(this.env, owner.tenantId, "personal_token_dropped", {
+          appId: owner.appId,
+          userId: owner.userId,
+        }),
+      );
+      return { ok: true, setAt: null };
+    }
+    return { ok: true, setAt: slot.setAt(mcp.url) };
+  }
+
+  private personalToken(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): PersonalToken {
+    const secret = this.env.LATTICE_KEY_SECRET;
+    if (!secret) throw new Error("personal tokens need LATTICE_KEY_SECRET to seal them");
+    return new PersonalToken(this.sql, secret, owner);
   }
 
   private oauth(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): UserOAuth {
