@@ -53,6 +53,8 @@ export const AUDIT_TYPES = [
   "mcp_tool_failed",
   "visor_exception",
   "app_authorized",
+  "personal_token_set",
+  "personal_token_dropped",
   "app_authorization_refused",
 ] as const;
 

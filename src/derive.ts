@@ -13,6 +13,7 @@ export function purposeKey(
     | "user-tokens"
     | "app-credentials"
     | "user-oauth"
+    | "personal-token"
     | "oauth-state"
     | "chat-approvals"
     | "chat-sessions"

@@ -20,11 +20,12 @@ export function mcpUrlProblems(manifest: Manifest, mode: Mode): FieldProblem[] {
   if (!manifest.mcp) return [];
   const { url, auth } = manifest.mcp;
   const urls: Array<[string, string]> = [["mcp.url", url]];
-  if (auth.type === "client_credentials" || auth.type === "oauth")
-    urls.push(["mcp.auth.tokenUrl", auth.tokenUrl]);
+  if (auth.type === "client_credentials") urls.push(["mcp.auth.tokenUrl", auth.tokenUrl]);
   const sameOrigin: FieldProblem[] = [];
-  if (auth.type === "oauth") {
-    urls.push(["mcp.auth.authorizationUrl", auth.authorizationUrl]);
+  // Checked again once discovery has filled them (mcp-import.ts): discovered URLs pass the same guard.
+  if (auth.type === "oauth" && auth.tokenUrl !== undefined) {
+    urls.push(["mcp.auth.tokenUrl", auth.tokenUrl]);
+    if (auth.authorizationUrl !== undefined) urls.push(["mcp.auth.authorizationUrl", auth.authorizationUrl]);
     // The user's tokens and the client secret go to these: the token endpoint's own server only.
     const origin = new URL(auth.tokenUrl).origin;
     for (const [field, value] of [

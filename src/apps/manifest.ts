@@ -94,6 +94,24 @@ export const AgentBlock = z
 /** A secret a developer sends once: sealed by the tenant, never stored in the manifest or returned. */
 const WriteOnly = z.string().min(1).max(4096).optional();
 
+/**
+ * Where the OAuth endpoints of a version came from, filled by Lattice at registration and never
+ * accepted from a developer: the admin approves these concrete URLs, and serving never rediscovers.
+ */
+export const OAuthDiscovery = z
+  .object({
+    /** The RFC 9728 document that named the authorization server (its `resource` is the server URL). */
+    resourceMetadataUrl: z.url().max(2048),
+    /** The authorization server (its RFC 8414 `issuer`). */
+    authorizationServer: z.url().max(2048),
+    /** Where Lattice registered its client (RFC 7591), with its callback URL. */
+    registrationEndpoint: z.url().max(2048),
+    /** The callback URL the client was registered with. */
+    redirectUri: z.url().max(2048),
+  })
+  .strict()
+  .openapi("OAuthDiscovery");
+
 /** How Lattice authenticates to an MCP server. Secrets are write-only (see `WriteOnly`). */
 export const McpAuth = z
   .discriminatedUnion("type", [
@@ -110,10 +128,20 @@ export const McpAuth = z
       .strict(),
     z
       .object({
-        /** Per-user OAuth 2.1 (code + PKCE): each user authorizes the app once, through a consent. */
+        /**
+         * Per-user OAuth 2.1 (code + PKCE): each user authorizes the app once, through a consent.
+         * The endpoints and client id are given all together, or none of them: then Lattice
+         * discovers them at registration (RFC 9728, RFC 8414) and registers a client (RFC 7591).
+         */
         type: z.literal("oauth"),
-        authorizationUrl: z.url({ protocol: /^https?$/ }).max(2048),
-        tokenUrl: z.url({ protocol: /^https?$/ }).max(2048),
+        authorizationUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
+        tokenUrl: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .optional(),
         /** RFC 7009: where a user's tokens are revoked when they revoke the app. */
         revocationUrl: z
           .url({ protocol: /^https?$/ })
@@ -124,14 +152,36 @@ export const McpAuth = z
           .url({ protocol: /^https?$/ })
           .max(2048)
           .optional(),
-        clientId: z.string().min(1).max(256),
+        clientId: z.string().min(1).max(256).optional(),
         clientSecret: WriteOnly,
         scope: z.string().max(1000).optional(),
+        discovered: OAuthDiscovery.optional(),
+      })
+      .strict(),
+    z
+      .object({
+        /**
+         * A personal access token per user: each user pastes their own (sealed in their spoke) and
+         * Lattice sends it as a Bearer token to this server's URL only.
+         */
+        type: z.literal("user_token"),
+        /** The developer's own token, only to list the tools at registration: never stored. */
+        token: WriteOnly,
       })
       .strict(),
   ])
   .openapi("McpAuth");
 export type McpAuth = z.infer<typeof McpAuth>;
+type OAuthBlock = Extract<McpAuth, { type: "oauth" }>;
+/** A per-user OAuth block with its endpoints and client, as every stored version has it. */
+export type ResolvedOAuth = OAuthBlock &
+  Required<Pick<OAuthBlock, "authorizationUrl" | "tokenUrl" | "clientId">>;
+/** The endpoints are known (given by the developer, or discovered at registration). */
+export const isResolvedOAuth = (auth: McpAuth): auth is ResolvedOAuth =>
+  auth.type === "oauth" &&
+  auth.authorizationUrl !== undefined &&
+  auth.tokenUrl !== undefined &&
+  auth.clientId !== undefined;
 
 /** What the developer declares about one imported tool (the server's own text is never trusted for this). */
 const McpToolSettings = z

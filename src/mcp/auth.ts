@@ -19,13 +19,20 @@ import { failure, type Result } from "../result.ts";
 export function secretBinding(auth: McpAuth, serverUrl: string): string | null {
   switch (auth.type) {
     case "none":
+    case "user_token": // each user's own, in their spoke (personal-token.ts)
       return null;
     case "bearer":
       return serverUrl;
     case "client_credentials":
-    case "oauth":
       // The token URL it is presented at and the server the tokens it gets are sent to.
       return `${auth.tokenUrl} ${serverUrl}`;
+    case "oauth":
+      if (auth.tokenUrl === undefined) return null; // not discovered yet: nothing to bind
+      // A registered client's secret belongs to that client alone: each version registers its own,
+      // and the version still serving keeps its secret while the next one is reviewed.
+      return auth.discovered
+        ? `${auth.tokenUrl} ${serverUrl} ${auth.clientId ?? ""}`
+        : `${auth.tokenUrl} ${serverUrl}`;
   }
 }
 
@@ -38,6 +45,7 @@ export function writeOnlySecret(auth: McpAuth): string | undefined {
 
 export function withoutSecret(auth: McpAuth): McpAuth {
   if (auth.type === "bearer") return { type: "bearer" };
+  if (auth.type === "user_token") return { type: "user_token" };
   if (auth.type === "client_credentials" || auth.type === "oauth") {
     const { clientSecret: _secret, ...rest } = auth;
     return rest;
@@ -80,13 +88,14 @@ export type AuthOutcome = Result<
   undefined
 >;
 
-/** Headers for the app-wide auth kinds; `oauth` (per user) is resolved by the spoke. */
+/** Headers for the app-wide auth kinds; `oauth` and `user_token` (per user) are resolved by the spoke. */
 export async function appAuthHeaders(
   auth: McpAuth,
   secret: string | null,
   authFetch: FetchLike,
 ): Promise<AuthOutcome> {
-  if (auth.type === "none" || auth.type === "oauth") return { ok: true, headers: {} };
+  if (auth.type === "none" || auth.type === "oauth" || auth.type === "user_token")
+    return { ok: true, headers: {} };
   if (!secret) return failure("no_credential", "no credential is stored for this MCP server (send it again)");
   if (auth.type === "bearer") return { ok: true, headers: { Authorization: `Bearer ${secret}` } };
   const key = JSON.stringify([auth.tokenUrl, auth.clientId, auth.scope ?? "", secret]);

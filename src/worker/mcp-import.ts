@@ -1,9 +1,17 @@
 import { mcpUrlProblems } from "../apps/check.ts";
 import { type Mode, modeOf } from "../apps/egress.ts";
-import type { Manifest, McpAuth } from "../apps/manifest.ts";
-import { appAuthHeaders, secretBinding, tokenFetch, withoutSecret, writeOnlySecret } from "../mcp/auth.ts";
+import { isResolvedOAuth, type Manifest, type McpAuth } from "../apps/manifest.ts";
+import {
+  appAuthHeaders,
+  oauthCallbackUrl,
+  secretBinding,
+  tokenFetch,
+  withoutSecret,
+  writeOnlySecret,
+} from "../mcp/auth.ts";
 import { connectMcp, MCP_LIMITS, McpFailure } from "../mcp/connection.ts";
 import { withImportedTools } from "../mcp/definitions.ts";
+import { discoverOAuth } from "../mcp/discovery.ts";
 import { invalid } from "./errors.ts";
 import { tenantOf } from "./tenant.ts";
 
@@ -23,10 +31,12 @@ type Context = Parameters<typeof tenantOf>[0] & {
  * the secret stored for the same URL. Nothing the server says is checked by a model, only by code.
  */
 export async function importMcp(
-  manifest: Manifest,
+  submitted: Manifest,
   c: Context,
   appId?: string,
+  newAppId?: string,
 ): Promise<{ manifest: Manifest; credential: PendingCredential | null }> {
+  let manifest = submitted;
   // Only the import writes these, whether or not the manifest names a server.
   const toolsSet = manifest.functionalities
     .map((f, i) => ({ f, i }))
@@ -47,20 +57,51 @@ export async function importMcp(
           },
         ]
       : []),
+    ...discoveryProblems(manifest.mcp.auth),
     ...mcpUrlProblems(manifest, mode),
   ];
   if (refused.length) throw invalid("manifest refused", refused);
 
+  // Per-user OAuth without endpoints: discovered and a client registered now, so the version under
+  // review names concrete endpoints (and serving never discovers again).
+  let registered: string | null = null;
+  if (manifest.mcp.auth.type === "oauth" && !isResolvedOAuth(manifest.mcp.auth)) {
+    const callbackAppId = appId ?? newAppId;
+    if (!callbackAppId) throw new Error("an OAuth discovery needs the app's id for its callback URL");
+    const found = await discoverOAuth(manifest.mcp.url, {
+      mode,
+      redirectUri: oauthCallbackUrl(c.env, callbackAppId),
+      scope: manifest.mcp.auth.scope,
+      clientName: `Lattice: ${manifest.name}`,
+    });
+    if (!found.ok)
+      throw invalid("the MCP server's authorization could not be discovered", [
+        { field: "body.mcp.auth", code: found.code, message: found.message },
+      ]);
+    manifest = { ...manifest, mcp: { ...manifest.mcp, auth: found.auth } };
+    registered = found.clientSecret;
+    // The discovered URLs pass the same guard as URLs a developer writes.
+    const problems = mcpUrlProblems(manifest, mode);
+    if (problems.length)
+      throw invalid("the MCP server's authorization could not be discovered", [
+        ...problems.map((p) => ({ ...p, code: "url_refused" as const })),
+      ]);
+  }
+  if (!manifest.mcp) throw new Error("unreachable: the manifest lost its MCP block");
+
   const { url, auth } = manifest.mcp;
   const boundTo = secretBinding(auth, url);
-  const sent = writeOnlySecret(auth);
+  // A personal-token app's listing token is the developer's own, used once here and never stored.
+  const listingToken = auth.type === "user_token" ? auth.token : undefined;
+  const sent = writeOnlySecret(auth) ?? registered ?? undefined;
   const secret = sent ?? (appId && boundTo ? await tenantOf(c).appCredential(appId, boundTo) : null);
   const stripped: Manifest = { ...manifest, mcp: { ...manifest.mcp, auth: withoutSecret(auth) } };
 
   // Per-user OAuth: the tools are listed with the app's own client (client credentials) when it
   // is confidential; users' tokens exist only later, in their spokes.
-  const listing: McpAuth =
-    auth.type === "oauth" && secret
+  const listing: McpAuth = listingToken
+    ? { type: "bearer" }
+    : isResolvedOAuth(auth) && secret
       ? {
           type: "client_credentials",
           tokenUrl: auth.tokenUrl,
@@ -69,7 +110,11 @@ export async function importMcp(
         }
       : auth;
   const tokenUrls = listing.type === "client_credentials" ? [listing.tokenUrl] : [];
-  const headers = await appAuthHeaders(listing, secret, tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs));
+  const headers = await appAuthHeaders(
+    listing,
+    listingToken ?? secret,
+    tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs),
+  );
   if (!headers.ok)
     throw invalid("the MCP server's tools could not be listed", [
       { field: "body.mcp.auth", message: headers.message },
@@ -97,4 +142,32 @@ export async function importMcp(
     manifest: imported.manifest,
     credential: sent !== undefined && boundTo ? { boundTo, secret: sent } : null,
   };
+}
+
+/**
+ * Per-user OAuth: the endpoints and client id all given, or none (discovery); `discovered` is
+ * Lattice's own record, never a developer's.
+ */
+function discoveryProblems(auth: McpAuth): Array<{ field: string; message: string }> {
+  if (auth.type !== "oauth") return [];
+  const problems: Array<{ field: string; message: string }> = [];
+  if (auth.discovered)
+    problems.push({
+      field: "body.mcp.auth.discovered",
+      message: "filled by Lattice from the server's metadata",
+    });
+  const given = (["authorizationUrl", "tokenUrl", "clientId"] as const).filter((k) => auth[k] !== undefined);
+  if (given.length > 0 && given.length < 3)
+    problems.push({
+      field: "body.mcp.auth",
+      message: "give authorizationUrl, tokenUrl and clientId together, or none of them to discover them",
+    });
+  if (given.length === 0)
+    for (const k of ["revocationUrl", "issuer", "clientSecret"] as const)
+      if (auth[k] !== undefined)
+        problems.push({
+          field: `body.mcp.auth.${k}`,
+          message: "discovered with the endpoints: give it only with authorizationUrl, tokenUrl and clientId",
+        });
+  return problems;
 }

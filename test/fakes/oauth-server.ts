@@ -10,7 +10,11 @@
  *   POST /revoke-broken                               a revocation endpoint that fails: 500, nothing revoked
  *   GET  /.well-known/oauth-authorization-server      RFC 8414 metadata
  *   GET  /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata for /mcp
+ *   POST /register                                    RFC 7591 dynamic client registration
  *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
+ *   GET|POST|DELETE /mcp-b                            the same MCP server at a second URL
+ *   GET|POST /mcp-elsewhere                           401 pointing at metadata about another resource (/mcp)
+ *   GET|POST /mcp-moved                               401 pointing at metadata that redirects (302) to its document
  *   POST /_fixture/expires_in {"seconds": N, "subject"?: S}   access token lifetime from now on
  *   GET  /_fixture/log                                every non-fixture request served, oldest first
  *   POST /_fixture/revoke-all                         revokes every token
@@ -31,6 +35,7 @@ import {
   type OAuthFailure,
   pkceValueValid,
   RESOURCE,
+  randomToken,
   redirectUriAllowed,
   repeatedParam,
   resourceAllowed,
@@ -55,6 +60,7 @@ const AS_METADATA = {
   authorization_endpoint: `${ISSUER}/authorize`,
   token_endpoint: `${ISSUER}/token`,
   revocation_endpoint: `${ISSUER}/revoke`,
+  registration_endpoint: `${ISSUER}/register`,
   response_types_supported: ["code"],
   response_modes_supported: ["query"],
   grant_types_supported: ["authorization_code", "refresh_token", "client_credentials"],
@@ -82,8 +88,11 @@ async function authorize(_request: Request, url: URL, state: State, entry: LogEn
   const clientId = q.get("client_id");
   entry.client_id = clientId;
   // Unknown client or redirect URI: never redirect (RFC 6749 §4.1.2.1), so answer here.
-  if (!clientId || !CLIENTS[clientId]) return fail(400, "invalid_request", "unknown client_id");
+  const client = clientId ? (CLIENTS[clientId] ?? (await state.clients())[clientId]) : undefined;
+  if (!clientId || !client) return fail(400, "invalid_request", "unknown client_id");
   const redirectUri = q.get("redirect_uri") ?? "";
+  if (client.redirectUris && !client.redirectUris.includes(redirectUri))
+    return fail(400, "invalid_request", "redirect_uri is not one the client registered");
   if (!redirectUriAllowed(redirectUri))
     return fail(
       400,
@@ -166,6 +175,8 @@ async function clientCredentialsGrant(
 ): Promise<Issued | OAuthFailure> {
   if (client.secret === null)
     return failure(400, "unauthorized_client", "client_credentials needs a confidential client");
+  if (client.grantTypes && !client.grantTypes.includes("client_credentials"))
+    return failure(400, "unauthorized_client", "the client did not register client_credentials");
   const scope = body.get("scope") || DEFAULT_SCOPE;
   if (!scopeValid(scope)) return failure(400, "invalid_scope", "malformed scope");
   return state.clientCredentials(client.id, scope);
@@ -183,7 +194,7 @@ async function token(request: Request, _url: URL, state: State, entry: LogEntry)
   const grantType = body.get("grant_type");
   entry.grant_type = grantType ?? undefined;
   entry.client_id = body.get("client_id");
-  const auth = authenticateClient(request, body);
+  const auth = authenticateClient(request, body, { ...CLIENTS, ...(await state.clients()) });
   if (auth === null) return fail(401, "invalid_client", "no client authentication and no client_id");
   if (isFailure(auth)) return failureResponse(auth);
   entry.client_id = auth.client.id;
@@ -207,7 +218,7 @@ async function token(request: Request, _url: URL, state: State, entry: LogEntry)
 async function revoke(request: Request, _url: URL, state: State, entry: LogEntry): Promise<Response> {
   const body = await formBody(request);
   if (isFailure(body)) return failureResponse(body);
-  const auth = authenticateClient(request, body);
+  const auth = authenticateClient(request, body, { ...CLIENTS, ...(await state.clients()) });
   if (isFailure(auth)) return failureResponse(auth);
   entry.client_id = auth?.client.id ?? null;
   entry.auth = auth?.method ?? "anonymous";
@@ -221,6 +232,63 @@ async function revoke(request: Request, _url: URL, state: State, entry: LogEntry
   entry.content_type = request.headers.get("Content-Type");
   return new Response(null, { status: 200 });
 }
+
+/** RFC 7591 §3: any client that names allowed redirect URIs; a secret unless it asks for `none`. */
+async function register(request: Request, _url: URL, state: State, entry: LogEntry): Promise<Response> {
+  const body = (await request.json().catch(() => null)) as Record<string, unknown> | null;
+  const uris = body?.redirect_uris;
+  if (
+    !Array.isArray(uris) ||
+    uris.length === 0 ||
+    !uris.every((u) => typeof u === "string" && redirectUriAllowed(u))
+  )
+    return Response.json(
+      {
+        error: "invalid_redirect_uri",
+        error_description: "redirect_uris: http(s) URIs with path /v1/oauth/callback/<app>",
+      },
+      { status: 400 },
+    );
+  const method =
+    typeof body?.token_endpoint_auth_method === "string"
+      ? body.token_endpoint_auth_method
+      : "client_secret_basic";
+  if (!AUTH_METHODS.includes(method))
+    return Response.json(
+      { error: "invalid_client_metadata", error_description: "unknown auth method" },
+      { status: 400 },
+    );
+  const grantTypes = Array.isArray(body?.grant_types)
+    ? (body.grant_types as string[])
+    : ["authorization_code"];
+  const client = await state.registerClient({
+    secret: method === "none" ? null : randomToken("fxsecret"),
+    redirectUris: uris as string[],
+    grantTypes,
+  });
+  entry.client_id = client.id;
+  return Response.json(
+    {
+      client_id: client.id,
+      ...(client.secret !== null && { client_secret: client.secret, client_secret_expires_at: 0 }),
+      client_id_issued_at: Math.floor(Date.now() / 1000),
+      redirect_uris: uris,
+      grant_types: grantTypes,
+      response_types: ["code"],
+      token_endpoint_auth_method: method,
+      ...(typeof body?.client_name === "string" && { client_name: body.client_name }),
+      ...(typeof body?.scope === "string" && { scope: body.scope }),
+    },
+    { status: 201, headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+/** A protected resource whose challenge points at `metadata` (the discovery controls). */
+const challenging = (metadata: string) => () =>
+  Response.json(
+    { error: "unauthorized" },
+    { status: 401, headers: { "WWW-Authenticate": `Bearer resource_metadata="${metadata}"` } },
+  );
 
 async function setExpiresIn(request: Request, _url: URL, state: State): Promise<Response> {
   const body = (await request.json().catch(() => null)) as { seconds?: unknown; subject?: unknown } | null;
@@ -255,6 +323,14 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   "/.well-known/oauth-protected-resource": { GET: () => Response.json(RESOURCE_METADATA) },
   // RFC 9728 §3.1 inserts the resource's path after the well-known name; serve that form too.
   "/.well-known/oauth-protected-resource/mcp": { GET: () => Response.json(RESOURCE_METADATA) },
+  // A second server taking the same tokens: where a token bound to /mcp must never go.
+  "/mcp-b": Object.fromEntries(
+    ["GET", "POST", "DELETE"].map((m) => [
+      m,
+      (request: Request, _url: URL, state: State, entry: LogEntry) =>
+        serveMcp(request, (t) => state.verifyAccess(t), entry),
+    ]),
+  ),
   "/mcp": Object.fromEntries(
     ["GET", "POST", "DELETE"].map((m) => [
       m,
@@ -262,6 +338,27 @@ const ROUTES: Record<string, Record<string, Handler>> = {
         serveMcp(request, (t) => state.verifyAccess(t), entry),
     ]),
   ),
+  "/register": { POST: register },
+  // Discovery controls: metadata about another resource; metadata behind a redirect.
+  "/mcp-elsewhere": {
+    GET: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-elsewhere`),
+    POST: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-elsewhere`),
+  },
+  "/.well-known/oauth-protected-resource/mcp-elsewhere": { GET: () => Response.json(RESOURCE_METADATA) },
+  "/mcp-moved": {
+    GET: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-moved`),
+    POST: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-moved`),
+  },
+  "/.well-known/oauth-protected-resource/mcp-moved": {
+    GET: () =>
+      new Response(null, {
+        status: 302,
+        headers: { Location: `${ISSUER}/.well-known/oauth-protected-resource/mcp-moved/document` },
+      }),
+  },
+  "/.well-known/oauth-protected-resource/mcp-moved/document": {
+    GET: () => Response.json({ ...RESOURCE_METADATA, resource: `${ISSUER}/mcp-moved` }),
+  },
   "/_fixture/expires_in": { POST: setExpiresIn },
   "/_fixture/log": { GET: async (_r, _u, state) => Response.json(await state.entries()) },
   "/_fixture/revoke-all": {

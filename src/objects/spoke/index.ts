@@ -22,10 +22,11 @@ import { writeAudit } from "../audit-sink.ts";
 import { isReservedUserId } from "../names.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantServing } from "../stubs.ts";
-import { appCredential, modelFor, recordTokens } from "../tenant-replica/index.ts";
+import { appCredential, modelFor, recordTokens, servingApp } from "../tenant-replica/index.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
+import { PERSONAL_TOKEN_MIGRATIONS, PersonalToken } from "./personal-token.ts";
 import { callApp } from "./pipeline.ts";
 import { runQllm } from "./qllm.ts";
 import type { SpokeContext } from "./transports/transport.ts";
@@ -50,6 +51,7 @@ const MIGRATIONS = {
     `ALTER TABLE owner ADD COLUMN indexed INTEGER NOT NULL DEFAULT 0`,
   ],
   oauth: USER_OAUTH_MIGRATIONS,
+  personal_token: PERSONAL_TOKEN_MIGRATIONS,
 };
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
 
@@ -109,6 +111,7 @@ export class SpokeDO extends DurableObject<Env> {
       model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),
       memory: (limit, mayRead) => this.memory(limit, mayRead),
       oauth: () => this.oauth(call),
+      personalToken: () => this.personalToken(call),
       pins: {
         last: () => this.pinCheck,
         checked: (check) => {
@@ -156,6 +159,53 @@ export class SpokeDO extends DurableObject<Env> {
     const target = await oauthTargetOf(this.env, owner.tenantId, owner.appId);
     // An app that no longer serves has no server to revoke at: its tokens are dropped all the same.
     return target ? this.oauth(owner).revoke(target) : this.oauth(owner).forgetAll();
+  }
+
+  // --- personal tokens (personal-token.ts): this user's own token for a `user_token` app ---
+
+  /**
+   * The user's personal token for the app's server: set, dropped, or whether it is set (never
+   * read back). "not_found" when the app does not serve or takes no personal token.
+   */
+  async personalTokenSlot(
+    owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">,
+    change: { set: string } | { drop: true } | null,
+  ): Promise<{ ok: true; setAt: string | null } | { ok: false; code: "not_found" }> {
+    // Indexed like a first call: a token set before any call is still found by export and erasure.
+    await this.bind(owner);
+    const app = await servingApp(this.env, owner.tenantId, owner.appId);
+    const mcp = app?.manifest.mcp;
+    const slot = this.personalToken(owner);
+    if (mcp?.auth.type !== "user_token") {
+      // An app that no longer serves (or changed kind) keeps no token of its users: dropping still works.
+      if (change && "drop" in change && slot.forgetAll()) return { ok: true, setAt: null };
+      return { ok: false, code: "not_found" };
+    }
+    if (change && "set" in change) {
+      await slot.set(mcp.url, change.set);
+      this.ctx.waitUntil(
+        writeAudit(this.env, owner.tenantId, "personal_token_set", {
+          appId: owner.appId,
+          userId: owner.userId,
+        }),
+      );
+    } else if (change) {
+      if (!slot.forget(mcp.url)) return { ok: false, code: "not_found" };
+      this.ctx.waitUntil(
+        writeAudit(this.env, owner.tenantId, "personal_token_dropped", {
+          appId: owner.appId,
+          userId: owner.userId,
+        }),
+      );
+      return { ok: true, setAt: null };
+    }
+    return { ok: true, setAt: slot.setAt(mcp.url) };
+  }
+
+  private personalToken(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): PersonalToken {
+    const secret = this.env.LATTICE_KEY_SECRET;
+    if (!secret) throw new Error("personal tokens need LATTICE_KEY_SECRET to seal them");
+    return new PersonalToken(this.sql, secret, owner);
   }
 
   private oauth(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): UserOAuth {
@@ -235,6 +285,7 @@ export class SpokeDO extends DurableObject<Env> {
       scope: string | null;
       connectedAt: string;
     }>;
+    personalTokens: Array<{ serverUrl: string; setAt: string }>;
   } | null> {
     this.memoryWrites.flush();
     const owner = this.storedOwner();
@@ -261,7 +312,8 @@ export class SpokeDO extends DurableObject<Env> {
     const connections = secret ? new UserOAuth(this.sql, secret, ownerOf(owner)).connections() : [];
     const target = connections.length ? await oauthTargetOf(this.env, owner.tenant_id, owner.app_id) : null;
     const oauth = connections.map((c) => ({ ...c, scope: target?.auth.scope ?? null }));
-    return { appId: owner.app_id, memory, oauth };
+    const personalTokens = secret ? this.personalToken(ownerOf(owner)).list() : [];
+    return { appId: owner.app_id, memory, oauth, personalTokens };
   }
 
   /**
@@ -273,11 +325,13 @@ export class SpokeDO extends DurableObject<Env> {
     appId: string | null;
     interactions: number;
     oauthTokens: number;
+    personalTokens: number;
     revocation: Revocation;
   }> {
     this.memoryWrites.flush();
     const owner = this.storedOwner();
-    if (!owner) return { appId: null, interactions: 0, oauthTokens: 0, revocation: "none" };
+    if (!owner)
+      return { appId: null, interactions: 0, oauthTokens: 0, personalTokens: 0, revocation: "none" };
     const secret = this.env.LATTICE_KEY_SECRET;
     let oauth: { tokens: number; revocation: Revocation } = { tokens: 0, revocation: "none" };
     if (secret) {
@@ -289,10 +343,19 @@ export class SpokeDO extends DurableObject<Env> {
     }
     const interactions = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM interactions`[0]!.n;
     this.sql`DELETE FROM interactions`;
+    // Personal tokens have no revocation endpoint to call: the user revokes them where they made them.
+    const personalTokens = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM personal_tokens`[0]!.n;
+    this.sql`DELETE FROM personal_tokens`;
     this.sql`DELETE FROM owner`;
     this.owner = undefined;
     this.pinCheck = null;
-    return { appId: owner.app_id, interactions, oauthTokens: oauth.tokens, revocation: oauth.revocation };
+    return {
+      appId: owner.app_id,
+      interactions,
+      oauthTokens: oauth.tokens,
+      personalTokens,
+      revocation: oauth.revocation,
+    };
   }
 
   /** The owner row, read once per instance (written once; cleared only by an erasure). */

@@ -46,7 +46,7 @@ export interface ToolCall {
   sessionId: string | undefined;
   limits: McpLimits;
   checkPins: boolean;
-  /** A per-user OAuth access token, when the app's auth is `oauth` (the spoke's own store). */
+  /** The user's own token when the app's auth is `oauth` or `user_token` (the spoke's own store). */
   userToken?: string;
   /** Told the server's progress on the call (its numbers) as it arrives. */
   onProgress?: (progress: McpProgress) => void;
@@ -67,14 +67,20 @@ export async function callMcpTool(
   const boundTo = secretBinding(mcp.auth, mcp.url);
   const secret = boundTo ? await tenant.appCredential(call.app.appId, boundTo) : null;
   const tokenUrls = mcp.auth.type === "client_credentials" ? [mcp.auth.tokenUrl] : [];
-  const auth =
-    mcp.auth.type === "oauth"
-      ? call.userToken
-        ? { ok: true as const, headers: { Authorization: `Bearer ${call.userToken}` } }
-        : { ok: false as const, message: "the user has not authorized this app yet" }
-      : await appAuthHeaders(mcp.auth, secret, tokenFetch(tokenUrls, call.limits.timeoutMs));
+  const perUser = mcp.auth.type === "oauth" || mcp.auth.type === "user_token";
+  const auth = perUser
+    ? call.userToken
+      ? { ok: true as const, headers: { Authorization: `Bearer ${call.userToken}` } }
+      : {
+          ok: false as const,
+          message:
+            mcp.auth.type === "oauth"
+              ? "the user has not authorized this app yet"
+              : "the user has not set a personal token for this app yet",
+        }
+    : await appAuthHeaders(mcp.auth, secret, tokenFetch(tokenUrls, call.limits.timeoutMs));
   if (!auth.ok) {
-    const code = mcp.auth.type === "oauth" ? "authorization_required" : "app_error";
+    const code = perUser ? "authorization_required" : "app_error";
     return { ok: false, code, message: auth.message };
   }
 

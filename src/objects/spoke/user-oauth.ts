@@ -6,7 +6,7 @@ import {
   startAuthorization,
 } from "@modelcontextprotocol/client";
 import * as z from "zod";
-import type { McpAuth } from "../../apps/manifest.ts";
+import { isResolvedOAuth, type ResolvedOAuth } from "../../apps/manifest.ts";
 import type { ServingApp } from "../../contracts.ts";
 import { decode } from "../../decode.ts";
 import { purposeKey } from "../../derive.ts";
@@ -37,7 +37,7 @@ export const USER_OAUTH_MIGRATIONS = [
      binding TEXT PRIMARY KEY, sealed TEXT NOT NULL, expires_at INTEGER, updated_at TEXT NOT NULL)`,
 ];
 
-type OAuthConfig = Extract<McpAuth, { type: "oauth" }>;
+type OAuthConfig = ResolvedOAuth;
 /** What became of a user's tokens at their server on erasure. */
 export type Revocation = "revoked" | "failed" | "no_endpoint" | "none";
 const Binding = z.tuple([z.string(), z.string(), z.string()]);
@@ -308,7 +308,8 @@ export async function oauthTargetFor(
   app: ServingApp,
 ): Promise<OAuthTarget | null> {
   const mcp = app.manifest.mcp;
-  if (mcp?.auth.type !== "oauth") return null;
+  // Every stored version has its endpoints (given, or discovered at registration).
+  if (!mcp || !isResolvedOAuth(mcp.auth)) return null;
   return {
     auth: mcp.auth,
     resource: mcp.url,

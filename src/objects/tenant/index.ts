@@ -163,8 +163,8 @@ export class TenantDO extends DurableObject<Env> {
 
   // --- app registry (registry.ts) ---
 
-  registerApp(ownerKeyId: string, manifest: Manifest) {
-    const result = registry.registerApp(this.sql, ownerKeyId, manifest);
+  registerApp(ownerKeyId: string, manifest: Manifest, chosenId?: string) {
+    const result = registry.registerApp(this.sql, ownerKeyId, manifest, chosenId);
     if (result.ok) this.audit("app_registered", { appId: result.app.id, name: manifest.name });
     return result;
   }

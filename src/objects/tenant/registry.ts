@@ -142,11 +142,13 @@ export function registerApp(
   sql: Sql,
   ownerKeyId: string,
   manifest: Manifest,
+  /** Chosen before registration when the import needed it (an OAuth client's callback URL names it). */
+  chosenId?: string,
 ): Ok<{ app: AppView; secret: string }> | Failure<"name_taken"> {
   if (sql`SELECT id FROM apps WHERE name = ${manifest.name}`.length) {
     return failure("name_taken", `an app named "${manifest.name}" already exists in this tenant`);
   }
-  const id = randomId("app");
+  const id = chosenId && !sql`SELECT id FROM apps WHERE id = ${chosenId}`.length ? chosenId : randomId("app");
   const secret = `whsec_${randomToken(32)}`;
   sql`INSERT INTO apps (id, name, owner_key_id, secret, created_at)
       VALUES (${id}, ${manifest.name}, ${ownerKeyId}, ${secret}, ${now()})`;

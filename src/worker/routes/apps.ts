@@ -117,9 +117,11 @@ base.use(requireRole("developer"));
 
 export const appRoutes = base
   .openapi(register, async (c) => {
-    const { manifest, credential } = await checked(c.req.valid("json"), c);
+    // The id first: a client registered during the import names its callback URL.
+    const newId = randomId("app");
+    const { manifest, credential } = await checked(c.req.valid("json"), c, undefined, newId);
     const tenant = tenantOf(c);
-    const result = await tenant.registerApp(c.var.principal.keyId, manifest);
+    const result = await tenant.registerApp(c.var.principal.keyId, manifest, newId);
     if (!result.ok) throw conflict(result.message);
     const { app, secret } = result;
     if (credential) await tenant.storeAppCredential(app.id, credential.boundTo, credential.secret);
@@ -225,8 +227,9 @@ async function checked(
   submitted: Manifest,
   c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
   appId?: string,
+  newAppId?: string,
 ): Promise<{ manifest: Manifest; credential: PendingCredential | null }> {
-  const { manifest, credential } = await importMcp(submitted, c, appId);
+  const { manifest, credential } = await importMcp(submitted, c, appId, newAppId);
   const { policy } = await tenantOf(c).policy();
   const problems = manifestProblems(manifest, {
     mode: modeOf(c.env),

@@ -92,6 +92,46 @@ const completeAuthorization = createRoute({
   },
 });
 
+const AppParam = UserParam.extend({ appId: z.string().regex(/^app_[0-9a-f]{1,64}$/, "an app id") });
+const PersonalTokenStatus = z
+  .object({ set: z.boolean(), setAt: z.string().nullable() })
+  .openapi("PersonalTokenStatus", {
+    description: "Whether the user's personal token is set (it is never read back)",
+  });
+const PersonalTokenBody = z
+  .object({ token: z.string().min(1).max(4096) })
+  .strict()
+  .openapi("PersonalTokenBody");
+
+const personalTokenStatus = createRoute({
+  method: "get",
+  path: "/{userId}/personal-tokens/{appId}",
+  tags: ["frontend"],
+  summary: "Whether the user has set a personal token for a `user_token` MCP app (never the token)",
+  security: [{ bearer: [] }],
+  request: { params: AppParam },
+  responses: { 200: jsonResponse(PersonalTokenStatus, "Set or not"), ...authErrors, ...notFoundError },
+});
+const setPersonalToken = createRoute({
+  method: "put",
+  path: "/{userId}/personal-tokens/{appId}",
+  tags: ["frontend"],
+  summary:
+    "Set the user's personal token for a `user_token` MCP app: sealed in their spoke, sent only to the app's server URL",
+  security: [{ bearer: [] }],
+  request: { params: AppParam, ...jsonBody(PersonalTokenBody) },
+  responses: { 200: jsonResponse(PersonalTokenStatus, "Set"), ...authErrors, ...notFoundError },
+});
+const dropPersonalToken = createRoute({
+  method: "delete",
+  path: "/{userId}/personal-tokens/{appId}",
+  tags: ["frontend"],
+  summary: "Drop the user's personal token: the next call of the app asks the user to connect first",
+  security: [{ bearer: [] }],
+  request: { params: AppParam },
+  responses: { 200: jsonResponse(PersonalTokenStatus, "Dropped"), ...authErrors, ...notFoundError },
+});
+
 const base = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 base.use(requireRole("frontend"));
 
@@ -130,6 +170,11 @@ export const grantRoutes = base
     }
     return c.json({ authorized: done.authorized }, 200);
   })
+  .openapi(personalTokenStatus, async (c) => c.json(await personalSlot(c, null), 200))
+  .openapi(setPersonalToken, async (c) =>
+    c.json(await personalSlot(c, { set: c.req.valid("json").token }), 200),
+  )
+  .openapi(dropPersonalToken, async (c) => c.json(await personalSlot(c, { drop: true }), 200))
   .openapi(revokeAuthorization, async (c) => {
     const { userId, appId } = c.req.valid("param");
     if (!ownUser(c, userId)) throw notFound("user");
@@ -144,3 +189,21 @@ export const grantRoutes = base
     if (!revoked) throw notFound("authorization");
     return c.json({ revoked: true as const }, 200);
   });
+
+/** The user's own personal-token slot of an app, through their spoke (never another user's). */
+async function personalSlot(
+  c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"]; req: { param(): Record<string, string> } },
+  change: { set: string } | { drop: true } | null,
+): Promise<{ set: boolean; setAt: string | null }> {
+  const { userId, appId } = c.req.param() as { userId: string; appId: string };
+  if (!ownUser(c, userId)) throw notFound("user");
+  const { tenantId } = c.var.principal;
+  // An app id the tenant never had would otherwise create an empty spoke object just to answer 404.
+  if (!(await tenantServing(c.env, tenantId).hasApp(appId))) throw notFound("personal token");
+  const slot = await spokeStub(c.env, tenantId, userId, appId).personalTokenSlot(
+    { tenantId, userId, appId },
+    change,
+  );
+  if (!slot.ok) throw notFound("personal token");
+  return { set: slot.setAt !== null, setAt: slot.setAt };
+}

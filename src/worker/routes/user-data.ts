@@ -54,6 +54,9 @@ const UserExport = z
             connectedAt: z.string(),
           }),
         ),
+        personalTokens: z
+          .array(z.object({ serverUrl: z.string(), setAt: z.string() }))
+          .openapi({ description: "Servers the user gave a personal token for (never the token)" }),
       }),
     ),
     userTokens: z.object({ stored: z.literal(false) }).openapi({
@@ -80,6 +83,7 @@ const ErasureReport = z
       spokes: z.number(),
       memoryInteractions: z.number(),
       oauthTokens: z.number(),
+      personalTokens: z.number(),
       auditRedacted: z.number(),
     }),
     oauth: z.array(z.object({ appId: z.string(), revocation: Revocation })),
@@ -192,6 +196,7 @@ export const userDataRoutes = base
       spokes: spokes.filter((s) => s.appId !== null).length,
       memoryInteractions: sum(spokes, (s) => s.interactions),
       oauthTokens: sum(spokes, (s) => s.oauthTokens),
+      personalTokens: sum(spokes, (s) => s.personalTokens),
     };
     // Rows this isolate holds for the tenant (the hubs' and spokes' last events) are in the log
     // before it is redacted; the erasure is recorded there with what it cleared.

@@ -19,6 +19,9 @@ export interface Client {
   id: string;
   /** null for a public client: it authenticates with no secret (`none`) and relies on PKCE. */
   secret: string | null;
+  /** A dynamically registered client (RFC 7591): only these redirect URIs and grant types. */
+  redirectUris?: string[];
+  grantTypes?: string[];
 }
 
 /** Hard-coded registrations; redirect URIs are allowed by path so any host of the API under test works. */
@@ -127,6 +130,7 @@ function basicCredentials(header: string): { id: string; secret: string } | null
 export function authenticateClient(
   request: Request,
   body: URLSearchParams,
+  clients: Record<string, Client> = CLIENTS,
 ): AuthenticatedClient | OAuthFailure | null {
   const header = request.headers.get("Authorization");
   const bodyId = body.get("client_id");
@@ -149,7 +153,7 @@ export function authenticateClient(
   } else {
     return null;
   }
-  const client = CLIENTS[claimed.id];
+  const client = clients[claimed.id];
   if (!client) return failure(401, "invalid_client", `unknown client ${JSON.stringify(claimed.id)}`);
   if (client.secret === null) {
     if (claimed.method !== "none")

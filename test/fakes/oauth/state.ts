@@ -5,6 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import {
+  type Client,
   CODE_TTL_SECONDS,
   DEFAULT_EXPIRES_IN,
   failure,
@@ -87,7 +88,8 @@ CREATE TABLE IF NOT EXISTS codes (code TEXT PRIMARY KEY, client_id TEXT, redirec
 CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, kind TEXT, grant_id TEXT, subject TEXT,
   client_id TEXT, scope TEXT, expires_at INTEGER, revoked INTEGER DEFAULT 0);
 CREATE TABLE IF NOT EXISTS settings (subject TEXT PRIMARY KEY, expires_in INTEGER);
-CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT);`;
+CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT);
+CREATE TABLE IF NOT EXISTS clients (id TEXT PRIMARY KEY, client TEXT);`;
 
 const ANY_SUBJECT = "*";
 
@@ -186,6 +188,27 @@ export class OAuthFixtureState extends DurableObject<unknown> {
 
   revokeAll(): number {
     return this.sql.exec("UPDATE tokens SET revoked = 1 WHERE revoked = 0").rowsWritten;
+  }
+
+  /** RFC 7591: a new client, kept for the life of the fixture. */
+  registerClient(client: Omit<Client, "id">): Client {
+    const registered = { ...client, id: randomToken("fxclient") };
+    this.sql.exec(
+      "INSERT INTO clients (id, client) VALUES (?, ?)",
+      registered.id,
+      JSON.stringify(registered),
+    );
+    return registered;
+  }
+
+  /** Every dynamically registered client, by id. */
+  clients(): Record<string, Client> {
+    return Object.fromEntries(
+      this.sql
+        .exec<{ id: string; client: string }>("SELECT id, client FROM clients")
+        .toArray()
+        .map((r) => [r.id, JSON.parse(r.client) as Client]),
+    );
   }
 
   append(entry: LogEntry): void {

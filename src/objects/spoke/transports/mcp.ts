@@ -22,7 +22,13 @@ export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
     };
     // The app in hand: its OAuth settings need no second trip to the tenant.
     const oauthTarget = await oauthTargetFor(spoke.env, call.tenantId, app);
-    const userToken = oauthTarget ? await spoke.oauth().accessToken(oauthTarget) : undefined;
+    // A personal token is looked up by the URL this call goes to: one given for another server stays put.
+    const personal = app.manifest.mcp?.auth.type === "user_token" ? app.manifest.mcp.url : null;
+    const userToken = oauthTarget
+      ? await spoke.oauth().accessToken(oauthTarget)
+      : personal
+        ? await spoke.personalToken().token(personal)
+        : undefined;
     // The server's progress goes to the hub that asked, under this call's id, while the call runs.
     const sid = call.sessionId;
     // A try-it call is shown the tool call it makes (the MCP session around it is the SDK's).
@@ -61,6 +67,8 @@ export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
       // A token the server no longer takes: dropped, so the next query asks the user to sign in again.
       if (result.code === "authorization_required" && oauthTarget && userToken)
         spoke.oauth().forget(oauthTarget);
+      if (result.code === "authorization_required" && personal && userToken)
+        spoke.personalToken().forget(personal);
       return undelivered(result.code, result.message, result.problems && { problems: result.problems });
     }
     spoke.pins.checked(result.pinCheck);

@@ -7,6 +7,7 @@ import { type Failure, failure, type Ok } from "../../../result.ts";
 import type { CallObserver } from "../endpoint.ts";
 import type { PinCheck, TenantPort } from "../mcp.ts";
 import type { readMemory } from "../memory.ts";
+import type { PersonalToken } from "../personal-token.ts";
 import type { UserOAuth } from "../user-oauth.ts";
 
 /**
@@ -51,6 +52,7 @@ export interface SpokeContext {
   model(timeoutMs: number): Promise<{ model: ModelConfig; limits: ModelLimits }>;
   memory(limit: number, mayRead: readonly string[] | null): ReturnType<typeof readMemory>;
   oauth(): UserOAuth;
+  personalToken(): PersonalToken;
   /** When this spoke last found the MCP server's tools matching the pins (in memory: an eviction rechecks). */
   pins: { last(): PinCheck | null; checked(check: PinCheck | null): void };
   /** A developer's try-it call: told the request as it leaves and the answer as it comes (try.ts). */
