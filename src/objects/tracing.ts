@@ -270,7 +270,13 @@ function headersOf(text: string | undefined): Record<string, string> {
     if (at <= 0) continue;
     const name = pair.slice(0, at).trim();
     const value = pair.slice(at + 1).trim();
-    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) headers[name] = decodeURIComponent(value);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) continue;
+    // Percent-encoded as OTEL_EXPORTER_OTLP_HEADERS is; a malformed escape is taken as written.
+    try {
+      headers[name] = decodeURIComponent(value);
+    } catch {
+      headers[name] = value;
+    }
   }
   return headers;
 }
