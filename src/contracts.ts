@@ -76,6 +76,8 @@ export interface SpokeCall {
    * control). Absent: the interaction is kept at the top level and no memory is given.
    */
   memory?: { carries: string; mayRead: string[] | null };
+  /** The W3C trace context of the step this call serves (docs/traces.md); absent when tracing is off. */
+  traceparent?: string;
 }
 
 export const SPOKE_ERROR_CODES = [

@@ -37,6 +37,10 @@ declare namespace Cloudflare {
     AI?: import("./llm/workers-ai.ts").AiBinding;
     /** The AI Gateway ids (comma-separated) a tenant's workers-ai role may name; unset: none. */
     LATTICE_AI_GATEWAYS?: string;
+    /** Where query traces go, OTLP/HTTP with JSON (e.g. `https://collector.example/v1/traces`); unset: no tracing (docs/traces.md). */
+    LATTICE_OTLP_ENDPOINT?: string;
+    /** Headers for the OTLP endpoint, `name=value` pairs comma-separated (a Worker secret: it usually holds a token). */
+    LATTICE_OTLP_HEADERS?: string;
     OPENAI_BASE_URL?: string;
     OPENAI_API_KEY?: string;
     OPENAI_MODEL?: string;

@@ -47,12 +47,13 @@ describe("keyed migrations", () => {
       sql.exec("ALTER TABLE session DROP COLUMN roles");
       sql.exec("DROP INDEX events_by_query");
       sql.exec("ALTER TABLE queries DROP COLUMN picks");
+      sql.exec("ALTER TABLE queries DROP COLUMN trace");
       sql.exec("DROP TABLE _schema");
       sql.exec("CREATE TABLE _migrations (version INTEGER PRIMARY KEY)");
       for (let v = 0; v < 9; v++) sql.exec("INSERT INTO _migrations (version) VALUES (?)", v);
       const grown = { ...today, consents: [...CONSENT_MIGRATIONS, "CREATE TABLE later (id TEXT)"] };
       migrate(state.storage, grown, LEGACY);
-      // The store's entries added since (6 to 9) run on adoption; consents grows by the new one.
+      // The store's entries added since (6 to 10) run on adoption; consents grows by the new one.
       expect(schemaVersions(state.storage)).toEqual({
         ephemeral: 1,
         store: STORE_MIGRATIONS.length,

@@ -2,8 +2,10 @@ import { displayRequirement, type Policy, policyLattices } from "../../policy/in
 import { type AppCall, type AppCallOutcome, callApp, type Defences } from "../../runtime/index.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { spokeStub } from "../stubs.ts";
+import { formatTraceparent } from "../tracing.ts";
 import type { CallProgress } from "./progress.ts";
 import type { HubStore, Session } from "./store.ts";
+import type { HubTraces } from "./traces.ts";
 
 /**
  * The one way this hub calls an app (the runtime's `callApp`, app-call.ts): a plan step's call
@@ -20,6 +22,8 @@ export interface QueryScope {
   store: HubStore;
   /** Where a plan step's call takes its app's progress reports while it runs (absent: none taken). */
   progress?: CallProgress;
+  /** Where the call's trace context comes from (absent: the call carries none). */
+  traces?: HubTraces;
 }
 
 export function appCaller(input: QueryScope): (call: AppCall) => Promise<AppCallOutcome> {
@@ -35,7 +39,13 @@ export function appCaller(input: QueryScope): (call: AppCall) => Promise<AppCall
   };
   return (call) =>
     callApp(scope, call, {
-      send: (spokeCall) => {
+      send: (untraced) => {
+        // The spoke's app-call span hangs under the step's, and the app's own trace under that.
+        const parent =
+          call.origin.kind === "step"
+            ? input.traces?.stepContext(queryId, call.origin.key)
+            : input.traces?.context(queryId);
+        const spokeCall = parent ? { ...untraced, traceparent: formatTraceparent(parent) } : untraced;
         const send = () =>
           spokeStub(env, session.tenantId, session.userId, call.target.appId).call(spokeCall);
         // Progress is shown as it comes: none for a call whose answer the display would withhold.

@@ -22,6 +22,7 @@ import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub } from "../stubs.ts";
 import { picksRefused, spend } from "../tenant-replica/index.ts";
+import { parseTraceparent, Tracer } from "../tracing.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
 import { ConsentPath } from "./consent-path.ts";
 import { ConsentStore } from "./consents.ts";
@@ -30,6 +31,7 @@ import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "./migrations.ts";
 import { CallProgress, type ProgressReport } from "./progress.ts";
 import { type Caller, HubStore, mayUse, type QueryRecord, type Session } from "./store.ts";
 import { EventStreams } from "./streams.ts";
+import { HubTraces, storedTrace } from "./traces.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
 export type { Answerer } from "../../runtime/index.ts";
@@ -75,6 +77,8 @@ export class HubDO extends DurableObject<Env> {
   );
   private readonly lifecycle: QueryLifecycle;
   private readonly progress: CallProgress;
+  /** The spans of this hub's queries (traces.ts); a no-op unless LATTICE_OTLP_ENDPOINT is set. */
+  private readonly traces: HubTraces;
   /**
    * Whether this hub was ever opened. Any call on an id constructs its object, so a hub creates its
    * tables only when opened: a request naming an unknown session id reads, writes nothing, and
@@ -88,8 +92,16 @@ export class HubDO extends DurableObject<Env> {
     this.opened = hasSchema(ctx.storage);
     if (this.opened) migrate(ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
     this.consentStore = new ConsentStore(this.sql);
+    const tracer = new Tracer(env, { object: "hub" }, (p) => ctx.waitUntil(p));
+    this.traces = new HubTraces(tracer, {
+      query: (queryId) => this.store.query(queryId),
+      consent: (consentId) => this.consentStore.get(consentId),
+    });
     this.store = new HubStore(this.sql, {
-      written: (event) => this.streams.push(event),
+      written: (event) => {
+        this.streams.push(event);
+        if (tracer.on) this.traces.event(event());
+      },
       consents: this.consentStore,
       transaction: (work) => ctx.storage.transactionSync(work),
     });
@@ -106,6 +118,7 @@ export class HubDO extends DurableObject<Env> {
       consents: this.consentStore,
       path: this.consentPath,
       progress: this.progress,
+      traces: this.traces,
       audit: (type, detail) => this.audit(type, detail),
     });
     // After a restart, make sure unfinished queries have an alarm to resume them.
@@ -143,6 +156,8 @@ export class HubDO extends DurableObject<Env> {
    * needs no separate round trip to check).
    * `picks` are the apps the frontend picked (the request's `apps`), checked against the serving
    * apps as the query is admitted.
+   * `trace` is the frontend's W3C `traceparent` and `tracestate` (a malformed one is ignored): the
+   * query's trace continues it.
    */
   async startQuery(
     text: string,
@@ -150,8 +165,39 @@ export class HubDO extends DurableObject<Env> {
     given: QueryOptions = {},
     caller: Caller | null = null,
     picks: AppPicks = {},
+    trace: { traceparent?: string; tracestate?: string } = {},
+  ): Promise<StartResult> {
+    const { tracer } = this.traces;
+    const parent = tracer.on ? parseTraceparent(trace.traceparent, trace.tracestate) : null;
+    // The query's span id is fixed now; its span is written when it ends (traces.ts).
+    const querySpan = tracer.on ? tracer.start("lattice.query", parent) : null;
+    const admission = tracer.start("lattice.admission", querySpan?.context ?? null);
+    const started = await this.admit(
+      text,
+      idempotencyKey,
+      given,
+      caller,
+      picks,
+      querySpan && storedTrace(querySpan.context, parent),
+    );
+    admission.end(
+      started.ok ? "ok" : started.code,
+      started.ok ? { "lattice.query_id": started.query.id } : {},
+    );
+    return started;
+  }
+
+  private async admit(
+    text: string,
+    idempotencyKey: string | null,
+    given: QueryOptions,
+    caller: Caller | null,
+    picks: AppPicks,
+    trace: string | null,
   ): Promise<StartResult> {
     const session = this.session();
+    if (session)
+      this.traces.tracer.identify({ tenant: session.tenantId, session: session.id, user: session.userId });
     if (!session || !mayUse(session, caller)) {
       return failure("no_session", "no such session");
     }
@@ -180,7 +226,7 @@ export class HubDO extends DurableObject<Env> {
     const waitUntil = (p: Promise<unknown>) => this.ctx.waitUntil(p);
     const quota = await spend(this.env, session.tenantId, "queries", waitUntil);
     if (!quota.ok) return failure("quota_exceeded", "the daily query quota is used up", quota.details);
-    const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data);
+    const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data, trace);
     this.store.emit(query.id, "query_started", { text });
     if (auto) {
       if (artifacts) this.lifecycle.admitted(query.id, artifacts);
@@ -393,7 +439,9 @@ export class HubDO extends DurableObject<Env> {
 
   private async step(query: QueryRecord): Promise<void> {
     const session = this.session();
-    if (session) await this.lifecycle.step(query, session);
+    if (!session) return;
+    this.traces.tracer.identify({ tenant: session.tenantId, session: session.id, user: session.userId });
+    await this.lifecycle.step(query, session);
   }
 
   /** Sets the alarm; says whether a query has work to do now (then the alarm is due at once). */

@@ -21,11 +21,13 @@ import { bySize } from "../batch.ts";
 import { sha256Hex } from "../crypto.ts";
 import { artifactsStub } from "../stubs.ts";
 import { planningContextOf, recordTokens, type TenantContext } from "../tenant-replica/index.ts";
+import { traceHex } from "../tracing.ts";
 import type { ConsentPath } from "./consent-path.ts";
 import type { ConsentStore } from "./consents.ts";
 import { queryPorts } from "./ports.ts";
 import type { CallProgress } from "./progress.ts";
 import type { HubStore, QueryRecord, Session } from "./store.ts";
+import type { HubTraces } from "./traces.ts";
 
 /** What a planning reads: the tenant's context, and the user's artifact metadata. */
 type PlanningContext = [TenantContext, ArtifactMetadata[]];
@@ -49,6 +51,7 @@ export class QueryLifecycle {
   private readonly path: ConsentPath;
   private readonly audit: (type: AuditType, detail: Record<string, unknown>) => void;
   private readonly progress: CallProgress;
+  private readonly traces: HubTraces;
   /** Loaded (re-verified) queries of this instance, keyed by query id with the stored text they came from. */
   private readonly loaded = new Map<string, { from: string; query: LoadedQuery }>();
 
@@ -59,10 +62,12 @@ export class QueryLifecycle {
     /** Where a plan step's consent is asked (consent-path.ts). */
     path: ConsentPath;
     progress: CallProgress;
+    traces: HubTraces;
     audit(type: AuditType, detail: Record<string, unknown>): void;
   }) {
     this.env = input.env;
     this.progress = input.progress;
+    this.traces = input.traces;
     this.store = input.store;
     this.consents = input.consents;
     this.path = input.path;
@@ -79,7 +84,7 @@ export class QueryLifecycle {
     const touched = await this.transition(query, session, { type: "advancing" });
     try {
       if (context) {
-        const planned = await this.plan(touched, session, await context);
+        const planned = await this.tracedPlan(touched, session, context);
         const row = await this.transition(touched, session, { type: "planned", planned });
         // A verified plan starts at once, in this invocation: no alarm hop between planning and step 1.
         if (row.status === "running" && row.options.stepping !== "manual") await this.execute(row, session);
@@ -161,10 +166,68 @@ export class QueryLifecycle {
 
   private readonly early = new Map<string, { artifacts: Promise<ArtifactMetadata[]>; at: number }>();
 
+  /**
+   * Planning as its spans say it: `lattice.plan` from the context asked to the verdict, and under it
+   * `lattice.verify`, from the planner's last answer to the verdict (planQuery verifies each answer
+   * as it comes; the last one's check is the one that decided).
+   */
+  private async tracedPlan(
+    query: QueryRecord,
+    session: Session,
+    context: Promise<PlanningContext>,
+  ): Promise<Planned> {
+    const { tracer } = this.traces;
+    const parent = this.traces.context(query.id);
+    if (!parent) return this.plan(query, session, await context);
+    const span = tracer.start("lattice.plan", parent, { "lattice.query_id": query.id });
+    let answered = 0;
+    let models = 0;
+    try {
+      const planned = await this.plan(query, session, await context, () => {
+        answered = Date.now();
+        models++;
+      });
+      const verdict = planned.state === "invalid" ? null : planned.verdict;
+      const attributes = {
+        "lattice.query_id": query.id,
+        "lattice.plan.state": planned.state,
+        "lattice.plan.model_calls": models,
+        ...(planned.state !== "invalid" && {
+          "lattice.plan.attempts": planned.attempts,
+          "lattice.plan.tokens": planned.tokens,
+          "lattice.plan.steps": planned.plan.steps.length,
+        }),
+        "lattice.verdict": verdict ? (verdict.ok ? "accepted" : "rejected") : "invalid",
+        "lattice.verify.violations": verdict?.violations.length ?? 0,
+        // The rule of the first violation (what a reader looks for first), never its values.
+        "lattice.rule": verdict?.violations[0]?.rule,
+        "lattice.verify.redactions": verdict?.redactions.length ?? 0,
+      };
+      const outcome = planned.state === "invalid" ? planned.error.code : (planned.error?.code ?? "ok");
+      if (answered) {
+        tracer.record({
+          name: "lattice.verify",
+          context: { ...span.context, spanId: traceHex(8) },
+          parentSpanId: span.context.spanId,
+          startMs: answered,
+          endMs: Date.now(),
+          attributes,
+          outcome,
+        });
+      }
+      span.end(outcome, attributes);
+      return planned;
+    } catch (error) {
+      span.end(error instanceof ModelError ? error.code : "failed");
+      throw error;
+    }
+  }
+
   private async plan(
     query: QueryRecord,
     session: Session,
     [{ policy, catalog, apps, planner: resolved }, artifacts]: PlanningContext,
+    answered: () => void = () => {},
   ): Promise<Planned> {
     // Retention: each new query first forgets the session's finished ones past the tenant's limit.
     this.store.prune(policy.retention.queryDays);
@@ -191,6 +254,7 @@ export class QueryLifecycle {
           limits,
           { ai: this.env.AI },
         );
+        answered();
         const tokens = answer.usage.inputTokens + answer.usage.outputTokens;
         // Every planner call, retries included, counted in this isolate's batch (tenant-replica/).
         recordTokens(this.env, session.tenantId, tokens);
@@ -223,6 +287,7 @@ export class QueryLifecycle {
         store: this.store,
         progress: this.progress,
         consents: this.consents,
+        traces: this.traces,
         audit: (type, detail) => this.audit(type, detail),
       }),
       ...(!manual && { budget: Number.MAX_SAFE_INTEGER, deadline: Date.now() + RUN_BUDGET_MS }),
@@ -249,7 +314,23 @@ export class QueryLifecycle {
     );
     // Batched by size: a query's artifacts can together exceed what one RPC message may carry.
     const stub = artifactsStub(this.env, session.tenantId, session.userId);
-    for (const batch of bySize(artifacts, ARTIFACT_BATCH_CHARS)) await stub.putMany(batch);
+    const parent = this.traces.context(query.id);
+    for (const batch of bySize(artifacts, ARTIFACT_BATCH_CHARS)) {
+      const span = this.traces.tracer.start("lattice.artifact.write", parent, {
+        "lattice.query_id": query.id,
+        "lattice.artifact.count": batch.length,
+        // The labels the artifacts keep (their names and values are the user's).
+        "lattice.label.confidentiality": [...new Set(batch.map((a) => a.label.confidentiality))].join(","),
+        "lattice.label.integrity": [...new Set(batch.map((a) => a.label.integrity))].join(","),
+      });
+      try {
+        await stub.putMany(batch);
+        span.end();
+      } catch (error) {
+        span.end("failed");
+        throw error;
+      }
+    }
   }
 
   /** The stored query as the runtime's verified types; reused while its stored text is unchanged. */

@@ -24,6 +24,8 @@ export interface QueryRecord {
   context: string | null;
   verdict: string | null;
   error: StoredError | null;
+  /** The query span's trace context (traces.ts); null when tracing was off as it was admitted. */
+  trace: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,6 +45,7 @@ export type QueryRow = {
   context: string | null;
   verdict: string | null;
   error: string | null;
+  trace: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -85,6 +88,7 @@ export function toQuery(row: QueryRow): QueryRecord {
     context: row.context,
     verdict: row.verdict,
     error: row.error === null ? null : decode(ErrorSchema, row.error, "a query's error"),
+    trace: row.trace ?? null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

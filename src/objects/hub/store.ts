@@ -51,6 +51,8 @@ export const STORE_MIGRATIONS = [
   `CREATE INDEX events_by_query ON events (query_id, seq)`,
   // The apps the frontend picked for the query (the request's `apps`).
   `ALTER TABLE queries ADD COLUMN picks TEXT`,
+  // The query span's trace context (traces.ts), so every later advance continues the same trace.
+  `ALTER TABLE queries ADD COLUMN trace TEXT`,
 ];
 
 const Roles = z.array(z.string());
@@ -198,14 +200,15 @@ export class HubStore {
     idempotencyKey: string | null,
     options: QueryOptions,
     picks: AppPicks = {},
+    trace: string | null = null,
   ): QueryRecord {
     // MAX, not COUNT: retention deletes old queries, and a reused seq would reorder the session.
     const seq = (this.sql<{ n: number | null }>`SELECT MAX(seq) AS n FROM queries`[0]?.n ?? 0) + 1;
     const at = now();
     this
-      .sql`INSERT INTO queries (id, seq, text, status, idempotency_key, options, picks, created_at, updated_at)
+      .sql`INSERT INTO queries (id, seq, text, status, idempotency_key, options, picks, trace, created_at, updated_at)
              VALUES (${id}, ${seq}, ${text}, 'planning', ${idempotencyKey}, ${JSON.stringify(options)},
-                     ${JSON.stringify(picks)}, ${at}, ${at})`;
+                     ${JSON.stringify(picks)}, ${trace}, ${at}, ${at})`;
     return this.query(id)!;
   }
 

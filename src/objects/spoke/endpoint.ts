@@ -100,7 +100,7 @@ const signingKeys = new Lru<string, Promise<CryptoKey>>(64);
 export async function postSigned(
   url: string,
   body: string,
-  call: { secrets: readonly string[]; idempotencyKey: string; callId: string },
+  call: { secrets: readonly string[]; idempotencyKey: string; callId: string; traceparent?: string },
   limits: EndpointLimits,
   observer?: CallObserver,
 ): Promise<EndpointResult> {
@@ -113,6 +113,8 @@ export async function postSigned(
       "X-Lattice-Signature": await signatureHeader(call.secrets, signed, Math.floor(Date.now() / 1000)),
       "X-Lattice-Idempotency-Key": call.idempotencyKey,
       "X-Lattice-Call": call.callId,
+      // Unsigned: it decides nothing the app does, only where the app's own spans hang (docs/traces.md).
+      ...(call.traceparent && { traceparent: call.traceparent }),
     },
     limits,
     observer,

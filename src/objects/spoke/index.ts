@@ -23,6 +23,7 @@ import { isReservedUserId } from "../names.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantServing } from "../stubs.ts";
 import { appCredential, modelFor, recordTokens, servingApp } from "../tenant-replica/index.ts";
+import { formatTraceparent, parseTraceparent, Tracer } from "../tracing.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
@@ -76,11 +77,34 @@ export class SpokeDO extends DurableObject<Env> {
     migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
   }
 
-  async call(call: SpokeCall): Promise<SpokeResult> {
-    await this.bind(call);
-    return callApp(call, this.context(call), (response, outcome, held) =>
+  async call(given: SpokeCall): Promise<SpokeResult> {
+    await this.bind(given);
+    this.tracer.identify({
+      tenant: given.tenantId,
+      user: given.userId,
+      ...(given.sessionId && { session: given.sessionId }),
+    });
+    // The app-call span: under the hub's step, and the parent the app's own trace continues from.
+    const parent = this.tracer.on ? parseTraceparent(given.traceparent) : null;
+    const span = parent
+      ? this.tracer.start("lattice.app_call", parent, {
+          "lattice.app.id": given.appId,
+          "lattice.app.functionality": given.functionality,
+          "lattice.call_id": given.callId,
+        })
+      : null;
+    const { traceparent: _, ...untraced } = given;
+    const call = span ? { ...untraced, traceparent: formatTraceparent(span.context) } : untraced;
+    const result = await callApp(call, this.context(call), (response, outcome, held) =>
       this.remember(call, response, outcome, held),
     );
+    span?.end(result.ok ? "ok" : result.code, {
+      ...(result.ok && { "lattice.app.version": result.appVersion }),
+      ...(!result.ok && typeof result.details === "object" && result.details && "status" in result.details
+        ? { "http.response.status_code": Number(result.details.status) }
+        : {}),
+    });
+    return result;
   }
 
   /**
@@ -93,6 +117,9 @@ export class SpokeDO extends DurableObject<Env> {
     this.bindOwner(call);
     return tryCall(call, app, this.context(call));
   }
+
+  /** This spoke's spans (docs/traces.md); a no-op unless LATTICE_OTLP_ENDPOINT is set. */
+  private readonly tracer = new Tracer(this.env, { object: "spoke" }, (p) => this.ctx.waitUntil(p));
 
   /** When this spoke last found the MCP server's tools matching the pins (in memory: an eviction rechecks). */
   private pinCheck: PinCheck | null = null;

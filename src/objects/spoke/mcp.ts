@@ -50,6 +50,8 @@ export interface ToolCall {
   userToken?: string;
   /** Told the server's progress on the call (its numbers) as it arrives. */
   onProgress?: (progress: McpProgress) => void;
+  /** The app-call span's W3C context, sent on each of the conversation's requests (docs/traces.md). */
+  traceparent?: string;
 }
 
 export type ToolCallResult =
@@ -86,7 +88,8 @@ export async function callMcpTool(
 
   let connection: McpConnection | undefined;
   try {
-    connection = await connectMcp(mcp.url, auth.headers, call.limits);
+    const headers = call.traceparent ? { ...auth.headers, traceparent: call.traceparent } : auth.headers;
+    connection = await connectMcp(mcp.url, headers, call.limits);
     const due =
       call.checkPins &&
       (!lastCheck ||

@@ -128,7 +128,14 @@ export const sessionRoutes = base
     const lease = streaming ? await leaseStream(hub) : null;
     const { text, apps } = c.req.valid("json");
     const started = await freeingOnError(hub, lease, () =>
-      hub.startQuery(text, c.req.valid("header")["idempotency-key"] ?? null, {}, callerOf(c), apps),
+      hub.startQuery(
+        text,
+        c.req.valid("header")["idempotency-key"] ?? null,
+        {},
+        callerOf(c),
+        apps,
+        traceOf(c),
+      ),
     );
     if (!started.ok) {
       if (lease) await hub.closeStream(lease);
@@ -236,4 +243,17 @@ function relay(body: ReadableStream<Uint8Array>, free: () => Promise<void>): Rea
       await reader.cancel(reason).catch(() => {});
     },
   });
+}
+
+/**
+ * The frontend's W3C trace context, passed on as sent: the hub validates it (a malformed one is
+ * ignored, never refused), and only when tracing is on. Bounded, as any header the hub keeps.
+ */
+function traceOf(c: { req: { header(name: string): string | undefined } }): {
+  traceparent?: string;
+  tracestate?: string;
+} {
+  const traceparent = c.req.header("traceparent")?.slice(0, 64);
+  const tracestate = c.req.header("tracestate")?.slice(0, 512);
+  return { ...(traceparent && { traceparent }), ...(tracestate && { tracestate }) };
 }

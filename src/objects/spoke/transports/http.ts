@@ -10,7 +10,12 @@ export const httpTransport: TransportFactory = (spoke, call, app, fn) => ({
       postSigned(
         `${(app.manifest.endpoint ?? "").replace(/\/+$/, "")}/${fn.name}`,
         JSON.stringify(call.request),
-        { secrets: app.secrets, idempotencyKey: call.idempotencyKey, callId: call.callId },
+        {
+          secrets: app.secrets,
+          idempotencyKey: call.idempotencyKey,
+          callId: call.callId,
+          ...(call.traceparent && { traceparent: call.traceparent }),
+        },
         { ...DEFAULT_LIMITS, ...call.limits },
         spoke.observe,
       );

@@ -58,6 +58,7 @@ export const mcpTransport: TransportFactory = (spoke, call, app, fn) => ({
         checkPins: call.checkPins !== false,
         ...(userToken && { userToken }),
         ...(relay && { onProgress: relay.report }),
+        ...(call.traceparent && { traceparent: call.traceparent }),
       },
       spoke.tenant,
       spoke.pins.last(),

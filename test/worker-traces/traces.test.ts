@@ -1,0 +1,153 @@
+/**
+ * A consent query as one OpenTelemetry trace, exported over OTLP/HTTP (JSON) to the local receiver
+ * fixture (test/fixtures/otlp-receiver.ts): it continues the frontend's `traceparent`, its spans
+ * hang query → plan → verify, query → step → app_call, step → consent, and no span attribute
+ * carries a value. Control for the last: the planted string is in the query's stored answer.
+ */
+import { env as bindings } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api } from "../worker/helpers.ts";
+import {
+  ask,
+  hubWorld,
+  INVITE_PLAN,
+  OWN_BOOK,
+  openSession,
+  pendingConsents,
+  script,
+  settle,
+  withInvite,
+} from "../worker/hub-kit.ts";
+
+const env = bindings as unknown as { TEST_OTLP_RECEIVER: string; TEST_PRINT_TRACE?: string };
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes?: Array<{ key: string; value: Record<string, unknown> }>;
+}
+interface OtlpRequest {
+  resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
+}
+
+const RECEIVER = env.TEST_OTLP_RECEIVER;
+
+async function received(traceId: string): Promise<{ spans: OtlpSpan[]; bodies: string }> {
+  const res = await fetch(`${RECEIVER}/received`);
+  const all = (await res.json()) as OtlpRequest[];
+  const spans = all
+    .flatMap((r) => r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)))
+    .filter((s) => s.traceId === traceId);
+  return { spans, bodies: JSON.stringify(all) };
+}
+
+function attr(span: OtlpSpan | undefined, key: string): unknown {
+  const found = span?.attributes?.find((a) => a.key === key)?.value;
+  return found ? Object.values(found)[0] : undefined;
+}
+
+describe("a consent query's trace", () => {
+  it("ignores a malformed traceparent: the query starts, in a trace of its own", async () => {
+    const w = await hubWorld(["contacts", "calendar"], withInvite(OWN_BOOK));
+    await script(w.models.planner, [{ respond: INVITE_PLAN }]);
+    const sid = await openSession(w);
+    const bad = "00-zzzz-not-a-trace-01";
+    const qid = await ask(w, sid, "Invite my landlord to a Flat viewing on 2026-10-05", { traceparent: bad });
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    // Its spans so far (admission, plan, verify, the first step) share one new trace.
+    let ids = new Set<string>();
+    for (let i = 0; i < 50 && ids.size === 0; i++) {
+      const res = await fetch(`${RECEIVER}/received`);
+      const all = (await res.json()) as OtlpRequest[];
+      const spans = all.flatMap((r) =>
+        r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)),
+      );
+      const mine = spans.filter((s) =>
+        s.attributes?.some((a) => a.key === "lattice.query_id" && a.value.stringValue === qid),
+      );
+      ids = new Set(mine.map((s) => s.traceId));
+      if (!ids.size) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("continues the frontend's traceparent, with every span and no value", async () => {
+    const traceId = crypto.randomUUID().replaceAll("-", "");
+    const frontendSpan = "00f067aa0ba902b7";
+    const planted = `PLANTED${crypto.randomUUID().slice(0, 8)}`;
+    const w = await hubWorld(["contacts", "calendar"], withInvite(OWN_BOOK));
+    await script(w.models.planner, [{ respond: INVITE_PLAN }]);
+    const sid = await openSession(w);
+    const text = `Invite my landlord to a Flat viewing on 2026-10-05 ${planted}`;
+    const qid = await ask(w, sid, text, { traceparent: `00-${traceId}-${frontendSpan}-01` });
+    expect((await settle(w, sid, qid)).status).toBe("awaiting_consent");
+    const [consent] = await pendingConsents(w, sid);
+    // An app's output: the landlord's address the contacts app answered, shown in the consent.
+    const address = /[\w.+-]+@[\w.-]+/.exec(JSON.stringify(consent!.data))?.[0];
+    expect(address).toBeDefined();
+    const answered = await api("POST", `/v1/sessions/${sid}/consents/${consent!.id}`, {
+      key: w.frontend,
+      body: { decision: "allow", scope: "once" },
+    });
+    expect(answered.status).toBe(200);
+    expect((await settle(w, sid, qid)).status).toBe("completed");
+
+    let got = await received(traceId);
+    for (let i = 0; i < 50 && !got.spans.some((s) => s.name === "lattice.query"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await received(traceId);
+    }
+    const { spans } = got;
+    const one = (name: string) => spans.filter((s) => s.name === name);
+    const [query] = one("lattice.query");
+    expect(query, JSON.stringify(spans.map((s) => s.name))).toBeDefined();
+    // The frontend's span is the query's parent: the product's trace goes on through Lattice.
+    expect(query!.parentSpanId).toBe(frontendSpan);
+    expect(attr(query, "lattice.query.status")).toBe("completed");
+    const under = (parent: OtlpSpan, name: string) =>
+      one(name).filter((s) => s.parentSpanId === parent.spanId);
+    expect(under(query!, "lattice.admission")).toHaveLength(1);
+    const [plan] = under(query!, "lattice.plan");
+    expect(attr(plan, "lattice.verdict")).toBe("accepted");
+    expect(under(plan!, "lattice.verify")).toHaveLength(1);
+    const steps = under(query!, "lattice.step");
+    expect(steps.map((s) => attr(s, "lattice.step.tool")).sort()).toEqual([
+      "calendar.create_event",
+      "contacts.lookup",
+    ]);
+    const carried = (await (await fetch("http://network.test/traceparents")).json()) as Record<
+      string,
+      string
+    >;
+    for (const step of steps) {
+      const [call] = under(step, "lattice.app_call");
+      expect(attr(call, "lattice.outcome")).toBe("ok");
+      // The app was sent the app-call span as its parent: its own spans continue this trace.
+      expect(carried[attr(call, "lattice.call_id") as string]).toBe(`00-${traceId}-${call!.spanId}-01`);
+      expect(attr(call, "lattice.app.version")).toBe(1);
+      expect(attr(step, "lattice.label.confidentiality")).toEqual(expect.any(String));
+    }
+    const invite = steps.find((s) => attr(s, "lattice.step.tool") === "calendar.create_event")!;
+    // The gate asks before the step runs: the consent hangs under the query, the step says it was consented.
+    expect(attr(invite, "lattice.verdict")).toBe("consented");
+    const [asked] = under(query!, "lattice.consent");
+    expect(attr(asked, "lattice.step.key")).toBe(attr(invite, "lattice.step.key"));
+    expect(attr(asked, "lattice.consent.kind")).toBe("data_share");
+    expect(attr(asked, "lattice.consent.decision")).toBe("allow");
+    expect(attr(asked, "lattice.consent.wait_ms")).toEqual(expect.any(Number));
+    // Every span of the query is in the one trace, and a value is in none of them.
+    expect(got.bodies).not.toContain(planted);
+    expect(got.bodies).not.toContain("Flat viewing");
+    expect(got.bodies).not.toContain(address);
+    // Control: the planted string is in the query as stored, so its absence above is the trace's doing.
+    const stored = await api("GET", `/v1/sessions/${sid}/queries/${qid}`, { key: w.frontend });
+    expect(JSON.stringify(stored.body)).toContain(planted);
+    expect(JSON.stringify(stored.body)).toContain(address);
+    if (env.TEST_PRINT_TRACE) console.log(JSON.stringify(spans));
+  });
+});
