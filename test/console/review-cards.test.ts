@@ -6,15 +6,12 @@
  * with no call from the developer and no new version.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
-import { checkPage } from "./browser.ts";
+import { checkPage, shotPath } from "./browser.ts";
 import { signIn, stack, useBrowser } from "./kit.ts";
-
-const SHOTS = "/tmp/shots-cards";
 
 interface Fn {
   name: string;
@@ -69,7 +66,6 @@ beforeAll(async () => {
       await sleep(200);
     }
   }
-  mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(() => {
@@ -149,9 +145,9 @@ describe("review cards of a 13-tool MCP server", () => {
     });
     expect(widths.client).toBeLessThanOrEqual(1280);
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-    await review.screenshot({ path: `${SHOTS}/review-13-tools.png` });
+    await review.screenshot({ path: shotPath("review-cards") });
     await sum.locator("details.card-same summary").click();
-    await sum.screenshot({ path: `${SHOTS}/card-changed-open.png` });
+    await sum.screenshot({ path: shotPath("review-card-changed") });
     await checkPage(b, "admin-review-cards");
 
     // The serving version 1: its functionalities are unbound. The admin proposes an entry for get-sum.
@@ -169,7 +165,7 @@ describe("review cards of a 13-tool MCP server", () => {
       .poll(() => card.locator(".propose-status").textContent())
       .toBe("Write what it does, in your words.");
     const name = await card.getByLabel("Entry name").inputValue();
-    await card.screenshot({ path: `${SHOTS}/propose-entry.png` });
+    await card.screenshot({ path: shotPath("review-propose-entry") });
     const words = "Adds two numbers and gives their sum.";
     await description.fill(words);
     await card.getByRole("button", { name: "Create entry and bind" }).click();
@@ -196,7 +192,7 @@ describe("review cards of a 13-tool MCP server", () => {
     expect(app.versions[0]!.bindings).toEqual({ "get-sum": name });
     // The bound card left the unbound section.
     await expect.poll(() => serving.getByRole("article", { name: /^get-sum\b/ }).count()).toBe(0);
-    await b.page.screenshot({ path: `${SHOTS}/page-1280.png`, fullPage: true });
+    await b.page.screenshot({ path: shotPath("review-page-1280"), fullPage: true });
     expect(b.problems).toEqual([]);
   });
 });
