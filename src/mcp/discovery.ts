@@ -12,7 +12,7 @@ import {
   resourceUrlFromServerUrl,
 } from "@modelcontextprotocol/client";
 import { endpointProblem, type Mode } from "../apps/egress.ts";
-import type { ResolvedOAuth } from "../apps/manifest.ts";
+import { McpAuth, type ResolvedOAuth } from "../apps/manifest.ts";
 import { readBounded } from "../bounded-body.ts";
 import { failure, type Result } from "../result.ts";
 
@@ -37,7 +37,8 @@ export type DiscoveryFailure =
   | "issuer_mismatch"
   | "pkce_unsupported"
   | "registration_unsupported"
-  | "registration_refused";
+  | "registration_refused"
+  | "metadata_out_of_bounds";
 
 export interface Discovered {
   auth: ResolvedOAuth;
@@ -207,6 +208,22 @@ export async function discoverOAuth(
     const clientCredentials =
       method !== "none" && (metadata.grant_types_supported ?? []).includes("client_credentials");
     const scope = options.scope ?? asked.scope ?? resource.scopes_supported?.join(" ");
+    const endpoints = {
+      type: "oauth" as const,
+      authorizationUrl: metadata.authorization_endpoint,
+      tokenUrl: metadata.token_endpoint,
+      ...(revocation && { revocationUrl: revocation }),
+      issuer: metadata.issuer,
+      ...(scope && { scope }),
+      discovered: {
+        resourceMetadataUrl,
+        authorizationServer: issuer,
+        registrationEndpoint: metadata.registration_endpoint,
+        redirectUri: options.redirectUri,
+      },
+    };
+    // Checked before a client is registered for it (no client left behind for a refused answer).
+    fitsManifest(endpoints);
     let client: Awaited<ReturnType<typeof registerClient>>;
     try {
       client = await registerClient(issuer, {
@@ -233,25 +250,9 @@ export async function discoverOAuth(
         `the authorization server refused the client registration${status}`,
       );
     }
-    return {
-      ok: true,
-      auth: {
-        type: "oauth",
-        authorizationUrl: metadata.authorization_endpoint,
-        tokenUrl: metadata.token_endpoint,
-        ...(revocation && { revocationUrl: revocation }),
-        issuer: metadata.issuer,
-        clientId: client.client_id,
-        ...(scope && { scope }),
-        discovered: {
-          resourceMetadataUrl,
-          authorizationServer: issuer,
-          registrationEndpoint: metadata.registration_endpoint,
-          redirectUri: options.redirectUri,
-        },
-      },
-      clientSecret: client.client_secret ?? null,
-    };
+    const auth: ResolvedOAuth = { ...endpoints, clientId: client.client_id };
+    fitsManifest({ ...auth, clientSecret: client.client_secret });
+    return { ok: true, auth, clientSecret: client.client_secret ?? null };
   } catch (error) {
     if (error instanceof Refused) return failure(error.code, error.message);
     return failure("unreachable", "the authorization discovery failed");
@@ -263,4 +264,19 @@ function wellKnown(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   const path = url.pathname.replace(/\/+$/, "");
   return new URL(`/.well-known/${name}${path}`, url.origin).href;
+}
+
+/**
+ * The servers' answers become part of the stored manifest, which every later read decodes with the
+ * manifest's schema: a value out of its bounds (an empty client id, a 5,000-character scope list)
+ * would leave the version unreadable for the admin's list, review and config routes.
+ */
+function fitsManifest(auth: unknown): void {
+  const fits = McpAuth.safeParse(auth);
+  if (fits.success) return;
+  const field = fits.error.issues[0]?.path.join(".") || "auth";
+  throw new Refused(
+    "metadata_out_of_bounds",
+    `the authorization servers' answers do not fit a manifest (${field} is out of its bounds)`,
+  );
 }

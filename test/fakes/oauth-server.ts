@@ -13,6 +13,7 @@
  *   POST /register                                    RFC 7591 dynamic client registration
  *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
  *   GET|POST|DELETE /mcp-b                            the same MCP server at a second URL
+ *   GET|POST /mcp-many-scopes                         401 pointing at metadata whose scope list is longer than a manifest takes
  *   GET|POST /mcp-elsewhere                           401 pointing at metadata about another resource (/mcp)
  *   GET|POST /mcp-moved                               401 pointing at metadata that redirects (302) to its document
  *   POST /_fixture/expires_in {"seconds": N, "subject"?: S}   access token lifetime from now on
@@ -345,6 +346,18 @@ const ROUTES: Record<string, Record<string, Handler>> = {
     POST: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-elsewhere`),
   },
   "/.well-known/oauth-protected-resource/mcp-elsewhere": { GET: () => Response.json(RESOURCE_METADATA) },
+  "/mcp-many-scopes": {
+    GET: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-many-scopes`),
+    POST: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-many-scopes`),
+  },
+  "/.well-known/oauth-protected-resource/mcp-many-scopes": {
+    GET: () =>
+      Response.json({
+        ...RESOURCE_METADATA,
+        resource: `${ISSUER}/mcp-many-scopes`,
+        scopes_supported: Array.from({ length: 120 }, (_, i) => `files.scope-number-${i}`),
+      }),
+  },
   "/mcp-moved": {
     GET: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-moved`),
     POST: challenging(`${ISSUER}/.well-known/oauth-protected-resource/mcp-moved`),

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { discoverOAuthProtectedResourceMetadata, type FetchLike } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
+import { McpAuth } from "../../src/apps/manifest.ts";
 import { api, expectError, issueKey } from "./helpers.ts";
 import {
   ask,
@@ -143,5 +144,26 @@ describe("MCP authorization discovery (RFC 9728, RFC 8414) and dynamic registrat
       ((u: string | URL, i?: RequestInit) => fixture().fetch(String(u), i)) as FetchLike,
     );
     expect(meta.resource).toBe(`${AS}/mcp-moved`);
+  });
+
+  it("refuses answers that do not fit a manifest; control: the SDK takes them, the manifest would not", async () => {
+    const w = await hubWorld([]);
+    const before = (await fixtureLog()).filter((e) => e.path === "/register").length;
+    const res = await register(w, `${AS}/mcp-many-scopes`);
+    const [problem] = expectError(res, 400).details as Array<{ code: string; message: string }>;
+    expect(problem?.code).toBe("metadata_out_of_bounds");
+    expect(problem?.message).toContain("scope");
+    // Refused before a client was registered for it.
+    expect((await fixtureLog()).filter((e) => e.path === "/register").length).toBe(before);
+    // Control: the SDK alone hands back the scope list, and stored as the manifest's scope it would
+    // not decode: every later read of the version (list, review, config) would fail.
+    const meta = await discoverOAuthProtectedResourceMetadata(
+      `${AS}/mcp-many-scopes`,
+      { resourceMetadataUrl: `${AS}/.well-known/oauth-protected-resource/mcp-many-scopes` },
+      ((u: string | URL, i?: RequestInit) => fixture().fetch(String(u), i)) as FetchLike,
+    );
+    const scope = meta.scopes_supported?.join(" ") ?? "";
+    expect(scope.length).toBeGreaterThan(1000);
+    expect(McpAuth.safeParse({ type: "oauth", scope }).success).toBe(false);
   });
 });
