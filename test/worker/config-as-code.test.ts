@@ -1,7 +1,7 @@
 /**
  * Configuration as code (issue #34): a tenant exported, changed in the file, diffed and imported
  * back; a document with one bad field refused with that field named and nothing of it applied; a
- * stale If-Match refused with 412.
+ * stale If-Match refused with 412; the decisions an import applies audited as their routes audit them.
  */
 import { describe, expect, it } from "vitest";
 import { demoManifests } from "../../examples/apps/src/manifests.ts";
@@ -205,5 +205,85 @@ describe("configuration as code", () => {
     const refusedUndo = await api("PUT", "/v1/admin/config", { key, body: undo });
     expectError(refusedUndo, 400, "invalid_request");
     expect(JSON.stringify(refusedUndo.body)).toContain("body.apps.0.versions.0.status");
+  });
+
+  it("audits an import's approval and disabling as the routes do, marked as the import's", async () => {
+    const tenant = await createTenant();
+    const key = tenant.adminKey;
+    const dev = (await issueKey(tenant, "developer")).secret;
+    expect((await api("PUT", "/v1/admin/catalog", { key, body: { entries: CATALOG } })).status).toBe(200);
+    const app = await registerDemoApp(tenant, dev, "bank", "config", { approve: false });
+    const { document } = await exported(key);
+    const decisions = ["app_approved", "app_rejected", "app_enabled", "app_disabled", "app_bindings_changed"];
+    const decided = async (since: number) =>
+      (await readAudit(tenant.tenantId, { seq: since })).filter((e) => decisions.includes(e.type));
+    const lastSeq = async () => (await readAudit(tenant.tenantId)).at(-1)!.seq;
+
+    // Control: the document as exported changes nothing, and no decision is audited.
+    const start = await lastSeq();
+    const none = await api("PUT", "/v1/admin/config", { key, body: document });
+    expect(none.body).toMatchObject({ applied: [] });
+    expect(await decided(start)).toEqual([]);
+
+    const file = structuredClone(document);
+    Object.assign(file.apps[0]!.versions[0]!, {
+      status: "approved",
+      clearance: "confidential",
+      bindings: BANK,
+    });
+    file.apps[0]!.enabled = false;
+    const before = await lastSeq();
+    const put = await api("PUT", "/v1/admin/config", { key, body: file });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const rows = await decided(before);
+    const destinations = file.apps[0]!.versions[0]!.destinations;
+    expect(rows.map((e) => [e.type, e.detail])).toEqual([
+      ["app_disabled", { appId: app.id, via: "config_import" }],
+      [
+        "app_approved",
+        {
+          appId: app.id,
+          version: 1,
+          approve: true,
+          clearance: "confidential",
+          bindings: BANK,
+          destinations,
+          via: "config_import",
+        },
+      ],
+    ]);
+    // The summary row is still written beside them.
+    const all = await readAudit(tenant.tenantId, { seq: before });
+    expect(all.filter((e) => e.type === "config_imported")).toHaveLength(1);
+
+    // The same decisions through their routes, in another tenant: the same rows, less the marker.
+    const other = await createTenant("other");
+    const otherDev = (await issueKey(other, "developer")).secret;
+    const catalog = await api("PUT", "/v1/admin/catalog", {
+      key: other.adminKey,
+      body: { entries: CATALOG },
+    });
+    expect(catalog.status).toBe(200);
+    const routed = await registerDemoApp(other, otherDev, "bank", "config", {
+      clearance: "confidential",
+      bindings: BANK,
+      approval: { destinations },
+    });
+    const off = await api("POST", `/v1/admin/apps/${routed.id}/disable`, { key: other.adminKey });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const viaRoutes = (await readAudit(other.tenantId)).filter((e) => decisions.includes(e.type));
+    const unmarked = (d: unknown) => {
+      const { via: _, ...rest } = d as Record<string, unknown>;
+      return { ...rest, appId: "app" };
+    };
+    expect(viaRoutes.map((e) => [e.type, unmarked(e.detail)])).toEqual(
+      [...rows].reverse().map((e) => [e.type, unmarked(e.detail)]),
+    );
+
+    // Importing the same file again changes nothing, and audits no decision again.
+    const again = await lastSeq();
+    const same = await api("PUT", "/v1/admin/config", { key, body: file });
+    expect(same.body).toMatchObject({ applied: [] });
+    expect(await decided(again)).toEqual([]);
   });
 });

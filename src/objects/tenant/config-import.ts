@@ -29,7 +29,7 @@ import * as registry from "./registry.ts";
 type Step =
   | { kind: "approve"; appId: string; version: number; approval: Approval }
   | { kind: "reject"; appId: string; version: number; reason: string }
-  | { kind: "bind"; appId: string; version: number; bindings: registry.Bindings }
+  | { kind: "bind"; appId: string; version: number; before: registry.Bindings; bindings: registry.Bindings }
   | { kind: "enable"; appId: string; enabled: boolean };
 type Approval = registry.Approval & { pins: Record<string, string> | null };
 
@@ -194,7 +194,13 @@ export async function planImport(
           });
         } else {
           problems.push(...bindingIssues());
-          steps.push({ kind: "bind", appId: app.appId, version: v.version, bindings: v.bindings });
+          steps.push({
+            kind: "bind",
+            appId: app.appId,
+            version: v.version,
+            before: stored.bindings,
+            bindings: v.bindings,
+          });
         }
       }
     }
@@ -203,11 +209,57 @@ export async function planImport(
   return { ok: true, plan: { policy, catalog: catalogChanged ? doc.catalog : null, apps: steps } };
 }
 
-/** Writes a checked plan; the caller runs it inside one storage transaction. */
+/**
+ * One decision an import applied, as the audit row its own route writes (review, enable/disable,
+ * bindings: TenantDO), so whatever watches `app_approved` sees an import's approval too.
+ */
+export type AppliedDecision =
+  | { kind: "app_approved"; detail: { appId: string; version: number } & registry.Approval & Via }
+  | { kind: "app_rejected"; detail: { appId: string; version: number; approve: false; reason: string } & Via }
+  | { kind: "app_enabled" | "app_disabled"; detail: { appId: string } & Via }
+  | {
+      kind: "app_bindings_changed";
+      detail: {
+        appId: string;
+        version: number;
+        before: registry.Bindings;
+        bindings: registry.Bindings;
+      } & Via;
+    };
+type Via = { via: "config_import" };
+const via = "config_import" as const;
+
+function decisionOf(step: Step): AppliedDecision {
+  const { appId } = step;
+  switch (step.kind) {
+    case "enable":
+      return { kind: step.enabled ? "app_enabled" : "app_disabled", detail: { appId, via } };
+    case "bind":
+      return {
+        kind: "app_bindings_changed",
+        detail: { appId, version: step.version, before: step.before, bindings: step.bindings, via },
+      };
+    case "approve": {
+      // The pins stay out, as the approve route's row leaves them out: they are in the version.
+      const { pins: _, ...approval } = step.approval;
+      return { kind: "app_approved", detail: { appId, version: step.version, ...approval, via } };
+    }
+    case "reject":
+      return {
+        kind: "app_rejected",
+        detail: { appId, version: step.version, approve: false, reason: step.reason, via },
+      };
+  }
+}
+
+/**
+ * Writes a checked plan; the caller runs it inside one storage transaction, and audits the
+ * decisions returned once it has committed.
+ */
 export function applyPlan(
   sql: Sql,
   plan: ImportPlan,
-): { policyVersion: number | null; catalogVersion: number | null } {
+): { policyVersion: number | null; catalogVersion: number | null; decisions: AppliedDecision[] } {
   let policyVersion: number | null = null;
   if (plan.policy) {
     for (const k of plan.policy.keys) if ("drop" in k) dropKey(sql, k.setting);
@@ -225,5 +277,5 @@ export function applyPlan(
       if (!done.ok) throw new Error(`config import: ${done.message}`);
     }
   }
-  return { policyVersion, catalogVersion };
+  return { policyVersion, catalogVersion, decisions: plan.apps.map(decisionOf) };
 }

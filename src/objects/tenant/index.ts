@@ -425,7 +425,9 @@ export class TenantDO extends DurableObject<Env> {
       );
       if (!planned.ok) return planned;
       const diff = diffConfig(live.document, document);
-      const versions = this.ctx.storage.transactionSync(() => applyPlan(this.sql, planned.plan));
+      const { decisions, ...versions } = this.ctx.storage.transactionSync(() =>
+        applyPlan(this.sql, planned.plan),
+      );
       const broken = brokenBindings(
         serving.servingApps(this.sql),
         currentCatalog(this.sql).entries,
@@ -434,6 +436,9 @@ export class TenantDO extends DurableObject<Env> {
       this.changed();
       const changes = diff.policy.length + diff.catalog.length + diff.apps.length;
       this.audit("config_imported", { ...versions, changes, paths: changedPaths(diff), broken });
+      // Each decision also as its own route's row (marked as the import's): the summary above lists
+      // at most 50 paths, and what keys on app_approved or app_disabled must see an import's too.
+      for (const { kind, detail } of decisions) this.audit(kind, detail);
       const now = await exportConfig(this.sql, this.policies.get(this.sql), storedBindings(this.sql));
       return { ok: true as const, etag: now.etag, diff, broken };
     });
