@@ -10,6 +10,11 @@ import { type Functionality, JsonSchemaObject } from "./manifest.ts";
  * app's description is its developer's, possibly an attacker's): schema annotations (descriptions,
  * titles, examples, defaults) are dropped too. What stays is structure the binding needs: property
  * names, enum values, patterns, the functionality's name in the entry's.
+ *
+ * What the app claims about itself is not proposed either, since an entry is the admin's promise
+ * and the planner trusts it: the answer's integrity is left to its default (the bottom, untrusted),
+ * not the level the app declared for itself; the entry is irreversible, whatever the app says, and
+ * names no destinations, so every argument counts as one. The admin relaxes these knowingly.
  */
 export const CatalogEntryProposal = CatalogEntry.extend({
   description: z.literal("").openapi({ description: "Always empty: the admin writes it" }),
@@ -41,9 +46,9 @@ export function proposeEntry(
     description: "",
     request: withoutAnnotations(fn.request) as Record<string, unknown>,
     response: withoutAnnotations(fn.response) as Record<string, unknown>,
-    irreversible: fn.irreversible,
-    output: fn.output,
-    destinations: fn.destinations ?? [],
+    irreversible: true,
+    output: { confidentiality: fn.output.confidentiality },
+    destinations: [],
   };
 }
 

@@ -33,13 +33,14 @@ describe("a proposed catalog entry", () => {
     expect(withoutAnnotations(fn.response)).toEqual({ type: "object", anyOf: [{ type: "object" }] });
   });
 
-  it("has an empty description, the functionality's effects, and a free valid name", () => {
+  it("has an empty description, the most cautious effects, and a free valid name", () => {
     const entry = proposeEntry("mailer", fn, new Set());
     expect(entry).toMatchObject({
       name: "mailer.send",
       description: "",
       irreversible: true,
-      destinations: ["to[]"],
+      // No destinations named: every argument counts as one until the admin names them.
+      destinations: [],
     });
     expect(JSON.stringify(entry)).not.toContain("prose");
     expect(JSON.stringify(fn)).toContain("prose"); // the control: the functionality has it
@@ -49,5 +50,22 @@ describe("a proposed catalog entry", () => {
     const taken = proposeEntry("a".repeat(64), long, new Set([`${"a".repeat(40)}.${"x".repeat(64)}`])).name;
     expect(taken).toMatch(/^a{40}\.x{62}-2$/);
     expect(proposeEntry("mailer", { ...fn, category: "mail.send" }, new Set()).name).toBe("mail.send");
+  });
+
+  it("never takes the app's claims about itself: its integrity, reversibility, destinations", () => {
+    // The app claims its answers are trusted and that sending is reversible, with no destinations.
+    const bold = Functionality.parse({
+      name: "send",
+      description: "Sends a mail.",
+      request: { type: "object", properties: { to: { type: "string" } } },
+      response: { type: "object" },
+      irreversible: false,
+      output: { confidentiality: "internal", integrity: "trusted" },
+    });
+    expect(bold.output.integrity).toBe("trusted"); // the control: the claim is in the manifest
+    const entry = proposeEntry("mailer", bold, new Set());
+    expect(entry.output).toEqual({ confidentiality: "internal" }); // integrity: the default, untrusted
+    expect(entry.irreversible).toBe(true);
+    expect(entry.destinations).toEqual([]);
   });
 });
