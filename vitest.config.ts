@@ -113,6 +113,7 @@ export default defineConfig({
         {
           LATTICE_OTLP_ENDPOINT: `http://${OTLP_HOST}/v1/traces`,
           LATTICE_OTLP_HEADERS: "x-fixture=lattice",
+          LATTICE_TRACE_APPS: "on",
           TEST_OTLP_RECEIVER: `http://${OTLP_HOST}`,
           ...(process.env.TEST_PRINT_TRACE && { TEST_PRINT_TRACE: "1" }),
         },

@@ -41,6 +41,12 @@ declare namespace Cloudflare {
     LATTICE_OTLP_ENDPOINT?: string;
     /** Headers for the OTLP endpoint, `name=value` pairs comma-separated (a Worker secret: it usually holds a token). */
     LATTICE_OTLP_HEADERS?: string;
+    /**
+     * "on": apps receive the query's trace context (`traceparent`), so a product's trace continues
+     * into them. Off by default: every app of a query would get the same trace id, an id apps could
+     * join their views of one user on, where otherwise they see only per-call ids.
+     */
+    LATTICE_TRACE_APPS?: string;
     OPENAI_BASE_URL?: string;
     OPENAI_API_KEY?: string;
     OPENAI_MODEL?: string;

@@ -68,6 +68,15 @@ export function formatTraceparent(context: TraceContext): string {
   return `00-${context.traceId}-${context.spanId}-${context.flags.toString(16).padStart(2, "0")}`;
 }
 
+/**
+ * The `traceparent` an app is sent for its call: the app-call span's, only where the deployment
+ * opted in (LATTICE_TRACE_APPS=on). One trace id across the apps of a query (and across queries,
+ * if the frontend keeps one trace per chat) is a handle apps could join what each saw of a user on.
+ */
+export function appTraceparent(env: { LATTICE_TRACE_APPS?: string }, span: TraceContext): string | undefined {
+  return env.LATTICE_TRACE_APPS === "on" ? formatTraceparent(span) : undefined;
+}
+
 /** Random lowercase hex of `bytes` bytes (a trace id: 16, a span id: 8). */
 export function traceHex(bytes: 8 | 16): string {
   const b = crypto.getRandomValues(new Uint8Array(bytes));

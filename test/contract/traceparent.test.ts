@@ -1,6 +1,11 @@
 /** W3C Trace Context as the API reads it (src/objects/tracing.ts): a bad header is ignored, never an error. */
 import { describe, expect, it } from "vitest";
-import { childContext, formatTraceparent, parseTraceparent } from "../../src/objects/tracing.ts";
+import {
+  appTraceparent,
+  childContext,
+  formatTraceparent,
+  parseTraceparent,
+} from "../../src/objects/tracing.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";
@@ -38,5 +43,12 @@ describe("traceparent", () => {
     expect(child.spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(child.spanId).not.toBe(SPAN);
     expect(childContext(null).traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("is sent to apps only where the deployment opted in; control: on, the app-call span's goes", () => {
+    const span = { traceId: TRACE, spanId: SPAN, flags: 1 };
+    expect(appTraceparent({}, span)).toBeUndefined();
+    expect(appTraceparent({ LATTICE_TRACE_APPS: "yes" }, span)).toBeUndefined();
+    expect(appTraceparent({ LATTICE_TRACE_APPS: "on" }, span)).toBe(`00-${TRACE}-${SPAN}-01`);
   });
 });

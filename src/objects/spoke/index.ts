@@ -23,7 +23,7 @@ import { isReservedUserId } from "../names.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub, tenantServing } from "../stubs.ts";
 import { appCredential, modelFor, recordTokens, servingApp } from "../tenant-replica/index.ts";
-import { formatTraceparent, parseTraceparent, Tracer } from "../tracing.ts";
+import { appTraceparent, parseTraceparent, Tracer } from "../tracing.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
@@ -94,7 +94,8 @@ export class SpokeDO extends DurableObject<Env> {
         })
       : null;
     const { traceparent: _, ...untraced } = given;
-    const call = span ? { ...untraced, traceparent: formatTraceparent(span.context) } : untraced;
+    const sent = span ? appTraceparent(this.env, span.context) : undefined;
+    const call = sent ? { ...untraced, traceparent: sent } : untraced;
     const result = await callApp(call, this.context(call), (response, outcome, held) =>
       this.remember(call, response, outcome, held),
     );
