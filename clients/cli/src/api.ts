@@ -1,4 +1,5 @@
 /** The CLI's calls to the API: JSON in, JSON out, each bounded in time and size. */
+import { readBounded } from "../../../src/bounded-body.ts";
 
 /** A field the API refused, as its error shape names it. */
 export interface Problem {
@@ -79,20 +80,10 @@ function refusal(status: number, body: unknown): ApiRefused {
   return new ApiRefused(status, `${message} (${status} ${code})`, problems);
 }
 
+/** The answer, cut off past the limit: the same bounded read every outbound call of Lattice uses. */
 async function boundedText(res: Response): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new ApiRefused(res.status, `the answer is over ${MAX_ANSWER_BYTES} bytes`, []);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const text = await readBounded(res, MAX_ANSWER_BYTES);
+  if (text === "too_large")
+    throw new ApiRefused(res.status, `the answer is over ${MAX_ANSWER_BYTES} bytes`, []);
+  return text;
 }
