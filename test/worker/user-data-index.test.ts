@@ -3,6 +3,10 @@
  * asked a query: the hub keeps a marker, and a session without one is noted. The pre-index session
  * is made by clearing the index row and the marker in storage, then evicting the hub (a deploy's
  * fresh instance). Control: without the reopening, the export does not find it.
+ *
+ * And an erasure forgets only the index rows it read, as it read them: a row noted again meanwhile
+ * (its object made anew between its erase and the forgetting) stays. Control: a row not noted again
+ * goes.
  */
 
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
@@ -53,5 +57,26 @@ describe("a session opened before the user index", () => {
     const q = await runQuery(w, sid, "Say hello", { steps: [display(lit("hello"))] });
     expect(q.status).toBe("completed");
     expect(await exported(w)).toEqual([sid]);
+  });
+});
+
+describe("an erasure's forgetting of the index", () => {
+  it("keeps a row noted again after the erasure read the index; drops the others", async () => {
+    const artifacts = env.ARTIFACTS.getByName(artifactsObjectName("t_race", "alice"));
+    await artifacts.noteObject("session", "ses_remade");
+    await artifacts.noteObject("session", "ses_gone");
+    await artifacts.noteObject("spoke", "app_gone");
+    const read = await artifacts.userObjects(); // the erasure begins
+    expect(read.sessions).toEqual(["ses_remade", "ses_gone"]);
+    await artifacts.noteObject("session", "ses_remade"); // made anew while the erasure runs
+    await artifacts.noteObject("session", "ses_new"); // first made while it runs
+    await artifacts.forgetObjects(read.seen);
+    const after = await artifacts.userObjects();
+    expect(after.sessions).toEqual(["ses_remade", "ses_new"]);
+    // Control: the rows not noted again went.
+    expect(after.spokes).toEqual([]);
+    // A later erasure reads the kept row afresh and forgets it.
+    await artifacts.forgetObjects(after.seen);
+    expect((await artifacts.userObjects()).seen).toEqual([]);
   });
 });
