@@ -57,6 +57,16 @@ export type SeenObject = { kind: UserObjectKind; id: string; notes: number };
 
 /** Artifacts an export carries at most (a user keeps few; values may be large): past it, `truncated`. */
 export const EXPORT_MAX_ARTIFACTS = 1_000;
+/**
+ * Bytes (UTF-8, as serialized) an export's whole document carries at most: a user with large
+ * values gets a truncated export, never a response too large to build or send.
+ */
+export const EXPORT_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The UTF-8 size of a value as JSON: what it adds to an export. */
+export function jsonBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? "").length;
+}
 
 /** Rules one user may keep: each is read at every call that would ask. */
 export const MAX_STANDING_RULES = 100;
@@ -248,23 +258,37 @@ export class ArtifactsDO extends DurableObject<Env> {
     };
   }
 
-  /** Everything held here, values as stored; artifacts newest first up to `EXPORT_MAX_ARTIFACTS`. */
-  exportData(): {
+  /**
+   * Everything held here, values as stored; artifacts newest first up to `EXPORT_MAX_ARTIFACTS`
+   * and, with grants and rules, up to `maxBytes` serialized: the artifact that would pass it, and
+   * every older one, is left out (`artifactsTruncated`).
+   */
+  exportData(maxBytes = EXPORT_MAX_BYTES): {
     artifacts: Array<{ metadata: ArtifactMetadata; value: unknown }>;
     artifactsTruncated: boolean;
     grants: Grant[];
     standingRules: StandingRule[];
+    /** The serialized size of what is returned: the route spends the rest of its budget on sessions. */
+    bytes: number;
   } {
+    const grants = this.grants();
+    const standingRules = this.standingRules();
+    let bytes = jsonBytes(grants) + jsonBytes(standingRules);
     const rows = this.sql<Row>`SELECT * FROM artifacts ORDER BY created_at DESC, id DESC
       LIMIT ${EXPORT_MAX_ARTIFACTS + 1}`;
-    return {
-      artifacts: rows
-        .slice(0, EXPORT_MAX_ARTIFACTS)
-        .map((row) => ({ metadata: toMetadata(row), value: decode(Json, row.value, `artifact ${row.id}`) })),
-      artifactsTruncated: rows.length > EXPORT_MAX_ARTIFACTS,
-      grants: this.grants(),
-      standingRules: this.standingRules(),
-    };
+    const artifacts: Array<{ metadata: ArtifactMetadata; value: unknown }> = [];
+    let artifactsTruncated = rows.length > EXPORT_MAX_ARTIFACTS;
+    for (const row of rows.slice(0, EXPORT_MAX_ARTIFACTS)) {
+      const metadata = toMetadata(row);
+      const size = jsonBytes(metadata) + new TextEncoder().encode(row.value).length;
+      if (bytes + size > maxBytes) {
+        artifactsTruncated = true;
+        break;
+      }
+      bytes += size;
+      artifacts.push({ metadata, value: decode(Json, row.value, `artifact ${row.id}`) });
+    }
+    return { artifacts, artifactsTruncated, grants, standingRules, bytes };
   }
 
   /**

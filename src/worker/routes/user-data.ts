@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { EXPORT_MAX_BYTES, jsonBytes } from "../../objects/artifacts/index.ts";
 import { flushAudit } from "../../objects/audit-sink.ts";
 import { artifactsStub, hubStub, spokeStub, tenantAdmin } from "../../objects/stubs.ts";
 import { tenantPolicy } from "../../objects/tenant-replica/index.ts";
@@ -29,6 +30,9 @@ const Truncated = z.object({
   artifacts: z.boolean(),
   audit: z.boolean(),
   queries: z.array(z.string()).openapi({ description: "Sessions whose queries were cut at the cap" }),
+  memory: z
+    .array(z.string())
+    .openapi({ description: "Apps whose memory was cut at the export's byte cap (oldest kept)" }),
 });
 
 const UserExport = z
@@ -188,7 +192,28 @@ export const userDataRoutes = base
       Promise.all(index.spokes.map((app) => spokeStub(c.env, tenantId, userId, app).exportData())),
       tenantAdmin(c.env, tenantId).userAudit(userId),
     ]);
-    const kept = sessions.flatMap((s) => (s ? [s] : []));
+    // One byte budget for the document (EXPORT_MAX_BYTES): the artifacts object spent its part; the
+    // audit (capped by rows) is counted, then sessions oldest first, then each app's memory, until
+    // the next would pass it. A heavy user gets `truncated`, never a response too large to send.
+    let bytes = held.bytes + jsonBytes(audit.events);
+    const fits = (value: unknown) => {
+      const size = jsonBytes(value);
+      if (bytes + size > EXPORT_MAX_BYTES) return false;
+      bytes += size;
+      return true;
+    };
+    const present = sessions.flatMap((s) => (s ? [s] : []));
+    const fitting = present.findIndex((s) => !fits(s));
+    const kept = fitting < 0 ? present : present.slice(0, fitting);
+    const memoryCut: string[] = [];
+    const spokesHeld = spokes.flatMap((s) => {
+      if (!s) return [];
+      const { memory, ...rest } = s;
+      const cut = memory.findIndex((m) => !fits(m));
+      if (cut < 0 && fits(rest)) return [s];
+      memoryCut.push(s.appId);
+      return [{ ...rest, memory: cut < 0 ? memory : memory.slice(0, cut) }];
+    });
     // The display policy is the one boundary to the frontend, and a user token is the frontend's:
     // what the artifacts route would withhold, the export withholds too. The admin key answers the
     // data-rights request itself and reads everything.
@@ -198,8 +223,7 @@ export const userDataRoutes = base
           shown.label(a.metadata.label) ? a : { metadata: a.metadata, withheld: true as const },
         )
       : held.artifacts;
-    const spokesOut = spokes.flatMap((s) => {
-      if (!s) return [];
+    const spokesOut = spokesHeld.flatMap((s) => {
       if (!shown) return [s];
       const memory = s.memory.map((m) => (memoryShown(shown, m.levels) ? m : withheldMemory(m)));
       return [{ ...s, memory }];
@@ -209,10 +233,11 @@ export const userDataRoutes = base
       exportedAt: new Date().toISOString(),
       userId,
       truncated: {
-        sessions: index.sessions.length > EXPORT_MAX_SESSIONS,
+        sessions: index.sessions.length > EXPORT_MAX_SESSIONS || kept.length < present.length,
         artifacts: held.artifactsTruncated,
         audit: audit.truncated,
         queries: kept.filter((s) => s.truncated).map((s) => s.session.id),
+        memory: memoryCut,
       },
       sessions: kept,
       artifacts: artifactsOut,
