@@ -5,13 +5,27 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { EXPORT_MAX_BYTES } from "../../src/objects/artifacts/index.ts";
+import { EXPORT_MAX_BYTES, jsonBytes } from "../../src/objects/artifacts/index.ts";
 import { artifactsObjectName } from "../../src/objects/names.ts";
 import { api } from "./helpers.ts";
-import { hubWorld } from "./hub-kit.ts";
+import { hubWorld, OWN_BOOK, withInvite } from "./hub-kit.ts";
+import { history } from "./user-data-kit.ts";
 
 /** A value under a DO row's size limit; a handful of them pass the export's cap. */
 const BIG = 1_500_000;
+
+const bigArtifact = (i: number, size = BIG) => ({
+  id: `a_big_${i}`,
+  name: `big${i}`,
+  intent: "a large saved value",
+  semantics: "text",
+  query: "q",
+  label: { confidentiality: "public", integrity: "trusted" },
+  sessionId: "ses_x",
+  queryId: "q_x",
+  plannedIn: "apps" as const,
+  value: `${i}`.padEnd(size, "x"),
+});
 
 async function heavyUser(count: number) {
   const w = await hubWorld([]);
@@ -49,5 +63,50 @@ describe("a heavy user's export", () => {
     const doc = await heavyUser(count);
     expect(doc.truncated.artifacts).toBe(false);
     expect(doc.artifacts.length).toBe(count);
+  });
+});
+
+type Doc = {
+  sessions: unknown[];
+  spokes: Array<{ appId: string; memory: unknown[] }>;
+  truncated: { sessions: boolean; memory: string[] };
+};
+
+describe("sessions and memory past the byte cap", () => {
+  it("are left out once newer artifacts fill the budget, and truncated names them", async () => {
+    const w = await hubWorld(["contacts", "calendar"], withInvite(OWN_BOOK));
+    await history(w, "alice", "PLANT-size"); // a session, its artifacts, the contacts app's memory
+    const whole = (await api("GET", "/v1/users/alice/export", { key: w.tenant.adminKey })).body as Doc;
+    // Control: under the cap, the session and the memory come, untruncated.
+    expect(whole.sessions).toHaveLength(1);
+    expect(whole.spokes.find((s) => s.appId === w.apps.contacts)?.memory.length).toBeGreaterThan(0);
+    expect(whole.truncated).toMatchObject({ sessions: false, memory: [] });
+
+    // Newer artifacts that leave 16 bytes of the budget once grants and the rule are counted.
+    const base =
+      jsonBytes((whole as unknown as { grants: unknown }).grants) +
+      jsonBytes((whole as unknown as { standingRules: unknown }).standingRules);
+    const artifacts = env.ARTIFACTS.getByName(artifactsObjectName(w.tenant.tenantId, "alice"));
+    const probe = (await artifacts.put(bigArtifact(0, 1))) as unknown;
+    await artifacts.delete("a_big_0");
+    const overhead = jsonBytes(probe) + 2; // the metadata (ids of one length), the value's quotes
+    let left = EXPORT_MAX_BYTES - base - 16;
+    let filled = 0;
+    for (let i = 0; left > overhead; i++, filled++) {
+      await new Promise((r) => setTimeout(r, 2)); // newest first: distinct times, newer than the history's
+      const size = Math.min(BIG, left - overhead);
+      await artifacts.put(bigArtifact(i, size));
+      left -= overhead + size;
+    }
+    const doc = (await api("GET", "/v1/users/alice/export", { key: w.tenant.adminKey })).body as Doc;
+    // Every filler artifact fits (the budget was filled, not overrun); the history's older ones do not.
+    const ids = (doc as unknown as { artifacts: Array<{ metadata: { id: string } }> }).artifacts.map(
+      (a) => a.metadata.id,
+    );
+    expect(ids.filter((id) => id.startsWith("a_big_"))).toHaveLength(filled);
+    expect(doc.sessions).toEqual([]);
+    expect(doc.truncated.sessions).toBe(true);
+    expect(doc.truncated.memory).toContain(w.apps.contacts);
+    expect(doc.spokes.find((s) => s.appId === w.apps.contacts)?.memory).toEqual([]);
   });
 });

@@ -209,10 +209,11 @@ export const userDataRoutes = base
     const spokesHeld = spokes.flatMap((s) => {
       if (!s) return [];
       const { memory, ...rest } = s;
+      bytes += jsonBytes(rest); // the app and its connections: small, always named
       const cut = memory.findIndex((m) => !fits(m));
-      if (cut < 0 && fits(rest)) return [s];
+      if (cut < 0) return [s];
       memoryCut.push(s.appId);
-      return [{ ...rest, memory: cut < 0 ? memory : memory.slice(0, cut) }];
+      return [{ ...rest, memory: memory.slice(0, cut) }];
     });
     // The display policy is the one boundary to the frontend, and a user token is the frontend's:
     // what the artifacts route would withhold, the export withholds too. The admin key answers the
