@@ -43,14 +43,30 @@ const MIGRATIONS = {
   userObjects: [
     `CREATE TABLE user_objects (
        kind TEXT NOT NULL, id TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (kind, id))`,
+    // How often each was noted: an erasure forgets a row only as it read it, so one noted again
+    // meanwhile (its object made anew) stays. A counter, not a time: the clock need not advance
+    // between two calls.
+    `ALTER TABLE user_objects ADD COLUMN notes INTEGER NOT NULL DEFAULT 1`,
   ],
 };
 
 /** What the per-user index names: a session's hub, or a spoke by its app. */
 export type UserObjectKind = "session" | "spoke";
+/** An index row as an erasure read it: `forgetObjects` drops it only if it was not noted since. */
+export type SeenObject = { kind: UserObjectKind; id: string; notes: number };
 
 /** Artifacts an export carries at most (a user keeps few; values may be large): past it, `truncated`. */
 export const EXPORT_MAX_ARTIFACTS = 1_000;
+/**
+ * Bytes (UTF-8, as serialized) an export's whole document carries at most: a user with large
+ * values gets a truncated export, never a response too large to build or send.
+ */
+export const EXPORT_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The UTF-8 size of a value as JSON: what it adds to an export. */
+export function jsonBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? "").length;
+}
 
 /** Rules one user may keep: each is read at every call that would ask. */
 export const MAX_STANDING_RULES = 100;
@@ -221,37 +237,58 @@ export class ArtifactsDO extends DurableObject<Env> {
    * once when a spoke is first used (never on a query's steps). Idempotent.
    */
   noteObject(kind: UserObjectKind, id: string): void {
-    this.sql`INSERT OR IGNORE INTO user_objects (kind, id, created_at)
-             VALUES (${kind}, ${id}, ${new Date().toISOString()})`;
+    // Noted again (an object erased and made anew while an erasure runs): counted, so that erasure's
+    // `forgetObjects` keeps the row. The first noting's time stays: the export's order.
+    this.sql`INSERT INTO user_objects (kind, id, created_at, notes)
+             VALUES (${kind}, ${id}, ${new Date().toISOString()}, 1)
+             ON CONFLICT (kind, id) DO UPDATE SET notes = notes + 1`;
   }
 
-  /** The sessions and spoke apps this user has, oldest first. */
-  userObjects(): { sessions: string[]; spokes: string[] } {
-    const rows = this.sql<{ kind: string; id: string }>`
-      SELECT kind, id FROM user_objects ORDER BY created_at, id`;
+  /** The sessions and spoke apps this user has, oldest first; `seen`, the rows as read now. */
+  userObjects(): { sessions: string[]; spokes: string[]; seen: SeenObject[] } {
+    const rows = this.sql<{ kind: string; id: string; notes: number }>`
+      SELECT kind, id, notes FROM user_objects ORDER BY created_at, id`;
+    const seen = rows.flatMap((r): SeenObject[] =>
+      r.kind === "session" || r.kind === "spoke" ? [{ kind: r.kind, id: r.id, notes: r.notes }] : [],
+    );
     return {
-      sessions: rows.filter((r) => r.kind === "session").map((r) => r.id),
-      spokes: rows.filter((r) => r.kind === "spoke").map((r) => r.id),
+      sessions: seen.filter((r) => r.kind === "session").map((r) => r.id),
+      spokes: seen.filter((r) => r.kind === "spoke").map((r) => r.id),
+      seen,
     };
   }
 
-  /** Everything held here, values as stored; artifacts newest first up to `EXPORT_MAX_ARTIFACTS`. */
-  exportData(): {
+  /**
+   * Everything held here, values as stored; artifacts newest first up to `EXPORT_MAX_ARTIFACTS`
+   * and, with grants and rules, up to `maxBytes` serialized: the artifact that would pass it, and
+   * every older one, is left out (`artifactsTruncated`).
+   */
+  exportData(maxBytes = EXPORT_MAX_BYTES): {
     artifacts: Array<{ metadata: ArtifactMetadata; value: unknown }>;
     artifactsTruncated: boolean;
     grants: Grant[];
     standingRules: StandingRule[];
+    /** The serialized size of what is returned: the route spends the rest of its budget on sessions. */
+    bytes: number;
   } {
+    const grants = this.grants();
+    const standingRules = this.standingRules();
+    let bytes = jsonBytes(grants) + jsonBytes(standingRules);
     const rows = this.sql<Row>`SELECT * FROM artifacts ORDER BY created_at DESC, id DESC
       LIMIT ${EXPORT_MAX_ARTIFACTS + 1}`;
-    return {
-      artifacts: rows
-        .slice(0, EXPORT_MAX_ARTIFACTS)
-        .map((row) => ({ metadata: toMetadata(row), value: decode(Json, row.value, `artifact ${row.id}`) })),
-      artifactsTruncated: rows.length > EXPORT_MAX_ARTIFACTS,
-      grants: this.grants(),
-      standingRules: this.standingRules(),
-    };
+    const artifacts: Array<{ metadata: ArtifactMetadata; value: unknown }> = [];
+    let artifactsTruncated = rows.length > EXPORT_MAX_ARTIFACTS;
+    for (const row of rows.slice(0, EXPORT_MAX_ARTIFACTS)) {
+      const metadata = toMetadata(row);
+      const size = jsonBytes(metadata) + new TextEncoder().encode(row.value).length;
+      if (bytes + size > maxBytes) {
+        artifactsTruncated = true;
+        break;
+      }
+      bytes += size;
+      artifacts.push({ metadata, value: decode(Json, row.value, `artifact ${row.id}`) });
+    }
+    return { artifacts, artifactsTruncated, grants, standingRules, bytes };
   }
 
   /**
@@ -274,9 +311,16 @@ export class ArtifactsDO extends DurableObject<Env> {
     });
   }
 
-  /** The index cleared, once every object it named was erased. */
-  forgetObjects(): void {
-    this.sql`DELETE FROM user_objects`;
+  /**
+   * The rows an erasure read at its start dropped, once every object they named was erased; a row
+   * noted since (its object made anew meanwhile, `notes` grown) stays, as does one the erasure never
+   * read: those objects were not erased.
+   */
+  forgetObjects(seen: SeenObject[]): void {
+    this.ctx.storage.transactionSync(() => {
+      for (const { kind, id, notes } of seen)
+        this.sql`DELETE FROM user_objects WHERE kind = ${kind} AND id = ${id} AND notes = ${notes}`;
+    });
   }
 }
 

@@ -36,6 +36,8 @@ import { type QueryView, viewQuery } from "./view.ts";
 
 export type { Answerer } from "../../runtime/index.ts";
 
+/** Storage key marking the session named in its user's index (#34); absent on sessions opened before it. */
+const INDEXED_KEY = "index:noted";
 const EXPIRED = { type: "expired" } as const;
 
 /** Every table a hub keeps (migrations.ts): an erasure clears each. */
@@ -85,6 +87,8 @@ export class HubDO extends DurableObject<Env> {
    * leaves no object behind.
    */
   private opened: boolean;
+  /** Whether the session is known to be named in its user's index (the `INDEXED_KEY` marker read). */
+  private indexed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -140,9 +144,27 @@ export class HubDO extends DurableObject<Env> {
     if (!this.opened) migrate(this.ctx.storage, HUB_MIGRATIONS, HUB_LEGACY_LAYOUT);
     this.opened = true;
     const existing = this.store.session();
-    if (existing) return existing;
-    await artifactsStub(this.env, session.tenantId, session.userId).noteObject("session", session.id);
+    if (existing) {
+      await this.noteInIndex(existing);
+      return existing;
+    }
+    await this.noteInIndex(session);
     return this.store.openSession(session);
+  }
+
+  /**
+   * Names the session in its user's index unless the marker says it was: a session opened before the
+   * index existed has no marker, and is named at its next opening or query (as a spoke is at its
+   * next use).
+   * The marker is read once per instance, so a reopening pays one storage read per hub lifetime.
+   */
+  private async noteInIndex(session: Pick<Session, "id" | "tenantId" | "userId">): Promise<void> {
+    if (this.indexed) return;
+    if ((await this.ctx.storage.get(INDEXED_KEY)) !== true) {
+      await artifactsStub(this.env, session.tenantId, session.userId).noteObject("session", session.id);
+      await this.ctx.storage.put(INDEXED_KEY, true);
+    }
+    this.indexed = true;
   }
 
   session(): Session | null {
@@ -226,6 +248,9 @@ export class HubDO extends DurableObject<Env> {
     const waitUntil = (p: Promise<unknown>) => this.ctx.waitUntil(p);
     const quota = await spend(this.env, session.tenantId, "queries", waitUntil);
     if (!quota.ok) return failure("quota_exceeded", "the daily query quota is used up", quota.details);
+    // A session opened before the index existed is used through its queries, never opened again:
+    // it is named here (once per instance; nothing after the marker is read).
+    await this.noteInIndex(session);
     const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data, trace);
     this.store.emit(query.id, "query_started", { text });
     if (auto) {
@@ -282,6 +307,8 @@ export class HubDO extends DurableObject<Env> {
   async settleTurn(queryId: string): Promise<void> {
     if ((await this.ctx.storage.get<string>("chat:owed")) === queryId)
       await this.ctx.storage.delete("chat:owed");
+    await this.ctx.storage.delete(INDEXED_KEY); // a session opened anew on this id is named again
+    this.indexed = false;
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {
@@ -379,6 +406,8 @@ export class HubDO extends DurableObject<Env> {
         return cleared;
       });
       await this.ctx.storage.delete("chat:owed");
+      await this.ctx.storage.delete(INDEXED_KEY); // a session opened anew on this id is named again
+      this.indexed = false;
       await this.ctx.storage.deleteAlarm();
       this.store.forgetSession();
     });

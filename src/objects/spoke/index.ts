@@ -60,6 +60,7 @@ type Owner = { tenant_id: string; user_id: string; app_id: string; indexed: numb
 const ownerOf = (o: Owner) => ({ tenantId: o.tenant_id, userId: o.user_id, appId: o.app_id });
 /** Remembered requests and answers are whatever JSON the spoke stored. */
 const Json = z.unknown();
+const Levels = z.array(z.string());
 
 /**
  * One per (tenant, user, app): the only thing that ever calls the app's endpoint. It calls only an
@@ -305,6 +306,7 @@ export class SpokeDO extends DurableObject<Env> {
       response: unknown;
       outcome: string;
       at: string;
+      levels: string[] | null;
     }>;
     oauth: Array<{
       tokenUrl: string;
@@ -324,16 +326,19 @@ export class SpokeDO extends DurableObject<Env> {
       response: string | null;
       outcome: string;
       at: string;
+      levels: string | null;
     };
-    // Bounded by what a spoke keeps (memory.ts: KEPT_INTERACTIONS).
+    // Bounded by what a spoke keeps (memory.ts: KEPT_INTERACTIONS). The levels go along: the route
+    // withholds from a user token what is above the display cap.
     const memory = this
-      .sql<Row>`SELECT functionality, request, response, outcome, at FROM interactions ORDER BY seq`.map(
+      .sql<Row>`SELECT functionality, request, response, outcome, at, levels FROM interactions ORDER BY seq`.map(
       (row) => ({
         functionality: row.functionality,
         request: decode(Json, row.request, "a remembered request"),
         response: row.response === null ? null : decode(Json, row.response, "a remembered answer"),
         outcome: row.outcome,
         at: row.at,
+        levels: row.levels === null ? null : decode(Levels, row.levels, "a remembered label"),
       }),
     );
     const secret = this.env.LATTICE_KEY_SECRET;

@@ -1,6 +1,9 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { EXPORT_MAX_BYTES, jsonBytes } from "../../objects/artifacts/index.ts";
 import { flushAudit } from "../../objects/audit-sink.ts";
 import { artifactsStub, hubStub, spokeStub, tenantAdmin } from "../../objects/stubs.ts";
+import { tenantPolicy } from "../../objects/tenant-replica/index.ts";
+import { displayRequirement, flowAllowed, type Label, policyLattices } from "../../policy/index.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
@@ -27,6 +30,9 @@ const Truncated = z.object({
   artifacts: z.boolean(),
   audit: z.boolean(),
   queries: z.array(z.string()).openapi({ description: "Sessions whose queries were cut at the cap" }),
+  memory: z
+    .array(z.string())
+    .openapi({ description: "Apps whose memory was cut at the export's byte cap (oldest kept)" }),
 });
 
 const UserExport = z
@@ -38,13 +44,25 @@ const UserExport = z
     sessions: z.array(
       z.object({ session: z.unknown(), queries: z.array(z.unknown()), truncated: z.boolean() }),
     ),
-    artifacts: z.array(z.object({ metadata: z.unknown(), value: z.unknown() })),
+    artifacts: z.array(
+      z.object({
+        metadata: z.unknown(),
+        value: z.unknown().optional(),
+        withheld: z.literal(true).optional().openapi({
+          description: "Set instead of `value` (user token only) when the label is above the display cap",
+        }),
+      }),
+    ),
     grants: z.array(z.unknown()),
     standingRules: z.array(z.unknown()),
     spokes: z.array(
       z.object({
         appId: z.string(),
-        memory: z.array(z.unknown()),
+        memory: z.array(z.unknown()).openapi({
+          description:
+            "Remembered interactions; for a user token, one labeled above the display cap (or unlabeled) " +
+            "comes as `{functionality, outcome, at, levels, withheld: true}`",
+        }),
         oauth: z.array(
           z.object({
             tokenUrl: z.string(),
@@ -132,6 +150,33 @@ function mayAct(c: Ctx, userId: string): void {
   });
 }
 
+type Shown = { label: (label: Label) => boolean; level: (confidentiality: string) => boolean };
+
+/** What may reach the frontend under the tenant's display policy (the artifacts route's check). */
+async function displayFilter(env: AppEnv["Bindings"], tenantId: string): Promise<Shown> {
+  const policy = await tenantPolicy(env, tenantId);
+  const l = policyLattices(policy);
+  const req = displayRequirement(policy, l);
+  return {
+    label: (label) => flowAllowed(l, label, req),
+    // Memory keeps confidentiality levels only; the display's integrity floor is the bottom anyway.
+    level: (c) => flowAllowed(l, { confidentiality: c, integrity: l.integrity.top }, req),
+  };
+}
+
+/**
+ * A remembered interaction is shown when every level it holds is within the cap. Unlabeled (null)
+ * memory was never given a label by the hub, so nothing says it may be shown: withheld, as an agent
+ * never reads it either.
+ */
+function memoryShown(shown: Shown, levels: string[] | null): boolean {
+  return levels?.every(shown.level) === true;
+}
+
+function withheldMemory(m: { functionality: string; outcome: string; at: string; levels: string[] | null }) {
+  return { functionality: m.functionality, outcome: m.outcome, at: m.at, levels: m.levels, withheld: true };
+}
+
 export const userDataRoutes = base
   .openapi(exportRoute, async (c) => {
     const { userId } = c.req.valid("param");
@@ -147,22 +192,59 @@ export const userDataRoutes = base
       Promise.all(index.spokes.map((app) => spokeStub(c.env, tenantId, userId, app).exportData())),
       tenantAdmin(c.env, tenantId).userAudit(userId),
     ]);
-    const kept = sessions.flatMap((s) => (s ? [s] : []));
+    // One byte budget for the document (EXPORT_MAX_BYTES): the artifacts object spent its part; the
+    // audit (capped by rows) is counted, then sessions oldest first, then each app's memory, until
+    // the next would pass it. A heavy user gets `truncated`, never a response too large to send.
+    let bytes = held.bytes + jsonBytes(audit.events);
+    const fits = (value: unknown) => {
+      const size = jsonBytes(value);
+      if (bytes + size > EXPORT_MAX_BYTES) return false;
+      bytes += size;
+      return true;
+    };
+    const present = sessions.flatMap((s) => (s ? [s] : []));
+    const fitting = present.findIndex((s) => !fits(s));
+    const kept = fitting < 0 ? present : present.slice(0, fitting);
+    const memoryCut: string[] = [];
+    const spokesHeld = spokes.flatMap((s) => {
+      if (!s) return [];
+      const { memory, ...rest } = s;
+      bytes += jsonBytes(rest); // the app and its connections: small, always named
+      const cut = memory.findIndex((m) => !fits(m));
+      if (cut < 0) return [s];
+      memoryCut.push(s.appId);
+      return [{ ...rest, memory: memory.slice(0, cut) }];
+    });
+    // The display policy is the one boundary to the frontend, and a user token is the frontend's:
+    // what the artifacts route would withhold, the export withholds too. The admin key answers the
+    // data-rights request itself and reads everything.
+    const shown = c.var.principal.user ? await displayFilter(c.env, tenantId) : null;
+    const artifactsOut = shown
+      ? held.artifacts.map((a) =>
+          shown.label(a.metadata.label) ? a : { metadata: a.metadata, withheld: true as const },
+        )
+      : held.artifacts;
+    const spokesOut = spokesHeld.flatMap((s) => {
+      if (!shown) return [s];
+      const memory = s.memory.map((m) => (memoryShown(shown, m.levels) ? m : withheldMemory(m)));
+      return [{ ...s, memory }];
+    });
     const body = {
       format: EXPORT_FORMAT,
       exportedAt: new Date().toISOString(),
       userId,
       truncated: {
-        sessions: index.sessions.length > EXPORT_MAX_SESSIONS,
+        sessions: index.sessions.length > EXPORT_MAX_SESSIONS || kept.length < present.length,
         artifacts: held.artifactsTruncated,
         audit: audit.truncated,
         queries: kept.filter((s) => s.truncated).map((s) => s.session.id),
+        memory: memoryCut,
       },
       sessions: kept,
-      artifacts: held.artifacts,
+      artifacts: artifactsOut,
       grants: held.grants,
       standingRules: held.standingRules,
-      spokes: spokes.flatMap((s) => (s ? [s] : [])),
+      spokes: spokesOut,
       userTokens: { stored: false as const },
       audit: audit.events,
     };
@@ -208,7 +290,9 @@ export const userDataRoutes = base
       oauth,
     });
     // The index goes last: an erasure cut short is found whole by the next one.
-    await artifacts.forgetObjects();
+    // Only the rows read at the start, as read: one noted again meanwhile names an object made after
+    // its erasure, which the index must keep finding.
+    await artifacts.forgetObjects(index.seen);
     const revocationFailed = oauth.filter((o) => o.revocation === "failed").map((o) => o.appId);
     return c.json(
       {
