@@ -155,6 +155,8 @@ export interface QllmCall {
   prompt: string;
   inputs: Record<string, unknown>;
   schema: Record<string, unknown>;
+  /** The step's trace context (W3C `traceparent`), when tracing is on: the q-llm span's parent. */
+  traceparent?: string;
 }
 
 /** Why a model call failed (the model layer's `ModelError` carries one of these). */

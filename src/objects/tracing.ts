@@ -18,12 +18,14 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace";
 
 /** Every span Lattice writes: a closed list, documented in docs/traces.md. */
 export const SPAN_NAMES = [
+  "lattice.request",
   "lattice.query",
   "lattice.admission",
   "lattice.plan",
   "lattice.verify",
   "lattice.step",
   "lattice.app_call",
+  "lattice.qllm",
   "lattice.consent",
   "lattice.artifact.write",
 ] as const;
@@ -304,6 +306,13 @@ function hr(ms: number): [number, number] {
   return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }
 
+/** The Worker serves a request; a spoke calls an app; every other span is Lattice's own work. */
+const KINDS: Partial<Record<SpanName, SpanKind>> = {
+  "lattice.request": SpanKind.SERVER,
+  "lattice.app_call": SpanKind.CLIENT,
+  "lattice.qllm": SpanKind.CLIENT,
+};
+
 /** Our record as the serializer reads a finished SDK span. */
 function readable(span: SpanRecord, resource: Resource): ReadableSpan {
   const { context } = span;
@@ -311,7 +320,7 @@ function readable(span: SpanRecord, resource: Resource): ReadableSpan {
   const error = span.outcome !== "ok";
   return {
     name: span.name,
-    kind: span.name === "lattice.app_call" ? SpanKind.CLIENT : SpanKind.INTERNAL,
+    kind: KINDS[span.name] ?? SpanKind.INTERNAL,
     spanContext: () => spanContext,
     ...(span.parentSpanId && {
       parentSpanContext: { traceId: context.traceId, spanId: span.parentSpanId, traceFlags: context.flags },

@@ -27,7 +27,8 @@ export interface QueryPorts extends GatePorts {
   record: Recorder;
   /** The app-call port: the catalog schemas, the limits and the spoke call (app-call.ts). */
   tool(call: AppCall): Promise<ToolAnswer>;
-  qllm(step: QllmStep, inputs: Record<string, unknown>): Promise<unknown>;
+  /** `key`: the step's, so the hub hangs the model call under the step's span (docs/traces.md). */
+  qllm(step: QllmStep, inputs: Record<string, unknown>, key: string): Promise<unknown>;
   retrieve(artifactId: string): Promise<SavedValue | null>;
 }
 
@@ -98,7 +99,7 @@ export async function advanceQuery(input: {
         route: (step, key) => gate.route(step, key),
         gate: (target, key, args, pc, bound) => gate.check(target, key, args, pc, bound),
         tool: (target, key, args, labels) => ports.tool(stepCall(snapshot, target, key, args, labels)),
-        qllm: (step, _key, inputs) => ports.qllm(step, inputs),
+        qllm: (step, key, inputs) => ports.qllm(step, inputs, key),
         retrieve: async (artifactId) => {
           if (!snapshot.artifacts[artifactId]) {
             throw new StepFailure("unknown_artifact", `${artifactId} was not shown to the planner`);

@@ -8,6 +8,7 @@ import type { AppEnv } from "./env.ts";
 import { ApiError, codeForStatus } from "./errors.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
 import { cors } from "./middleware/cors/index.ts";
+import { traceRequest } from "./middleware/trace/index.ts";
 import { adminAppRoutes } from "./routes/admin-apps.ts";
 import { aiSdkRoutes } from "./routes/ai-sdk.ts";
 import { appRoutes } from "./routes/apps.ts";
@@ -48,6 +49,7 @@ export const MAX_QUERY_STARTS_IN_FLIGHT = 64;
 const app = new OpenAPIHono<AppEnv>();
 
 app.use("/v1/*", cors);
+app.use("/v1/*", traceRequest);
 app.use("/v1/*", accessLog);
 // An admin's or developer's write holds at once in the isolate that made it (tenant-replica/).
 app.use("/v1/admin/*", forgetTenantOnWrite);

@@ -1,4 +1,5 @@
 import type { KeyRole } from "../objects/tenant/keys.ts";
+import type { TraceContext } from "../objects/tracing.ts";
 
 /** Who is calling, from the verified API key. */
 export interface Principal {
@@ -17,5 +18,9 @@ export interface Principal {
 /** Hono environment shared by every route file; `Env` is the ambient bindings type (src/env.d.ts). */
 export interface AppEnv {
   Bindings: Env;
-  Variables: { principal: Principal };
+  Variables: {
+    principal: Principal;
+    /** This request's span (middleware/trace), set only while tracing is on. */
+    trace?: TraceContext;
+  };
 }

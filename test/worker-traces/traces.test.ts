@@ -9,13 +9,18 @@ import { describe, expect, it } from "vitest";
 import { api } from "../worker/helpers.ts";
 import {
   ask,
+  display,
   hubWorld,
   INVITE_PLAN,
+  lit,
   OWN_BOOK,
   openSession,
   pendingConsents,
+  qllm,
+  ref,
   script,
   settle,
+  tool,
   withInvite,
 } from "../worker/hub-kit.ts";
 
@@ -106,8 +111,14 @@ describe("a consent query's trace", () => {
     const one = (name: string) => spans.filter((s) => s.name === name);
     const [query] = one("lattice.query");
     expect(query, JSON.stringify(spans.map((s) => s.name))).toBeDefined();
-    // The frontend's span is the query's parent: the product's trace goes on through Lattice.
-    expect(query!.parentSpanId).toBe(frontendSpan);
+    // The frontend's span is the parent of the Worker's request span, and that the query's: the
+    // product's trace goes on through Lattice.
+    const request = one("lattice.request").find((s) => s.spanId === query!.parentSpanId);
+    expect(request, "the query hangs under the request that started it").toBeDefined();
+    expect(request!.parentSpanId).toBe(frontendSpan);
+    expect(attr(request, "http.route")).toBe("/v1/sessions/:sid/queries");
+    expect(attr(request, "http.request.method")).toBe("POST");
+    expect(attr(request, "http.response.status_code")).toBe(202);
     expect(attr(query, "lattice.query.status")).toBe("completed");
     const under = (parent: OtlpSpan, name: string) =>
       one(name).filter((s) => s.parentSpanId === parent.spanId);
@@ -149,5 +160,53 @@ describe("a consent query's trace", () => {
     expect(JSON.stringify(stored.body)).toContain(planted);
     expect(JSON.stringify(stored.body)).toContain(address);
     if (env.TEST_PRINT_TRACE) console.log(JSON.stringify(spans));
+  });
+
+  it("continues the traceparent a chat frontend sends, through the OpenAI-compatible route, to the q-llm", async () => {
+    const traceId = crypto.randomUUID().replaceAll("-", "");
+    const frontendSpan = "b7ad6b7169203331";
+    const w = await hubWorld(["contacts"]);
+    const lookup = {
+      steps: [
+        tool("landlord", "contacts.lookup", { name: lit("landlord") }),
+        qllm("city", { contact: ref("landlord") }, "The landlord's city", { city: { type: "string" } }),
+        display(ref("city"), "City"),
+      ],
+    };
+    const city = `Q${crypto.randomUUID().slice(0, 8)}`;
+    await script(w.models.planner, [{ when: "landlord", respond: lookup }]);
+    await script(w.models.qllm, [{ respond: { city } }]);
+    const res = await api("POST", "/v1/openai/chat/completions", {
+      key: w.frontend,
+      headers: { traceparent: `00-${traceId}-${frontendSpan}-01` },
+      body: { model: "lattice", user: "alex", messages: [{ role: "user", content: "Who is my landlord?" }] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const qid = (res.body as { lattice: { queryId: string; status: string } }).lattice.queryId;
+    let got = await received(traceId);
+    // The request's span ends when its answer starts, after the query's (non-streamed, the turn waited).
+    const has = (name: string) => got.spans.some((s) => s.name === name);
+    for (let i = 0; i < 50 && !(has("lattice.query") && has("lattice.request")); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await received(traceId);
+    }
+    const query = got.spans.find((s) => s.name === "lattice.query");
+    expect(query, JSON.stringify(got.spans.map((s) => s.name))).toBeDefined();
+    expect(attr(query, "lattice.query_id")).toBe(qid);
+    const request = got.spans.find((s) => s.spanId === query!.parentSpanId);
+    expect(request?.name).toBe("lattice.request");
+    expect(attr(request, "http.route")).toBe("/v1/openai/chat/completions");
+    expect(request!.parentSpanId).toBe(frontendSpan);
+    // The q-llm step's model call is the vanilla spoke's span, under the step: which model, its
+    // tokens, never what it read or answered.
+    const step = got.spans.find((s) => s.name === "lattice.step" && attr(s, "lattice.step.kind") === "qllm");
+    const model = got.spans.find((s) => s.name === "lattice.qllm");
+    expect(model?.parentSpanId).toBe(step?.spanId);
+    expect(attr(model, "gen_ai.request.model")).toBe(w.models.qllm);
+    expect(attr(model, "lattice.qllm.tokens")).toEqual(expect.any(Number));
+    expect(attr(model, "lattice.outcome")).toBe("ok");
+    expect(got.bodies).not.toContain(city);
+    // Control: the answer is the q-llm's, shown to the user.
+    expect(JSON.stringify(res.body)).toContain(city);
   });
 });

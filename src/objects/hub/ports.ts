@@ -3,6 +3,7 @@ import { VANILLA_SPOKE } from "../../contracts.ts";
 import { type QueryPorts, StepFailure, stepFailure } from "../../runtime/index.ts";
 import { artifactsStub, spokeStub } from "../stubs.ts";
 import { servingState } from "../tenant-replica/index.ts";
+import { formatTraceparent } from "../tracing.ts";
 import { appCaller, type QueryScope } from "./app-call.ts";
 import type { ConsentStore } from "./consents.ts";
 
@@ -46,13 +47,15 @@ export function queryPorts(
       if (!outcome.ok) throw stepFailure(call, outcome);
       return outcome;
     },
-    qllm: async (step, given) => {
+    qllm: async (step, given, key) => {
       let inputs = given;
       if (!input.defences.isolation) {
         // The control for isolation: the q-llm also sees every app's own instructions.
         const { apps } = (await servingState(env, session.tenantId)).view;
         inputs = { ...given, appInstructions: apps.map((a) => `${a.name}: ${a.manifest.description}`) };
       }
+      // The spoke's q-llm span hangs under the step's.
+      const parent = input.traces?.stepContext(queryId, key);
       const result = await spoke(VANILLA_SPOKE).qllm({
         tenantId: session.tenantId,
         userId: session.userId,
@@ -60,6 +63,7 @@ export function queryPorts(
         prompt: step.prompt,
         inputs,
         schema: step.schema,
+        ...(parent && { traceparent: formatTraceparent(parent) }),
       });
       if (!result.ok) throw new StepFailure(result.code, `q-llm step: ${result.message}`);
       return result.value;

@@ -251,14 +251,26 @@ export class SpokeDO extends DurableObject<Env> {
   async qllm(request: QllmCall): Promise<QllmResult> {
     // Whose model (and key) this uses is the tenant's: a call for another tenant is a bug, refused loudly.
     await this.bind({ tenantId: request.tenantId, userId: request.userId, appId: VANILLA_SPOKE });
+    this.tracer.identify({ tenant: request.tenantId, user: request.userId });
+    // The model call's span, under the hub's step: which model, its tokens, its outcome; never a word.
+    const parent = this.tracer.on ? parseTraceparent(request.traceparent) : null;
+    const span = parent
+      ? this.tracer.start("lattice.qllm", parent, { "gen_ai.operation.name": "chat" })
+      : null;
+    const { traceparent: _, ...untraced } = request;
+    let result: QllmResult;
     try {
       const { model, limits } = await this.model("qllm", request.tenantId, request.modelTimeoutMs);
+      span?.set({ "gen_ai.provider.name": model.provider, "gen_ai.request.model": model.model });
       const record = async (tokens: number) => recordTokens(this.env, request.tenantId, tokens);
-      return await runQllm(request, { config: model, limits, ai: this.env.AI }, record);
+      result = await runQllm(untraced, { config: model, limits, ai: this.env.AI }, record);
     } catch (error) {
+      span?.end(error instanceof ModelError ? error.code : "internal_error");
       if (error instanceof ModelError) return failure(error.code, error.message);
       throw error;
     }
+    span?.end(result.ok ? "ok" : result.code, result.ok ? { "lattice.qllm.tokens": result.tokens } : {});
+    return result;
   }
 
   /**

@@ -108,9 +108,16 @@ export function consoleBase(publicUrl: string | undefined, requestUrl: string): 
   return `${(publicUrl ?? new URL(requestUrl).origin).replace(/\/+$/, "")}/console`;
 }
 
-/** Starts a query in the session; the hub's refusals become API errors (429 with Retry-After). */
-export async function startQuery(hub: Rpc<HubDO>, text: string): Promise<QueryView> {
-  const started = await hub.startQuery(text, null);
+/**
+ * Starts a query in the session, in the request's trace (`trace`: middleware/trace); the hub's
+ * refusals become API errors (429 with Retry-After).
+ */
+export async function startQuery(
+  hub: Rpc<HubDO>,
+  text: string,
+  trace: { traceparent?: string; tracestate?: string } = {},
+): Promise<QueryView> {
+  const started = await hub.startQuery(text, null, {}, null, {}, trace);
   if (started.ok) return started.query;
   if (started.code === "no_session")
     throw new ApiError(404, "session_not_found", { message: "session not found" });

@@ -49,6 +49,8 @@ export interface OpenedTurn {
   sid: string;
   user: string;
   links: ConsentLinks;
+  /** The request's trace (middleware/trace): each query the turn starts continues it. */
+  trace: { traceparent?: string; tracestate?: string };
   /** The query the turn follows now (an earlier one still running, then the new message's). */
   qid: string;
   /** Its events up to this sequence number were shown by an earlier turn. */
@@ -75,7 +77,7 @@ export function shownUpTo(query: QueryView): number {
 
 /** Opens the turn for the user's message `text` in the session (the open-turn rule above). */
 export async function openTurn(
-  session: Pick<OpenedTurn, "hub" | "sid" | "user" | "links">,
+  session: Pick<OpenedTurn, "hub" | "sid" | "user" | "links" | "trace">,
   text: string,
 ): Promise<OpenedTurn> {
   const owed = await owedQuery(session.hub);
@@ -84,7 +86,7 @@ export async function openTurn(
     const waiting = pendingConsents(owed).length ? null : text;
     return { ...session, qid: owed.id, after: shownUpTo(owed), held: owed, waiting, earlier: null };
   }
-  const query = await startQuery(session.hub, text);
+  const query = await startQuery(session.hub, text, session.trace);
   const earlier = owed && { query: owed, after: shownUpTo(owed) };
   return { ...session, qid: query.id, after: 0, held: null, waiting: null, earlier };
 }
@@ -102,7 +104,7 @@ export async function* turnEvents(
   if (turn.earlier) for (const e of turn.earlier.query.trace) if (e.seq > turn.earlier.after) yield e;
   const query = yield* follow(turn.hub, turn.qid, turn.after, signal);
   if (!turn.waiting || !isFinal(query.status) || signal?.aborted) return query;
-  const started = await startQuery(turn.hub, turn.waiting);
+  const started = await startQuery(turn.hub, turn.waiting, turn.trace);
   Object.assign(turn, {
     qid: started.id,
     after: 0,

@@ -10,6 +10,7 @@ import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { answererOf } from "../hub.ts";
 import { requireRole } from "../middleware/auth/index.ts";
+import { forwardedTrace } from "../middleware/trace/index.ts";
 
 /**
  * The Vercel AI SDK's UI message stream for `useChat` (DefaultChatTransport): a user message starts
@@ -30,6 +31,7 @@ export const aiSdkRoutes = new Hono<AppEnv>().use(requireRole("frontend")).post(
     sid,
     user,
     links: { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid },
+    trace: forwardedTrace(c),
   };
 
   let turn: OpenedTurn;

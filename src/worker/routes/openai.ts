@@ -7,6 +7,7 @@ import { finishTurn, openTurn, turnEvents, turnSession } from "../chat/turn.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { requireRole } from "../middleware/auth/index.ts";
+import { forwardedTrace } from "../middleware/trace/index.ts";
 import { plainAnswer } from "../openai/plain.ts";
 import {
   type Answer,
@@ -61,7 +62,7 @@ export const openaiRoutes = base
     const progress = progressMode(c.req.header(PROGRESS_HEADER));
     const { sid, hub } = await turnSession(c, user, firstHeader(c, trusted.chat));
     const links = { consoleBase: consoleBase(c.env.LATTICE_PUBLIC_URL, c.req.url), sid };
-    const turn = await openTurn({ hub, sid, user, links }, text);
+    const turn = await openTurn({ hub, sid, user, links, trace: forwardedTrace(c) }, text);
     const id = `chatcmpl-${turn.qid}`;
     // Always named, so a client that opened a session this turn can send it on the next.
     const headers = { [SESSION_HEADER]: sid };

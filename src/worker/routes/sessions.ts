@@ -7,6 +7,7 @@ import type { AppEnv } from "../env.ts";
 import { ApiError, conflict, invalid, notFound, quotaExceeded } from "../errors.ts";
 import { callerOf, hubOf, openHub } from "../hub.ts";
 import { ownUser, requireRole } from "../middleware/auth/index.ts";
+import { forwardedTrace } from "../middleware/trace/index.ts";
 import { authErrors, conflictError, jsonBody, jsonResponse, notFoundError } from "../schemas/common.ts";
 import { eventStreamResponse } from "../schemas/events.ts";
 import { SessionParam, UserIdSchema } from "../schemas/ids.ts";
@@ -134,7 +135,7 @@ export const sessionRoutes = base
         {},
         callerOf(c),
         apps,
-        traceOf(c),
+        forwardedTrace(c),
       ),
     );
     if (!started.ok) {
@@ -243,17 +244,4 @@ function relay(body: ReadableStream<Uint8Array>, free: () => Promise<void>): Rea
       await reader.cancel(reason).catch(() => {});
     },
   });
-}
-
-/**
- * The frontend's W3C trace context, passed on as sent: the hub validates it (a malformed one is
- * ignored, never refused), and only when tracing is on. Bounded, as any header the hub keeps.
- */
-function traceOf(c: { req: { header(name: string): string | undefined } }): {
-  traceparent?: string;
-  tracestate?: string;
-} {
-  const traceparent = c.req.header("traceparent")?.slice(0, 64);
-  const tracestate = c.req.header("tracestate")?.slice(0, 512);
-  return { ...(traceparent && { traceparent }), ...(tracestate && { tracestate }) };
 }
