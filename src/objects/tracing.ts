@@ -79,6 +79,14 @@ export function appTraceparent(env: { LATTICE_TRACE_APPS?: string }, span: Trace
   return env.LATTICE_TRACE_APPS === "on" ? formatTraceparent(span) : undefined;
 }
 
+/**
+ * Whether a trace is recorded: its `sampled` flag (W3C trace-flags bit 0). A frontend that samples
+ * one trace in a hundred gets one in a hundred from Lattice too; a trace Lattice starts is sampled.
+ */
+export function sampled(context: TraceContext): boolean {
+  return (context.flags & 1) === 1;
+}
+
 /** Random lowercase hex of `bytes` bytes (a trace id: 16, a span id: 8). */
 export function traceHex(bytes: 8 | 16): string {
   const b = crypto.getRandomValues(new Uint8Array(bytes));
@@ -177,6 +185,8 @@ export class Tracer {
   ): OpenSpan {
     if (!this.on) return NOOP_SPAN;
     const context = at ?? childContext(parent);
+    // Parent-based sampling: a trace its caller did not sample is passed on, never recorded.
+    if (!sampled(context)) return { context, set() {}, end() {} };
     const startMs = Date.now();
     const held = { ...attributes };
     let ended = false;
@@ -201,7 +211,7 @@ export class Tracer {
 
   /** Writes a span whose life was not one call here (a query's, a consent's wait): times given. */
   record(span: SpanRecord): void {
-    if (!this.on) return;
+    if (!this.on || !sampled(span.context)) return;
     this.log(span);
     this.buffer.push(span);
     if (this.buffer.length > MAX_BUFFERED) {

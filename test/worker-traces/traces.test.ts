@@ -209,4 +209,33 @@ describe("a consent query's trace", () => {
     // Control: the answer is the q-llm's, shown to the user.
     expect(JSON.stringify(res.body)).toContain(city);
   });
+
+  it("passes on a trace its frontend did not sample, and records none of it", async () => {
+    const w = await hubWorld(["contacts"]);
+    const lookup = {
+      steps: [tool("landlord", "contacts.lookup", { name: lit("landlord") }), display(ref("landlord"))],
+    };
+    await script(w.models.planner, [{ when: "landlord", respond: lookup }]);
+    const sid = await openSession(w);
+    const unsampled = crypto.randomUUID().replaceAll("-", "");
+    const first = await ask(w, sid, "Who is my landlord?", {
+      traceparent: `00-${unsampled}-b7ad6b7169203331-00`,
+    });
+    expect((await settle(w, sid, first)).status).toBe("completed");
+    // Control: the same query, sampled, in the same session (its spans are exported after the first's).
+    const traced = crypto.randomUUID().replaceAll("-", "");
+    const second = await ask(w, sid, "Who is my landlord?", {
+      traceparent: `00-${traced}-b7ad6b7169203331-01`,
+    });
+    expect((await settle(w, sid, second)).status).toBe("completed");
+    let got = await received(traced);
+    for (let i = 0; i < 50 && !got.spans.some((s) => s.name === "lattice.query"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await received(traced);
+    }
+    expect(got.spans.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["lattice.request", "lattice.query", "lattice.app_call"]),
+    );
+    expect((await received(unsampled)).spans).toEqual([]);
+  });
 });
