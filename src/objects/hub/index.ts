@@ -1,66 +1,45 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AuditType } from "../../audit-types.ts";
 import type { CollaborationReply, CollaborationRequest, Discovery } from "../../contracts.ts";
-import { type Failure, failure, type Ok } from "../../result.ts";
+import { failure, type Ok } from "../../result.ts";
 import {
   type AnswerCheck,
   type Answerer,
   type AppPicks,
-  AppPicksSchema,
   answerRules,
   type Consent,
   type ConsentAnswer,
   type ConsentStatus,
   type HubEvent,
   type QueryOptions,
-  QueryOptionsSchema,
-  samePicks,
   shownConsent,
 } from "../../runtime/index.ts";
 import { writeAudit } from "../audit-sink.ts";
-import { randomId } from "../crypto.ts";
 import { hasSchema, migrate, type Sql, sqlTag } from "../sql.ts";
 import { artifactsStub } from "../stubs.ts";
-import { picksRefused, spend } from "../tenant-replica/index.ts";
-import { parseTraceparent, Tracer } from "../tracing.ts";
+import { Tracer } from "../tracing.ts";
+import { type AdmissionContext, type StartResult, startQuery, type TraceHeaders } from "./admission.ts";
 import { collaborationOutcome, discover, requestCollaboration } from "./collaboration.ts";
 import { ConsentPath } from "./consent-path.ts";
 import { ConsentStore } from "./consents.ts";
 import { QueryLifecycle } from "./lifecycle.ts";
 import { HUB_LEGACY_LAYOUT, HUB_MIGRATIONS } from "./migrations.ts";
 import { CallProgress, type ProgressReport } from "./progress.ts";
-import { type Caller, HubStore, mayUse, type QueryRecord, type Session } from "./store.ts";
+import { type Caller, HubStore, type QueryRecord, type Session } from "./store.ts";
 import { EventStreams } from "./streams.ts";
-import { HubTraces, storedTrace } from "./traces.ts";
+import { HubTraces } from "./traces.ts";
+import { type HubErased, type HubExport, HubUserData } from "./user-data.ts";
 import { type QueryView, viewQuery } from "./view.ts";
 
 export type { Answerer } from "../../runtime/index.ts";
 
-/** Storage key marking the session named in its user's index (#34); absent on sessions opened before it. */
-const INDEXED_KEY = "index:noted";
 const EXPIRED = { type: "expired" } as const;
-
-/** Every table a hub keeps (migrations.ts): an erasure clears each. */
-const HUB_TABLES = [
-  "session",
-  "queries",
-  "journal",
-  "display",
-  "events",
-  "consents",
-  "session_grants",
-  "ephemeral",
-] as const;
 
 /** The key of the hub's one test hook (`[STEP_QUERY]`), which a subclass calls and RPC cannot. */
 export const STEP_QUERY: unique symbol = Symbol("hub.stepQuery");
 
 export type AnswerResult = Ok<{ consent: Consent }> | Exclude<AnswerCheck, { ok: true }>;
-export type StartResult =
-  | Ok<{ query: QueryView }>
-  | Failure<"idempotency_conflict" | "no_session" | "invalid_options", undefined>
-  | Failure<"invalid_picks", Array<{ choice: string; message: string }>>
-  | Failure<"quota_exceeded", { quota: string; limit: number; retryAfterSeconds: number }>;
+export type { StartResult } from "./admission.ts";
 
 /**
  * One per (tenant, session), recording its user: the deterministic hub. It stores, schedules and
@@ -87,8 +66,10 @@ export class HubDO extends DurableObject<Env> {
    * leaves no object behind.
    */
   private opened: boolean;
-  /** Whether the session is known to be named in its user's index (the `INDEXED_KEY` marker read). */
-  private indexed = false;
+  /** The session's part in its user's data rights (user-data.ts). */
+  private readonly userData: HubUserData;
+  /** What admitting a query needs of this hub (admission.ts). */
+  private readonly admission: AdmissionContext;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -110,6 +91,16 @@ export class HubDO extends DurableObject<Env> {
       transaction: (work) => ctx.storage.transactionSync(work),
     });
     this.progress = new CallProgress(this.store);
+    this.userData = new HubUserData({
+      ctx,
+      env,
+      sql: this.sql,
+      store: this.store,
+      opened: () => this.opened,
+      session: () => this.session(),
+      view: (row) => this.view(row),
+      serially: (work) => this.serially(work),
+    });
     this.consentPath = new ConsentPath({
       consents: this.consentStore,
       store: this.store,
@@ -125,6 +116,17 @@ export class HubDO extends DurableObject<Env> {
       traces: this.traces,
       audit: (type, detail) => this.audit(type, detail),
     });
+    this.admission = {
+      ctx,
+      env,
+      store: this.store,
+      traces: this.traces,
+      lifecycle: this.lifecycle,
+      userData: this.userData,
+      session: () => this.session(),
+      view: (row) => this.view(row),
+      soon: () => this.soon(),
+    };
     // After a restart, make sure unfinished queries have an alarm to resume them.
     ctx.blockConcurrencyWhile(async () => {
       if (this.opened && this.autoQueries().length && (await ctx.storage.getAlarm()) === null) {
@@ -145,26 +147,11 @@ export class HubDO extends DurableObject<Env> {
     this.opened = true;
     const existing = this.store.session();
     if (existing) {
-      await this.noteInIndex(existing);
+      await this.userData.noteInIndex(existing);
       return existing;
     }
-    await this.noteInIndex(session);
+    await this.userData.noteInIndex(session);
     return this.store.openSession(session);
-  }
-
-  /**
-   * Names the session in its user's index unless the marker says it was: a session opened before the
-   * index existed has no marker, and is named at its next opening or query (as a spoke is at its
-   * next use).
-   * The marker is read once per instance, so a reopening pays one storage read per hub lifetime.
-   */
-  private async noteInIndex(session: Pick<Session, "id" | "tenantId" | "userId">): Promise<void> {
-    if (this.indexed) return;
-    if ((await this.ctx.storage.get(INDEXED_KEY)) !== true) {
-      await artifactsStub(this.env, session.tenantId, session.userId).noteObject("session", session.id);
-      await this.ctx.storage.put(INDEXED_KEY, true);
-    }
-    this.indexed = true;
   }
 
   session(): Session | null {
@@ -187,78 +174,9 @@ export class HubDO extends DurableObject<Env> {
     given: QueryOptions = {},
     caller: Caller | null = null,
     picks: AppPicks = {},
-    trace: { traceparent?: string; tracestate?: string } = {},
+    trace: TraceHeaders = {},
   ): Promise<StartResult> {
-    const { tracer } = this.traces;
-    const parent = tracer.on ? parseTraceparent(trace.traceparent, trace.tracestate) : null;
-    // The query's span id is fixed now; its span is written when it ends (traces.ts).
-    const querySpan = tracer.on ? tracer.start("lattice.query", parent) : null;
-    const admission = tracer.start("lattice.admission", querySpan?.context ?? null);
-    const started = await this.admit(
-      text,
-      idempotencyKey,
-      given,
-      caller,
-      picks,
-      querySpan && storedTrace(querySpan.context, parent),
-    );
-    admission.end(
-      started.ok ? "ok" : started.code,
-      started.ok ? { "lattice.query_id": started.query.id } : {},
-    );
-    return started;
-  }
-
-  private async admit(
-    text: string,
-    idempotencyKey: string | null,
-    given: QueryOptions,
-    caller: Caller | null,
-    picks: AppPicks,
-    trace: string | null,
-  ): Promise<StartResult> {
-    const session = this.session();
-    if (session)
-      this.traces.tracer.identify({ tenant: session.tenantId, session: session.id, user: session.userId });
-    if (!session || !mayUse(session, caller)) {
-      return failure("no_session", "no such session");
-    }
-    // Controls arrive over RPC only; a malformed one is refused here, so every stored row reads back.
-    const parsed = QueryOptionsSchema.safeParse(given);
-    if (!parsed.success) return failure("invalid_options", "unknown query options");
-    const options = parsed.data;
-    const picked = AppPicksSchema.safeParse(picks);
-    if (!picked.success) return failure("invalid_picks", "malformed app picks", []);
-    if (idempotencyKey) {
-      const seen = this.store.queryByIdempotencyKey(idempotencyKey);
-      if (seen) {
-        return seen.text === text && samePicks(seen.picks, picked.data)
-          ? { ok: true, query: this.view(seen) }
-          : failure("idempotency_conflict", "this Idempotency-Key was used for a different query");
-      }
-    }
-    // Only a new query counts against the tenant's daily quota (a retry above returned already),
-    // in this isolate's ledger. The user's artifact metadata is asked for meanwhile, so planning
-    // (which reads the tenant from the isolate's replica) can start as soon as the query is recorded.
-    const auto = options.stepping !== "manual";
-    const artifacts = auto ? this.lifecycle.artifactsOf(session) : null;
-    artifacts?.catch(() => {}); // met where it is awaited, or not needed
-    const problems = await picksRefused(this.env, session.tenantId, picked.data);
-    if (problems.length) return failure("invalid_picks", "an app picked does not serve it", problems);
-    const waitUntil = (p: Promise<unknown>) => this.ctx.waitUntil(p);
-    const quota = await spend(this.env, session.tenantId, "queries", waitUntil);
-    if (!quota.ok) return failure("quota_exceeded", "the daily query quota is used up", quota.details);
-    // A session opened before the index existed is used through its queries, never opened again:
-    // it is named here (once per instance; nothing after the marker is read).
-    await this.noteInIndex(session);
-    const query = this.store.insertQuery(randomId("q"), text, idempotencyKey, options, picked.data, trace);
-    this.store.emit(query.id, "query_started", { text });
-    if (auto) {
-      if (artifacts) this.lifecycle.admitted(query.id, artifacts);
-      await this.ctx.storage.setAlarm(Date.now());
-      this.soon();
-    }
-    return { ok: true, query: this.view(query) };
+    return startQuery(this.admission, text, idempotencyKey, given, caller, picks, trace);
   }
 
   query(queryId: string): QueryView | null {
@@ -307,8 +225,7 @@ export class HubDO extends DurableObject<Env> {
   async settleTurn(queryId: string): Promise<void> {
     if ((await this.ctx.storage.get<string>("chat:owed")) === queryId)
       await this.ctx.storage.delete("chat:owed");
-    await this.ctx.storage.delete(INDEXED_KEY); // a session opened anew on this id is named again
-    this.indexed = false;
+    await this.userData.forgetNoted();
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {
@@ -364,54 +281,14 @@ export class HubDO extends DurableObject<Env> {
     return (await this.answerConsent(consent.id, answer, by)).ok;
   }
 
-  // --- user data rights (#34): called by the user-data routes, never on a query's path ---
+  // --- user data rights (#34, user-data.ts): called by the user-data routes, never on a query's path ---
 
-  /**
-   * The session and its queries as the user would see each (text, answers, plan, trace of events,
-   * consents and their decisions), oldest first, up to `maxQueries`; `truncated` past it.
-   */
-  exportData(maxQueries: number): { session: Session; queries: QueryView[]; truncated: boolean } | null {
-    const session = this.session();
-    if (!session) return null;
-    const ids = this.sql<{ id: string }>`SELECT id FROM queries ORDER BY seq LIMIT ${maxQueries + 1}`;
-    const queries = ids.slice(0, maxQueries).flatMap(({ id }) => {
-      const row = this.store.query(id);
-      return row ? [this.view(row)] : [];
-    });
-    return { session, queries, truncated: ids.length > maxQueries };
+  exportData(maxQueries: number): HubExport | null {
+    return this.userData.exportData(maxQueries);
   }
 
-  /**
-   * Erases the session: its alarm first (a live query stops), then, between two advances (`serially`,
-   * so no step writes after), every row of every table and the chat marker. What was cleared is
-   * counted; a hub already erased, or never opened, counts nothing. The session is gone after: its
-   * id finds nothing, as an unknown id does.
-   */
-  async erase(): Promise<Record<"queries" | "events" | "consents" | "displayItems", number>> {
-    const zero = { queries: 0, events: 0, consents: 0, displayItems: 0 };
-    if (!this.opened) return zero;
-    await this.ctx.storage.deleteAlarm();
-    let counts = zero;
-    await this.serially(async () => {
-      counts = this.ctx.storage.transactionSync(() => {
-        const count = (table: string) =>
-          this.ctx.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n;
-        const cleared = {
-          queries: count("queries"),
-          events: count("events"),
-          consents: count("consents"),
-          displayItems: count("display"),
-        };
-        for (const table of HUB_TABLES) this.ctx.storage.sql.exec(`DELETE FROM ${table}`);
-        return cleared;
-      });
-      await this.ctx.storage.delete("chat:owed");
-      await this.ctx.storage.delete(INDEXED_KEY); // a session opened anew on this id is named again
-      this.indexed = false;
-      await this.ctx.storage.deleteAlarm();
-      this.store.forgetSession();
-    });
-    return counts;
+  erase(): Promise<HubErased> {
+    return this.userData.erase();
   }
 
   // --- the alarm loop ---

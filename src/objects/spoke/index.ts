@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import * as z from "zod";
 import {
   type QllmCall,
   type QllmResult,
@@ -9,7 +8,6 @@ import {
   type SpokeTryReport,
   VANILLA_SPOKE,
 } from "../../contracts.ts";
-import { decode } from "../../decode.ts";
 import {
   DEFAULT_MODEL_LIMITS,
   type ModelConfig,
@@ -21,24 +19,26 @@ import { failure } from "../../result.ts";
 import { writeAudit } from "../audit-sink.ts";
 import { isReservedUserId } from "../names.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
-import { artifactsStub, tenantServing } from "../stubs.ts";
-import { appCredential, modelFor, recordTokens, servingApp } from "../tenant-replica/index.ts";
+import { tenantServing } from "../stubs.ts";
+import { appCredential, modelFor, recordTokens } from "../tenant-replica/index.ts";
 import { appTraceparent, parseTraceparent, Tracer } from "../tracing.ts";
 import { WriteBehind } from "../write-behind.ts";
 import type { PinCheck } from "./mcp.ts";
 import { readMemory, rememberInteraction } from "./memory.ts";
-import { PERSONAL_TOKEN_MIGRATIONS, PersonalToken } from "./personal-token.ts";
+import { type OwnerKey, SpokeOwner } from "./owner.ts";
+import { PERSONAL_TOKEN_MIGRATIONS } from "./personal-token.ts";
 import { callApp } from "./pipeline.ts";
 import { runQllm } from "./qllm.ts";
 import type { SpokeContext } from "./transports/transport.ts";
 import { tryCall } from "./try.ts";
 import {
-  oauthTargetOf,
-  type PendingAsk,
-  type Revocation,
-  USER_OAUTH_MIGRATIONS,
-  UserOAuth,
-} from "./user-oauth.ts";
+  type PersonalTokenChange,
+  type PersonalTokenSlot,
+  type SpokeErased,
+  type SpokeExport,
+  SpokeUserData,
+} from "./user-data.ts";
+import { oauthTargetOf, type PendingAsk, USER_OAUTH_MIGRATIONS, UserOAuth } from "./user-oauth.ts";
 
 const MIGRATIONS = {
   spoke: [
@@ -56,12 +56,6 @@ const MIGRATIONS = {
 };
 const LEGACY_LAYOUT = [["spoke", 2]] as const;
 
-type Owner = { tenant_id: string; user_id: string; app_id: string; indexed: number };
-const ownerOf = (o: Owner) => ({ tenantId: o.tenant_id, userId: o.user_id, appId: o.app_id });
-/** Remembered requests and answers are whatever JSON the spoke stored. */
-const Json = z.unknown();
-const Levels = z.array(z.string());
-
 /**
  * One per (tenant, user, app): the only thing that ever calls the app's endpoint. It calls only an
  * approved, enabled version, validates both directions against the declared schemas, signs every
@@ -69,13 +63,26 @@ const Levels = z.array(z.string());
  */
 export class SpokeDO extends DurableObject<Env> {
   private readonly sql: Sql;
-  private owner: Owner | undefined;
+  private readonly owner: SpokeOwner;
   private readonly memoryWrites = new WriteBehind();
+  /** The user's data rights and personal token (user-data.ts). */
+  private readonly userData: SpokeUserData;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
     migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
+    this.owner = new SpokeOwner(this.sql);
+    this.userData = new SpokeUserData({
+      ctx,
+      env,
+      sql: this.sql,
+      owner: this.owner,
+      flushMemory: () => this.memoryWrites.flush(),
+      erased: () => {
+        this.pinCheck = null;
+      },
+    });
   }
 
   async call(given: SpokeCall): Promise<SpokeResult> {
@@ -116,7 +123,7 @@ export class SpokeDO extends DurableObject<Env> {
   async tryCall(call: SpokeCall, app: ServingApp): Promise<SpokeTryReport> {
     // The isolation the try path rests on: a try in a real user's spoke is a bug, refused loudly.
     if (!isReservedUserId(call.userId)) throw new Error("a try-it call for a real user");
-    this.bindOwner(call);
+    this.owner.bind(call);
     return tryCall(call, app, this.context(call));
   }
 
@@ -140,7 +147,7 @@ export class SpokeDO extends DurableObject<Env> {
       model: (timeoutMs) => this.model("spoke", call.tenantId, timeoutMs),
       memory: (limit, mayRead) => this.memory(limit, mayRead),
       oauth: () => this.oauth(call),
-      personalToken: () => this.personalToken(call),
+      personalToken: () => this.userData.personalToken(call),
       pins: {
         last: () => this.pinCheck,
         checked: (check) => {
@@ -192,49 +199,8 @@ export class SpokeDO extends DurableObject<Env> {
 
   // --- personal tokens (personal-token.ts): this user's own token for a `user_token` app ---
 
-  /**
-   * The user's personal token for the app's server: set, dropped, or whether it is set (never
-   * read back). "not_found" when the app does not serve or takes no personal token.
-   */
-  async personalTokenSlot(
-    owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">,
-    change: { set: string } | { drop: true } | null,
-  ): Promise<{ ok: true; setAt: string | null } | { ok: false; code: "not_found" }> {
-    // Indexed like a first call: a token set before any call is still found by export and erasure.
-    await this.bind(owner);
-    const app = await servingApp(this.env, owner.tenantId, owner.appId);
-    const mcp = app?.manifest.mcp;
-    const slot = this.personalToken(owner);
-    if (mcp?.auth.type !== "user_token") {
-      // An app that no longer serves (or changed kind) keeps no token of its users: dropping still works.
-      if (change && "drop" in change && slot.forgetAll()) return { ok: true, setAt: null };
-      return { ok: false, code: "not_found" };
-    }
-    if (change && "set" in change) {
-      await slot.set(mcp.url, change.set);
-      this.ctx.waitUntil(
-        writeAudit(this.env, owner.tenantId, "personal_token_set", {
-          appId: owner.appId,
-          userId: owner.userId,
-        }),
-      );
-    } else if (change) {
-      if (!slot.forget(mcp.url)) return { ok: false, code: "not_found" };
-      this.ctx.waitUntil(
-        writeAudit(this.env, owner.tenantId, "personal_token_dropped", {
-          appId: owner.appId,
-          userId: owner.userId,
-        }),
-      );
-      return { ok: true, setAt: null };
-    }
-    return { ok: true, setAt: slot.setAt(mcp.url) };
-  }
-
-  private personalToken(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): PersonalToken {
-    const secret = this.env.LATTICE_KEY_SECRET;
-    if (!secret) throw new Error("personal tokens need LATTICE_KEY_SECRET to seal them");
-    return new PersonalToken(this.sql, secret, owner);
+  personalTokenSlot(owner: OwnerKey, change: PersonalTokenChange): Promise<PersonalTokenSlot> {
+    return this.userData.personalTokenSlot(owner, change);
   }
 
   private oauth(owner: Pick<SpokeCall, "tenantId" | "userId" | "appId">): UserOAuth {
@@ -293,138 +259,19 @@ export class SpokeDO extends DurableObject<Env> {
     return readMemory(this.sql, limit, mayRead);
   }
 
-  /**
-   * Binds the owner and, the first time, names this spoke in the user's index (ArtifactsDO), awaited
-   * so an export or erasure started after this call finds it: one call per spoke's lifetime, never
-   * on later calls (the flag is read with the owner row, once per instance). A spoke used before the
-   * index existed is named at its next use.
-   */
-  private async bind(call: Pick<SpokeCall, "tenantId" | "userId" | "appId">): Promise<void> {
-    this.bindOwner(call);
-    if (this.owner?.indexed) return;
-    await artifactsStub(this.env, call.tenantId, call.userId).noteObject("spoke", call.appId);
-    this.sql`UPDATE owner SET indexed = 1`;
-    if (this.owner) this.owner.indexed = 1;
+  /** Binds the owner and names this spoke in the user's index (user-data.ts). */
+  private bind(call: OwnerKey): Promise<void> {
+    return this.userData.bind(call);
   }
 
-  // --- user data rights (#34): called by the user-data routes, never on a call's path ---
+  // --- user data rights (#34, user-data.ts): called by the user-data routes, never on a call's path ---
 
-  /** The app's memory of this user as stored and the OAuth connections (never their tokens). */
-  async exportData(): Promise<{
-    appId: string;
-    memory: Array<{
-      functionality: string;
-      request: unknown;
-      response: unknown;
-      outcome: string;
-      at: string;
-      levels: string[] | null;
-    }>;
-    oauth: Array<{
-      tokenUrl: string;
-      clientId: string;
-      resource: string;
-      scope: string | null;
-      connectedAt: string;
-    }>;
-    personalTokens: Array<{ serverUrl: string; setAt: string }>;
-  } | null> {
-    this.memoryWrites.flush();
-    const owner = this.storedOwner();
-    if (!owner) return null;
-    type Row = {
-      functionality: string;
-      request: string;
-      response: string | null;
-      outcome: string;
-      at: string;
-      levels: string | null;
-    };
-    // Bounded by what a spoke keeps (memory.ts: KEPT_INTERACTIONS). The levels go along: the route
-    // withholds from a user token what is above the display cap.
-    const memory = this
-      .sql<Row>`SELECT functionality, request, response, outcome, at, levels FROM interactions ORDER BY seq`.map(
-      (row) => ({
-        functionality: row.functionality,
-        request: decode(Json, row.request, "a remembered request"),
-        response: row.response === null ? null : decode(Json, row.response, "a remembered answer"),
-        outcome: row.outcome,
-        at: row.at,
-        levels: row.levels === null ? null : decode(Levels, row.levels, "a remembered label"),
-      }),
-    );
-    const secret = this.env.LATTICE_KEY_SECRET;
-    const connections = secret ? new UserOAuth(this.sql, secret, ownerOf(owner)).connections() : [];
-    const target = connections.length ? await oauthTargetOf(this.env, owner.tenant_id, owner.app_id) : null;
-    const oauth = connections.map((c) => ({ ...c, scope: target?.auth.scope ?? null }));
-    const personalTokens = secret ? this.personalToken(ownerOf(owner)).list() : [];
-    return { appId: owner.app_id, memory, oauth, personalTokens };
+  exportData(): Promise<SpokeExport | null> {
+    return this.userData.exportData();
   }
 
-  /**
-   * Erases what this spoke holds of its user: OAuth tokens revoked at their server where it names
-   * where (best effort, bounded in time) and dropped, pending sign-ins, memory, and the owner row (a
-   * later use binds afresh). A spoke never used, or erased already, counts nothing.
-   */
-  async erase(): Promise<{
-    appId: string | null;
-    interactions: number;
-    oauthTokens: number;
-    personalTokens: number;
-    revocation: Revocation;
-  }> {
-    this.memoryWrites.flush();
-    const owner = this.storedOwner();
-    if (!owner)
-      return { appId: null, interactions: 0, oauthTokens: 0, personalTokens: 0, revocation: "none" };
-    const secret = this.env.LATTICE_KEY_SECRET;
-    let oauth: { tokens: number; revocation: Revocation } = { tokens: 0, revocation: "none" };
-    if (secret) {
-      const target = await oauthTargetOf(this.env, owner.tenant_id, owner.app_id).catch(() => null);
-      oauth = await new UserOAuth(this.sql, secret, ownerOf(owner)).erase(target);
-    } else {
-      this.sql`DELETE FROM oauth_tokens`;
-      this.sql`DELETE FROM oauth_pending`;
-    }
-    const interactions = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM interactions`[0]!.n;
-    this.sql`DELETE FROM interactions`;
-    // Personal tokens have no revocation endpoint to call: the user revokes them where they made them.
-    const personalTokens = this.sql<{ n: number }>`SELECT COUNT(*) AS n FROM personal_tokens`[0]!.n;
-    this.sql`DELETE FROM personal_tokens`;
-    this.sql`DELETE FROM owner`;
-    this.owner = undefined;
-    this.pinCheck = null;
-    return {
-      appId: owner.app_id,
-      interactions,
-      oauthTokens: oauth.tokens,
-      personalTokens,
-      revocation: oauth.revocation,
-    };
-  }
-
-  /** The owner row, read once per instance (written once; cleared only by an erasure). */
-  private storedOwner(): Owner | undefined {
-    this.owner ??= this.sql<Owner>`SELECT * FROM owner`[0];
-    return this.owner;
-  }
-
-  /** A spoke serves exactly one (tenant, user, app); a call naming another is a bug, refused loudly. */
-  private bindOwner(call: Pick<SpokeCall, "tenantId" | "userId" | "appId">): void {
-    // Read once per instance: the owner row is written once and never changes.
-    this.owner ??= this.sql<Owner>`SELECT * FROM owner`[0];
-    const owner = this.owner;
-    if (!owner) {
-      this
-        .sql`INSERT INTO owner (tenant_id, user_id, app_id) VALUES (${call.tenantId}, ${call.userId}, ${call.appId})`;
-      this.owner = { tenant_id: call.tenantId, user_id: call.userId, app_id: call.appId, indexed: 0 };
-    } else if (
-      owner.tenant_id !== call.tenantId ||
-      owner.user_id !== call.userId ||
-      owner.app_id !== call.appId
-    ) {
-      throw new Error("spoke called for another tenant, user or app");
-    }
+  erase(): Promise<SpokeErased> {
+    return this.userData.erase();
   }
 
   /** Written just after the reply leaves (write-behind.ts): a crash then may forget this one record. */

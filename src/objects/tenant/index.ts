@@ -1,15 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
-import { type CatalogDocument, catalogProblems } from "../../apps/catalog.ts";
+import type { CatalogDocument } from "../../apps/catalog.ts";
 import type { FieldProblem } from "../../apps/check.ts";
 import { confirmationProblems } from "../../apps/destination-review.ts";
-import { type Mode, modeOf } from "../../apps/egress.ts";
+import { modeOf } from "../../apps/egress.ts";
 import type { Manifest, McpToolDefinition } from "../../apps/manifest.ts";
 import type { AuditType } from "../../audit-types.ts";
 import { newApiKey } from "../../credentials.ts";
 import { MODEL_ROLES, type ModelConfig, type ModelRole } from "../../llm/index.ts";
 import { pinsOf, type ToolChange } from "../../mcp/definitions.ts";
-import type { Policy } from "../../policy/index.ts";
-import { type Failure, failure, type Ok } from "../../result.ts";
+import { type Failure, failure } from "../../result.ts";
 import type { AuditRow } from "../audit-batch.ts";
 import { sha256Hex } from "../crypto.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
@@ -27,27 +26,24 @@ import {
   redactAbout,
 } from "./audit.ts";
 import {
-  applyEdit,
-  type CatalogEdit,
-  type EditFailure,
-  type EntryFilter,
-  entryProblems,
-  listEntries,
-  proposals,
-} from "./catalog-entries.ts";
+  bindApp,
+  type CatalogContext,
+  type CatalogWrite,
+  catalogEntries,
+  catalogProposals,
+  editCatalog,
+  replaceCatalog,
+} from "./catalog.ts";
+import type { CatalogEdit, EditFailure, EntryFilter } from "./catalog-entries.ts";
+import { bindingsProblems, CATALOG_MIGRATIONS, currentCatalog, LiveBindings } from "./catalog-store.ts";
 import {
-  type Broken,
-  bindingsProblems,
-  brokenBindings,
-  CATALOG_MIGRATIONS,
-  currentCatalog,
-  LiveBindings,
-  putCatalog,
-  sanitisedDestinationProblems,
-  staleCatalog,
-} from "./catalog-store.ts";
-import { type ConfigDiff, diffConfig, exportConfig, type TenantConfig } from "./config-document.ts";
-import { applyPlan, type ImportContext, planImport } from "./config-import.ts";
+  type ConfigContext,
+  diffTenantConfig,
+  exportTenantConfig,
+  type ImportResult,
+  importTenantConfig,
+} from "./config.ts";
+import type { ConfigDiff, TenantConfig } from "./config-document.ts";
 import type { IssuedKey, KeyInfo, KeyRole } from "./keys.ts";
 import * as keys from "./keys.ts";
 import { recordToolDrift } from "./mcp-drift.ts";
@@ -60,9 +56,9 @@ import { PlanningViews, type ServingState, servingState } from "./serving-state.
 import {
   type CountedKind,
   Counters,
-  dailyLimit,
   type QuotaCheck,
   type QuotaKind,
+  TenantQuotas,
   USAGE_MIGRATIONS,
 } from "./usage.ts";
 
@@ -97,14 +93,30 @@ export class TenantDO extends DurableObject<Env> {
   private readonly policies = new PolicyCache();
   private readonly live = new LiveBindings();
   private readonly views = new PlanningViews();
-  private readonly usage: Counters;
+  /** Today's counters against the policy's quotas (usage.ts). */
+  private readonly quotas: TenantQuotas;
   /** Resolved models by role, for the policy version they were resolved under (modelConfig). */
   private readonly models = new Map<ModelRole, { version: number; config: ModelConfig }>();
+  /** What the capability modules (catalog.ts, config.ts) need of this object. */
+  private readonly capability: CatalogContext & ConfigContext;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = sqlTag(ctx.storage);
-    this.usage = new Counters(this.sql);
+    this.quotas = new TenantQuotas(
+      new Counters(this.sql),
+      () => this.policies.get(this.sql).policy.quotas,
+      (detail) => this.audit("quota_exceeded", detail),
+    );
+    this.capability = {
+      state: ctx,
+      env,
+      sql: this.sql,
+      policy: () => this.policies.get(this.sql),
+      live: this.live,
+      changed: () => this.changed(),
+      audit: (type, detail) => this.audit(type, detail),
+    };
     migrate(ctx.storage, MIGRATIONS, LEGACY_LAYOUT);
     // Keys written into policy documents before they were sealed move out, once. A document that no
     // longer decodes must not take the object down; the key stays unused.
@@ -293,73 +305,32 @@ export class TenantDO extends DurableObject<Env> {
     return currentCatalog(this.sql);
   }
 
-  /**
-   * Replaces the catalog whole. Bindings of serving apps that no longer hold are listed: they stop
-   * serving their entry until the app's next version is bound again. With `expected`, only while
-   * that version is in force: two admins never overwrite each other's change unseen.
-   */
+  /** Replaces the catalog whole, or refuses it (catalog.ts). */
   putCatalog(
     doc: CatalogDocument,
     expected?: number,
-  ): Ok<{ version: number; broken: Broken }> | Failure<"invalid_catalog" | "version_mismatch"> {
-    const stale = staleCatalog(this.sql, expected);
-    if (stale) return stale;
-    const { policy } = this.policies.get(this.sql);
-    const problems = [...catalogProblems(doc, policy.lattices), ...sanitisedDestinationProblems(doc, policy)];
-    if (problems.length) return failure("invalid_catalog", "catalog refused", problems);
-    const version = putCatalog(this.sql, doc);
-    const broken = brokenBindings(serving.servingApps(this.sql), doc.entries, this.live);
-    this.changed();
-    this.audit("catalog_updated", { version, broken });
-    return { ok: true, version, broken };
+  ): CatalogWrite | Failure<"invalid_catalog" | "version_mismatch"> {
+    return replaceCatalog(this.capability, doc, expected);
   }
 
-  /** One entry created, replaced or deleted (catalog-entries.ts): a new version, checked as putCatalog. */
-  editCatalog(edit: CatalogEdit, expected?: number): Ok<{ version: number; broken: Broken }> | EditFailure {
-    const stale = staleCatalog(this.sql, expected);
-    if (stale) return stale;
-    const applied = applyEdit(currentCatalog(this.sql).entries, edit);
-    if (!applied.ok) return applied;
-    const result = this.putCatalog(applied.doc);
-    if (result.ok || result.code !== "invalid_catalog") return result;
-    const named = entryProblems(result.details as FieldProblem[], applied.doc, applied.at);
-    return failure("invalid_catalog", "catalog entry refused", named);
+  /** One entry created, replaced or deleted (catalog.ts): a new version, checked as putCatalog. */
+  editCatalog(edit: CatalogEdit, expected?: number): CatalogWrite | EditFailure {
+    return editCatalog(this.capability, edit, expected);
   }
 
   /** The catalog's entries with the serving apps bound to each, filtered (catalog-entries.ts). */
   catalogEntries(filter: EntryFilter = {}) {
-    const catalog = currentCatalog(this.sql);
-    return {
-      version: catalog.version,
-      entries: listEntries(catalog, serving.servingApps(this.sql), this.live, filter),
-    };
+    return catalogEntries(this.capability, filter);
   }
 
-  /**
-   * An approved version's bindings replaced whole, without a new version from its developer: only
-   * the newest approved version's (the one serving), each checked as at approval.
-   */
-  bindApp(
-    appId: string,
-    version: number,
-    bindings: registry.Bindings,
-  ): Ok<{ app: registry.AppView }> | Failure<"not_found" | "not_serving" | "invalid_binding"> {
-    const stored = registry.storedVersion(this.sql, appId, version);
-    if (!stored) return failure("not_found", "no such app version");
-    if (!stored.newestApproved)
-      return failure("not_serving", "only the newest approved version's bindings can change");
-    const problems = bindingsProblems(stored, currentCatalog(this.sql), bindings);
-    if (problems.length) return failure("invalid_binding", "a binding does not hold", problems);
-    const app = registry.setBindings(this.sql, appId, version, bindings)!;
-    this.changed();
-    this.audit("app_bindings_changed", { appId, version, before: stored.bindings, bindings });
-    return { ok: true, app };
+  /** An approved version's bindings replaced whole (catalog.ts). */
+  bindApp(appId: string, version: number, bindings: registry.Bindings) {
+    return bindApp(this.capability, appId, version, bindings);
   }
 
   /** For each functionality of a version that no binding serves, an entry to start from (no app text). */
   catalogProposals(appId: string, version: number) {
-    const stored = registry.storedVersion(this.sql, appId, version);
-    return stored && proposals(stored.name, stored, currentCatalog(this.sql));
+    return catalogProposals(this.sql, appId, version);
   }
 
   /**
@@ -379,69 +350,18 @@ export class TenantDO extends DurableObject<Env> {
     return { stamp, value: await servingState(this.sql, { stored, view, models }, open) };
   }
 
-  // --- configuration as code (config-document.ts, config-import.ts) ---
+  // --- configuration as code (config.ts) ---
 
-  /** The tenant's configuration as one document, and its ETag. */
-  async exportConfig(): Promise<{ document: TenantConfig; etag: string }> {
-    const { document, etag } = await exportConfig(
-      this.sql,
-      this.policies.get(this.sql),
-      storedBindings(this.sql),
-    );
-    return { document, etag };
+  exportConfig(): Promise<{ document: TenantConfig; etag: string }> {
+    return exportTenantConfig(this.capability);
   }
 
-  /** What importing `document` would change, and the problems that would refuse it. */
-  async diffConfig(document: TenantConfig) {
-    const live = await exportConfig(this.sql, this.policies.get(this.sql), storedBindings(this.sql));
-    const planned = await planImport(
-      document,
-      importContext(live, modeOf(this.env), this.policies.get(this.sql).policy, this.sql),
-    );
-    const problems = planned.ok ? [] : (planned.details as FieldProblem[]);
-    return { etag: live.etag, diff: diffConfig(live.document, document), problems };
+  diffConfig(document: TenantConfig): Promise<{ etag: string; diff: ConfigDiff; problems: FieldProblem[] }> {
+    return diffTenantConfig(this.capability, document);
   }
 
-  /**
-   * Applies a document whole, or nothing of it: checked whole first, then written in one storage
-   * transaction. No other call runs on this object meanwhile (the checks await digests), so what
-   * was checked is what is written over. With `expected`, only while that ETag is in force.
-   */
-  importConfig(
-    document: TenantConfig,
-    expected?: string,
-  ): Promise<
-    Ok<{ etag: string; diff: ConfigDiff; broken: Broken }> | Failure<"invalid_config" | "version_mismatch">
-  > {
-    return this.ctx.blockConcurrencyWhile(async () => {
-      const live = await exportConfig(this.sql, this.policies.get(this.sql), storedBindings(this.sql));
-      if (expected !== undefined && expected !== live.etag)
-        return failure("version_mismatch", `the configuration's ETag is ${live.etag}, not ${expected}`, {
-          etag: live.etag,
-        });
-      const planned = await planImport(
-        document,
-        importContext(live, modeOf(this.env), this.policies.get(this.sql).policy, this.sql),
-      );
-      if (!planned.ok) return planned;
-      const diff = diffConfig(live.document, document);
-      const { decisions, ...versions } = this.ctx.storage.transactionSync(() =>
-        applyPlan(this.sql, planned.plan),
-      );
-      const broken = brokenBindings(
-        serving.servingApps(this.sql),
-        currentCatalog(this.sql).entries,
-        this.live,
-      );
-      this.changed();
-      const changes = diff.policy.length + diff.catalog.length + diff.apps.length;
-      this.audit("config_imported", { ...versions, changes, paths: changedPaths(diff), broken });
-      // Each decision also as its own route's row (marked as the import's): the summary above lists
-      // at most 50 paths, and what keys on app_approved or app_disabled must see an import's too.
-      for (const { kind, detail } of decisions) this.audit(kind, detail);
-      const now = await exportConfig(this.sql, this.policies.get(this.sql), storedBindings(this.sql));
-      return { ok: true as const, etag: now.etag, diff, broken };
-    });
+  importConfig(document: TenantConfig, expected?: string): Promise<ImportResult> {
+    return importTenantConfig(this.capability, document, expected);
   }
 
   // --- policy and quotas (policy-store.ts, usage.ts) ---
@@ -467,35 +387,22 @@ export class TenantDO extends DurableObject<Env> {
 
   /** Counts one of today's queries, app calls or plain calls, or refuses it past the tenant's quota. */
   spend(kind: CountedKind, amount = 1): QuotaCheck {
-    const limit = dailyLimit(this.policies.get(this.sql).policy.quotas, kind);
-    const check = this.usage.spend(kind, amount, limit);
-    if (!check.ok) this.audit("quota_exceeded", { quota: kind, limit });
-    return check;
+    return this.quotas.spend(kind, amount);
   }
 
   /** An isolate's batch of counts (tenant-replica/ledger.ts); answers today's totals. */
   recordUsage(day: string, counts: Partial<Totals>): Totals {
-    for (const [kind, amount] of Object.entries(counts) as Array<[QuotaKind, number]>)
-      this.usage.record(kind, amount, day);
-    return this.usage.totals();
+    return this.quotas.record(day, counts);
   }
 
-  /** Near a limit, an isolate's batch and then one exact spend (`amount` 0: whether any is left). */
+  /** Near a limit, an isolate's batch and then one exact spend (usage.ts). */
   spendExact(
     day: string,
     counts: Partial<Totals>,
     kind: QuotaKind,
     amount: number,
   ): { check: QuotaCheck; totals: Totals } {
-    this.recordUsage(day, counts);
-    const { quotas } = this.policies.get(this.sql).policy;
-    const check =
-      kind === "model_tokens"
-        ? this.usage.left(kind, quotas.modelTokensPerDay)
-        : amount > 0
-          ? this.spend(kind, amount)
-          : this.usage.left(kind, dailyLimit(quotas, kind));
-    return { check, totals: this.usage.totals() };
+    return this.quotas.spendExact(day, counts, kind, amount);
   }
 
   /**
@@ -564,17 +471,3 @@ export class TenantDO extends DurableObject<Env> {
 }
 
 const now = () => new Date().toISOString();
-
-/** What an import is checked against: the tenant as exported now. */
-const importContext = (live: Exported, mode: Mode, policy: Policy, sql: Sql): ImportContext => ({
-  mode,
-  live: live.document,
-  liveApps: live.apps,
-  policy,
-  storedKeys: storedBindings(sql),
-});
-type Exported = Awaited<ReturnType<typeof exportConfig>>;
-
-/** The audit row names what an import changed, at most 50 paths (the diff itself can be large). */
-const changedPaths = (diff: ConfigDiff) =>
-  [...diff.policy, ...diff.catalog, ...diff.apps].slice(0, 50).map((c) => `${c.change} ${c.path}`);

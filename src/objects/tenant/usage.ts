@@ -133,3 +133,56 @@ function refused(kind: QuotaKind, limit: number): QuotaCheck {
     retryAfterSeconds: Math.ceil((midnight.getTime() - Date.now()) / 1000),
   });
 }
+
+/**
+ * The tenant's quotas as its object spends them (TenantDO.spend, recordUsage, spendExact): the
+ * counters checked against the quotas of the policy in force, a refusal audited.
+ */
+export class TenantQuotas {
+  private readonly counters: Counters;
+  private readonly quotas: () => Policy["quotas"];
+  private readonly refused: (detail: { quota: CountedKind; limit: number }) => void;
+
+  constructor(
+    counters: Counters,
+    quotas: () => Policy["quotas"],
+    refused: (detail: { quota: CountedKind; limit: number }) => void,
+  ) {
+    this.counters = counters;
+    this.quotas = quotas;
+    this.refused = refused;
+  }
+
+  /** Counts one of today's queries, app calls or plain calls, or refuses it past the tenant's quota. */
+  spend(kind: CountedKind, amount: number): QuotaCheck {
+    const limit = dailyLimit(this.quotas(), kind);
+    const check = this.counters.spend(kind, amount, limit);
+    if (!check.ok) this.refused({ quota: kind, limit });
+    return check;
+  }
+
+  /** An isolate's batch of counts (tenant-replica/ledger.ts); answers today's totals. */
+  record(day: string, counts: Partial<Record<QuotaKind, number>>): Record<QuotaKind, number> {
+    for (const [kind, amount] of Object.entries(counts) as Array<[QuotaKind, number]>)
+      this.counters.record(kind, amount, day);
+    return this.counters.totals();
+  }
+
+  /** Near a limit, an isolate's batch and then one exact spend (`amount` 0: whether any is left). */
+  spendExact(
+    day: string,
+    counts: Partial<Record<QuotaKind, number>>,
+    kind: QuotaKind,
+    amount: number,
+  ): { check: QuotaCheck; totals: Record<QuotaKind, number> } {
+    this.record(day, counts);
+    const quotas = this.quotas();
+    const check =
+      kind === "model_tokens"
+        ? this.counters.left(kind, quotas.modelTokensPerDay)
+        : amount > 0
+          ? this.spend(kind, amount)
+          : this.counters.left(kind, dailyLimit(quotas, kind));
+    return { check, totals: this.counters.totals() };
+  }
+}
