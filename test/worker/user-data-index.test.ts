@@ -60,6 +60,21 @@ describe("a session opened before the user index", () => {
   });
 });
 
+describe("a session's index marker", () => {
+  it("stays when a chat turn settles: the session is named once, not again after each turn", async () => {
+    const w = await hubWorld([]);
+    const sid = await openSession(w, { userId: "alice" });
+    const hub = env.HUB.getByName(hubObjectName(w.tenant.tenantId, sid));
+    const q = await runQuery(w, sid, "Say hello", { steps: [display(lit("hello"))] });
+    await hub.oweTurn(q.id);
+    await hub.settleTurn(q.id);
+    await runInDurableObject(hub, async (_, state) => {
+      expect(await state.storage.get("chat:owed")).toBeUndefined();
+      expect(await state.storage.get("index:noted")).toBe(true);
+    });
+  });
+});
+
 describe("an erasure's forgetting of the index", () => {
   it("keeps a row noted again after the erasure read the index; drops the others", async () => {
     const artifacts = env.ARTIFACTS.getByName(artifactsObjectName("t_race", "alice"));

@@ -225,7 +225,6 @@ export class HubDO extends DurableObject<Env> {
   async settleTurn(queryId: string): Promise<void> {
     if ((await this.ctx.storage.get<string>("chat:owed")) === queryId)
       await this.ctx.storage.delete("chat:owed");
-    await this.userData.forgetNoted();
   }
 
   events(afterSeq: number, queryId?: string): HubEvent[] {
