@@ -28,8 +28,9 @@ export function secretBinding(auth: McpAuth, serverUrl: string): string | null {
       return `${auth.tokenUrl} ${serverUrl}`;
     case "oauth":
       if (auth.tokenUrl === undefined) return null; // not discovered yet: nothing to bind
-      // A registered client's secret belongs to that client alone: each version registers its own,
-      // and the version still serving keeps its secret while the next one is reviewed.
+      // A registered client's secret belongs to that client alone: a version that registers a new
+      // client gets its own (the version still serving keeps its secret while the next is reviewed),
+      // and a version that keeps its predecessor's client (kept-client.ts) finds the same one.
       return auth.discovered
         ? `${auth.tokenUrl} ${serverUrl} ${auth.clientId ?? ""}`
         : `${auth.tokenUrl} ${serverUrl}`;

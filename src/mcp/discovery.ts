@@ -12,9 +12,10 @@ import {
   resourceUrlFromServerUrl,
 } from "@modelcontextprotocol/client";
 import { endpointProblem, type Mode } from "../apps/egress.ts";
-import { McpAuth, type ResolvedOAuth } from "../apps/manifest.ts";
+import { McpAuth, type McpServer, type ResolvedOAuth } from "../apps/manifest.ts";
 import { readBounded } from "../bounded-body.ts";
 import { failure, type Result } from "../result.ts";
+import { keptClientId } from "./kept-client.ts";
 
 /**
  * MCP authorization discovery, once, at registration (never at serving time, so a server cannot
@@ -22,7 +23,9 @@ import { failure, type Result } from "../result.ts";
  * metadata from the MCP server, RFC 8414 metadata of the authorization server it names, then RFC
  * 7591 dynamic registration of a client with Lattice's callback URL. The RFC flows are the client
  * SDK's; Lattice adds the checks: the egress guard on every URL, no redirects, a deadline and a
- * size limit on every answer, the resource naming this server (RFC 9728 §3.3), PKCE S256.
+ * size limit on every answer, the resource naming this server (RFC 9728 §3.3), PKCE S256. A new
+ * version of an app discovers again (the admin approves what the server says now) but keeps the
+ * client of its previous version when nothing it was registered against changed (kept-client.ts).
  */
 
 /** Why discovery failed: one code per step, so a developer knows which document to fix. */
@@ -42,7 +45,10 @@ export type DiscoveryFailure =
 
 export interface Discovered {
   auth: ResolvedOAuth;
-  /** The registered client's secret (a confidential client), sealed by the caller as a write-only secret. */
+  /**
+   * The newly registered client's secret (a confidential client), sealed by the caller as a
+   * write-only secret; null for a public client, or a kept one (its secret stays sealed as it is).
+   */
   clientSecret: string | null;
 }
 
@@ -135,6 +141,8 @@ export async function discoverOAuth(
     redirectUri: string;
     scope?: string | undefined;
     clientName: string;
+    /** The MCP block of the same app's previous version, whose discovered client may be kept. */
+    previous?: McpServer | undefined;
     limits?: typeof DISCOVERY_LIMITS;
   },
 ): Promise<Result<Discovered, DiscoveryFailure, undefined>> {
@@ -224,6 +232,8 @@ export async function discoverOAuth(
     };
     // Checked before a client is registered for it (no client left behind for a refused answer).
     fitsManifest(endpoints);
+    const kept = keptClientId(options.previous, serverUrl, endpoints);
+    if (kept) return { ok: true, auth: { ...endpoints, clientId: kept }, clientSecret: null };
     let client: Awaited<ReturnType<typeof registerClient>>;
     try {
       client = await registerClient(issuer, {

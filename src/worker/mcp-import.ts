@@ -1,6 +1,6 @@
 import { mcpUrlProblems } from "../apps/check.ts";
 import { type Mode, modeOf } from "../apps/egress.ts";
-import { isResolvedOAuth, type Manifest, type McpAuth } from "../apps/manifest.ts";
+import { isResolvedOAuth, type Manifest, type McpAuth, type McpServer } from "../apps/manifest.ts";
 import {
   appAuthHeaders,
   oauthCallbackUrl,
@@ -33,9 +33,16 @@ type Context = Parameters<typeof tenantOf>[0] & {
 export async function importMcp(
   submitted: Manifest,
   c: Context,
-  appId?: string,
-  newAppId?: string,
+  app: {
+    /** A new version of this app (its owner checked by the caller). */
+    appId?: string;
+    /** A new app: the id it will get. */
+    newAppId?: string;
+    /** The MCP block of this same app's latest pending or approved version, if any. */
+    previous?: McpServer | undefined;
+  },
 ): Promise<{ manifest: Manifest; credential: PendingCredential | null }> {
+  const { appId, newAppId } = app;
   let manifest = submitted;
   // Only the import writes these, whether or not the manifest names a server.
   const toolsSet = manifest.functionalities
@@ -63,7 +70,9 @@ export async function importMcp(
   if (refused.length) throw invalid("manifest refused", refused);
 
   // Per-user OAuth without endpoints: discovered and a client registered now, so the version under
-  // review names concrete endpoints (and serving never discovers again).
+  // review names concrete endpoints (and serving never discovers again). The previous version's
+  // client is kept when nothing it was registered against changed: its users stay signed in, and
+  // its sealed secret (bound to that client) is found below as any stored secret is.
   let registered: string | null = null;
   if (manifest.mcp.auth.type === "oauth" && !isResolvedOAuth(manifest.mcp.auth)) {
     const callbackAppId = appId ?? newAppId;
@@ -73,6 +82,7 @@ export async function importMcp(
       redirectUri: oauthCallbackUrl(c.env, callbackAppId),
       scope: manifest.mcp.auth.scope,
       clientName: `Lattice: ${manifest.name}`,
+      previous: app.previous,
     });
     if (!found.ok)
       throw invalid("the MCP server's authorization could not be discovered", [

@@ -10,9 +10,10 @@
  *   POST /revoke-broken                               a revocation endpoint that fails: 500, nothing revoked
  *   GET  /.well-known/oauth-authorization-server      RFC 8414 metadata
  *   GET  /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata for /mcp
- *   POST /register                                    RFC 7591 dynamic client registration
+ *   POST /register                                    RFC 7591 dynamic client registration (logs client_id, redirect_uris)
  *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
- *   GET|POST|DELETE /mcp-b                            the same MCP server at a second URL
+ *   GET|POST|DELETE /mcp-b                            the same MCP server at a second URL (its own resource)
+ *   GET  /.well-known/oauth-protected-resource/mcp-b  RFC 9728 metadata for /mcp-b
  *   GET|POST /mcp-many-scopes                         401 pointing at metadata whose scope list is longer than a manifest takes
  *   GET|POST /mcp-elsewhere                           401 pointing at metadata about another resource (/mcp)
  *   GET|POST /mcp-moved                               401 pointing at metadata that redirects (302) to its document
@@ -41,6 +42,8 @@ import {
   repeatedParam,
   resourceAllowed,
   SCOPES_SUPPORTED,
+  SECOND_RESOURCE,
+  SECOND_RESOURCE_METADATA_URL,
   s256,
   scopeValid,
   tokenResponse,
@@ -268,6 +271,8 @@ async function register(request: Request, _url: URL, state: State, entry: LogEnt
     grantTypes,
   });
   entry.client_id = client.id;
+  // Which app a registration was for (its callback URL names it): tests count their own.
+  entry.redirect_uris = uris;
   return Response.json(
     {
       client_id: client.id,
@@ -324,14 +329,21 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   "/.well-known/oauth-protected-resource": { GET: () => Response.json(RESOURCE_METADATA) },
   // RFC 9728 §3.1 inserts the resource's path after the well-known name; serve that form too.
   "/.well-known/oauth-protected-resource/mcp": { GET: () => Response.json(RESOURCE_METADATA) },
-  // A second server taking the same tokens: where a token bound to /mcp must never go.
+  // A second server taking the same tokens: where a token bound to /mcp must never go. It names its
+  // own metadata, so an app can also be moved to it (a new resource: a new client, a new sign-in).
   "/mcp-b": Object.fromEntries(
     ["GET", "POST", "DELETE"].map((m) => [
       m,
       (request: Request, _url: URL, state: State, entry: LogEntry) =>
-        serveMcp(request, (t) => state.verifyAccess(t), entry),
+        serveMcp(request, (t) => state.verifyAccess(t), entry, {
+          resource: SECOND_RESOURCE,
+          metadataUrl: SECOND_RESOURCE_METADATA_URL,
+        }),
     ]),
   ),
+  "/.well-known/oauth-protected-resource/mcp-b": {
+    GET: () => Response.json({ ...RESOURCE_METADATA, resource: SECOND_RESOURCE }),
+  },
   "/mcp": Object.fromEntries(
     ["GET", "POST", "DELETE"].map((m) => [
       m,

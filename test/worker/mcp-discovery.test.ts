@@ -35,6 +35,39 @@ async function register(w: HubWorld, url: string, auth: Record<string, unknown> 
   });
 }
 
+/** The registrations the fixture served for one app (its callback URL names the app). */
+async function registrationsFor(appId: string): Promise<Array<Record<string, unknown>>> {
+  const callback = `http://lattice.test/v1/oauth/callback/${appId}`;
+  return (await fixtureLog()).filter(
+    (e) => e.path === "/register" && Array.isArray(e.redirect_uris) && e.redirect_uris.includes(callback),
+  );
+}
+
+/** Asks for `whoami` of `app` as `user`, in a new session: the query and its status once settled. */
+async function askWhoami(w: HubWorld, app: string, user: string) {
+  await script(w.models.planner, [
+    { respond: { steps: [tool("me", `${app}.whoami`, {}), display(ref("me", "text"))] } },
+  ]);
+  const sid = await openSession(w, { userId: user });
+  const qid = await ask(w, sid, `who am I to ${app}?`);
+  return { sid, qid, settled: await settle(w, sid, qid) };
+}
+
+/** The user signs in at the consent's authorization URL (the fixture approves at once); the client it names. */
+async function signIn(w: HubWorld, sid: string, user: string): Promise<string | null> {
+  const [consent] = (await pendingConsents(w, sid)) as unknown as Array<{ authorization: { url: string } }>;
+  const url = new URL(consent!.authorization.url);
+  expect(url.origin + url.pathname).toBe(`${AS}/authorize`);
+  const signedIn = await fixture().fetch(`${url.href}&login_hint=${user}`, { redirect: "manual" });
+  const back = new URL(signedIn.headers.get("Location")!);
+  const onward = await api("GET", back.pathname + back.search);
+  expect(onward.status, JSON.stringify(onward.body)).toBe(303);
+  const page = Object.fromEntries(new URL(onward.response.headers.get("Location")!).searchParams);
+  const done = await api("POST", `/v1/users/${user}/authorizations`, { key: w.frontend, body: page });
+  expect(done.body).toEqual({ authorized: true });
+  return url.searchParams.get("client_id");
+}
+
 type Registered = {
   id: string;
   name: string;
@@ -99,6 +132,96 @@ describe("MCP authorization discovery (RFC 9728, RFC 8414) and dynamic registrat
     const q = await settle(w, sid, qid);
     expect(q.status, JSON.stringify(q.error)).toBe("completed");
     expect(q.display[0]?.value).toBe(`you are ${user}`);
+  });
+
+  /**
+   * Version 1 registered, approved, a user connected; then version 2 of the same app, at `url2`,
+   * approved. What the fixture saw and what the user's next call needed.
+   */
+  async function secondVersion(url2: string) {
+    const w = await hubWorld([], { oauth: { returnUrl: RETURN_PAGE } });
+    const dev = (await issueKey(w.tenant, "developer")).secret;
+    const name = unique("files");
+    const manifest = (url: string, version: string, description: string) => ({
+      name,
+      description,
+      version,
+      mcp: { url, auth: { type: "oauth" } },
+    });
+    const v1 = await api("POST", "/v1/apps", {
+      key: dev,
+      body: manifest(`${AS}/mcp`, "1.0.0", "files over MCP"),
+    });
+    expect(v1.status, JSON.stringify(v1.body)).toBe(201);
+    const { id } = v1.body as Registered;
+    const auth1 = (v1.body as Registered).app.versions[0]!.manifest.mcp.auth;
+    const approve = (version: number) =>
+      api("POST", `/v1/admin/apps/${id}/versions/${version}/approve`, { key: w.tenant.adminKey });
+    expect((await approve(1)).status).toBe(200);
+    const user = unique("u");
+    const first = await askWhoami(w, name, user);
+    expect(first.settled.status).toBe("awaiting_consent");
+    expect(await signIn(w, first.sid, user)).toBe(auth1.clientId);
+    expect((await settle(w, first.sid, first.qid)).display[0]?.value).toBe(`you are ${user}`);
+
+    const before = (await fixtureLog()).length;
+    const v2 = await api("PUT", `/v1/apps/${id}`, {
+      key: dev,
+      body: manifest(url2, "2.0.0", "files over MCP, now with a better description"),
+    });
+    expect(v2.status, JSON.stringify(v2.body)).toBe(200);
+    const app = v2.body as Registered["app"] & { serving: number | null };
+    const auth2 = app.versions[1]!.manifest.mcp.auth;
+    expect(JSON.stringify(v2.body)).not.toContain("fxsecret");
+    expect((await approve(2)).status).toBe(200);
+    const read = await api("GET", `/v1/apps/${id}`, { key: dev });
+    expect((read.body as { serving: number }).serving).toBe(2);
+    const second = await askWhoami(w, name, user);
+    return { w, id, user, auth1, auth2, second, since: (await fixtureLog()).slice(before) };
+  }
+
+  it("keeps the client across versions: version 2 calls with the user's token, no new sign-in", async () => {
+    const { id, user, auth1, auth2, second, since } = await secondVersion(`${AS}/mcp`);
+    // Discovered again (the admin approves what the server says now), but the same client.
+    expect(auth2).toEqual(auth1);
+    expect(await registrationsFor(id)).toHaveLength(1);
+    // Version 2's tools were listed as the kept client, with a client-credentials token only its
+    // sealed secret gets (without the secret the import sends no token and the server refuses it).
+    expect(
+      since.some((e) => e.path === "/mcp" && e.rpc === "tools/list" && e.client_id === auth1.clientId),
+    ).toBe(true);
+    // The user's call under version 2 carries their token: no consent, no new sign-in.
+    expect(second.settled.status, JSON.stringify(second.settled.error)).toBe("completed");
+    expect(second.settled.display[0]?.value).toBe(`you are ${user}`);
+    expect(since.some((e) => e.path === "/authorize")).toBe(false);
+    expect(
+      since.some(
+        (e) =>
+          e.path === "/mcp" && e.tool === "whoami" && e.subject === user && e.client_id === auth1.clientId,
+      ),
+    ).toBe(true);
+  });
+
+  it("control: version 2 at another server URL registers a new client, and the user signs in again", async () => {
+    const { w, id, user, auth1, auth2, second, since } = await secondVersion(`${AS}/mcp-b`);
+    expect(auth2.clientId).not.toBe(auth1.clientId);
+    expect(auth2.discovered).toMatchObject({
+      resourceMetadataUrl: `${AS}/.well-known/oauth-protected-resource/mcp-b`,
+    });
+    expect(await registrationsFor(id)).toHaveLength(2);
+    expect(since.filter((e) => e.path === "/register").map((e) => e.client_id)).toContain(auth2.clientId);
+    // The user's token was for /mcp and the old client: version 2 asks them to connect again.
+    expect(second.settled.status).toBe("awaiting_consent");
+    expect(await signIn(w, second.sid, user)).toBe(auth2.clientId);
+    const done = await settle(w, second.sid, second.qid);
+    expect(done.status, JSON.stringify(done.error)).toBe("completed");
+    expect(done.display[0]?.value).toBe(`you are ${user}`);
+    expect(
+      (await fixtureLog()).some(
+        (e) =>
+          e.path === "/mcp-b" && e.tool === "whoami" && e.subject === user && e.client_id === auth2.clientId,
+      ),
+    ).toBe(true);
   });
 
   it("refuses half-given endpoints and a developer's own `discovered` block", async () => {

@@ -119,7 +119,7 @@ export const appRoutes = base
   .openapi(register, async (c) => {
     // The id first: a client registered during the import names its callback URL.
     const newId = randomId("app");
-    const { manifest, credential } = await checked(c.req.valid("json"), c, undefined, newId);
+    const { manifest, credential } = await checked(c.req.valid("json"), c, { newAppId: newId });
     const tenant = tenantOf(c);
     const result = await tenant.registerApp(c.var.principal.keyId, manifest, newId);
     if (!result.ok) throw conflict(result.message);
@@ -133,7 +133,13 @@ export const appRoutes = base
     // Only the owner may reuse the app's stored MCP credential for the import.
     const owned = await tenant.ownedApp(c.var.principal.keyId, appId);
     if (!owned) throw notFound("app");
-    const { manifest, credential } = await checked(c.req.valid("json"), c, appId);
+    // Only this app's own latest live version may hand its discovered OAuth client on (kept-client.ts).
+    // (Versions come in version order.)
+    const previous = owned.versions.findLast((v) => v.status === "pending" || v.status === "approved");
+    const { manifest, credential } = await checked(c.req.valid("json"), c, {
+      appId,
+      previous: previous?.manifest.mcp,
+    });
     const result = await tenant.submitVersion(c.var.principal.keyId, appId, manifest);
     if (result.ok && credential)
       await tenant.storeAppCredential(appId, credential.boundTo, credential.secret);
@@ -226,10 +232,9 @@ export const appRoutes = base
 async function checked(
   submitted: Manifest,
   c: { env: AppEnv["Bindings"]; var: AppEnv["Variables"] },
-  appId?: string,
-  newAppId?: string,
+  app: Parameters<typeof importMcp>[2],
 ): Promise<{ manifest: Manifest; credential: PendingCredential | null }> {
-  const { manifest, credential } = await importMcp(submitted, c, appId, newAppId);
+  const { manifest, credential } = await importMcp(submitted, c, app);
   const { policy } = await tenantOf(c).policy();
   const problems = manifestProblems(manifest, {
     mode: modeOf(c.env),

@@ -70,9 +70,9 @@ export function fixtureMcpServer(subject: string): McpServer {
 }
 
 /** RFC 6750 §3 + RFC 9728 §5.1: the challenge points the client at the protected resource metadata. */
-function unauthorized(refused: Refusal | "missing"): Response {
+function unauthorized(refused: Refusal | "missing", metadataUrl: string): Response {
   const missing = refused === "missing";
-  const challenge = `Bearer resource_metadata="${RESOURCE_METADATA_URL}"${missing ? "" : ', error="invalid_token"'}`;
+  const challenge = `Bearer resource_metadata="${metadataUrl}"${missing ? "" : ', error="invalid_token"'}`;
   const body = missing
     ? { error: "unauthorized", error_description: "send Authorization: Bearer <access token>" }
     : { error: "invalid_token", error_description: `access token ${refused}` };
@@ -99,17 +99,22 @@ export async function serveMcp(
   request: Request,
   verify: (token: string) => Promise<AccessGrant | { refused: Refusal }>,
   entry: LogEntry,
+  /** Which URL serves: /mcp, or /mcp-b (its own resource, its own metadata). */
+  served: { resource: string; metadataUrl: string } = {
+    resource: RESOURCE,
+    metadataUrl: RESOURCE_METADATA_URL,
+  },
 ): Promise<Response> {
   await noteRpc(request, entry);
   const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get("Authorization") ?? "")?.[1];
   if (!token) {
     entry.refused = "missing";
-    return unauthorized("missing");
+    return unauthorized("missing", served.metadataUrl);
   }
   const grant = await verify(token);
   if ("refused" in grant) {
     entry.refused = grant.refused;
-    return unauthorized(grant.refused);
+    return unauthorized(grant.refused, served.metadataUrl);
   }
   entry.subject = grant.subject;
   entry.client_id = grant.clientId;
@@ -121,7 +126,7 @@ export async function serveMcp(
     token,
     clientId: grant.clientId,
     scopes: grant.scope.split(" "),
-    resource: new URL(RESOURCE),
+    resource: new URL(served.resource),
   };
   return handler.fetch(request, { authInfo });
 }

@@ -8,6 +8,9 @@ export const ISSUER = "http://127.0.0.1:8790";
 /** The MCP endpoint: the protected resource (RFC 8707 `resource`, RFC 9728 `resource`). */
 export const RESOURCE = `${ISSUER}/mcp`;
 export const RESOURCE_METADATA_URL = `${ISSUER}/.well-known/oauth-protected-resource`;
+/** The same MCP server at a second URL (/mcp-b), a resource of its own with its own metadata. */
+export const SECOND_RESOURCE = `${ISSUER}/mcp-b`;
+export const SECOND_RESOURCE_METADATA_URL = `${ISSUER}/.well-known/oauth-protected-resource/mcp-b`;
 export const SCOPES_SUPPORTED = ["files:read"];
 /** The scope granted when a request names none. */
 export const DEFAULT_SCOPE = "files:read";
@@ -46,7 +49,7 @@ export function redirectUriAllowed(uri: string): boolean {
 /** A resource indicator names this MCP server (its URL, or the bare origin some clients send). */
 export function resourceAllowed(resource: string): boolean {
   const trimmed = resource.replace(/\/+$/, "");
-  return trimmed === RESOURCE || trimmed === ISSUER;
+  return trimmed === RESOURCE || trimmed === SECOND_RESOURCE || trimmed === ISSUER;
 }
 
 /** RFC 6749 §3.3: space-separated tokens of printable ASCII, no `"` or `\`. */
