@@ -5,8 +5,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { EXPORT_MAX_BYTES, jsonBytes } from "../../src/objects/artifacts/index.ts";
-import { artifactsObjectName } from "../../src/objects/names.ts";
+import { EXPORT_MAX_BYTES, jsonBytes } from "../../src/objects/export-budget.ts";
+import type { HubExport } from "../../src/objects/hub/user-data.ts";
+import { artifactsObjectName, hubObjectName, spokeObjectName } from "../../src/objects/names.ts";
+import type { SpokeExport } from "../../src/objects/spoke/user-data.ts";
 import { api } from "./helpers.ts";
 import { hubWorld, OWN_BOOK, withInvite } from "./hub-kit.ts";
 import { history } from "./user-data-kit.ts";
@@ -108,5 +110,33 @@ describe("sessions and memory past the byte cap", () => {
     expect(doc.truncated.sessions).toBe(true);
     expect(doc.truncated.memory).toContain(w.apps.contacts);
     expect(doc.spokes.find((s) => s.appId === w.apps.contacts)?.memory).toEqual([]);
+  });
+});
+
+describe("each object an export reads", () => {
+  it("builds no more than the budget it is given: a hub its queries, a spoke its memory", async () => {
+    const w = await hubWorld(["contacts", "calendar"], withInvite(OWN_BOOK));
+    await history(w, "alice", "PLANT-budget"); // a session with a query, the contacts app's memory
+    const t = w.tenant.tenantId;
+    const doc = (await api("GET", "/v1/users/alice/export", { key: w.tenant.adminKey })).body as Doc;
+    const sid = (doc.sessions[0] as unknown as { session: { id: string } }).session.id;
+
+    const hub = env.HUB.getByName(hubObjectName(t, sid));
+    // Control: with the whole budget, every query comes, untruncated.
+    const whole = (await hub.exportData(200, EXPORT_MAX_BYTES)) as unknown as HubExport;
+    expect(whole.queries.length).toBeGreaterThan(0);
+    expect(whole.truncated).toBe(false);
+    // With room for the session alone, the hub builds none of its queries and says so.
+    const cut = (await hub.exportData(200, jsonBytes(whole.session) + 16)) as unknown as HubExport;
+    expect(cut.queries).toEqual([]);
+    expect(cut.truncated).toBe(true);
+
+    const spoke = env.SPOKE.getByName(spokeObjectName(t, "alice", w.apps.contacts!));
+    const all = (await spoke.exportData(EXPORT_MAX_BYTES)) as unknown as SpokeExport;
+    expect(all.memory.length).toBeGreaterThan(0);
+    expect(all.memoryTruncated).toBe(false);
+    const none = (await spoke.exportData(jsonBytes({ ...all, memory: [] }) + 16)) as unknown as SpokeExport;
+    expect(none.memory).toEqual([]);
+    expect(none.memoryTruncated).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import {
   StandingRuleInputSchema,
 } from "../../policy/index.ts";
 import { randomId } from "../crypto.ts";
+import { EXPORT_MAX_BYTES, jsonBytes } from "../export-budget.ts";
 import { migrate, type Sql, sqlTag } from "../sql.ts";
 
 /** Each module's migrations, appended to at its end only (see migrate()). */
@@ -57,17 +58,6 @@ export type SeenObject = { kind: UserObjectKind; id: string; notes: number };
 
 /** Artifacts an export carries at most (a user keeps few; values may be large): past it, `truncated`. */
 export const EXPORT_MAX_ARTIFACTS = 1_000;
-/**
- * Bytes (UTF-8, as serialized) an export's whole document carries at most: a user with large
- * values gets a truncated export, never a response too large to build or send.
- */
-export const EXPORT_MAX_BYTES = 8 * 1024 * 1024;
-
-/** The UTF-8 size of a value as JSON: what it adds to an export. */
-export function jsonBytes(value: unknown): number {
-  return new TextEncoder().encode(JSON.stringify(value) ?? "").length;
-}
-
 /** Rules one user may keep: each is read at every call that would ask. */
 export const MAX_STANDING_RULES = 100;
 /** The order the lists were spliced in before migrations were keyed. */

@@ -282,8 +282,8 @@ export class HubDO extends DurableObject<Env> {
 
   // --- user data rights (#34, user-data.ts): called by the user-data routes, never on a query's path ---
 
-  exportData(maxQueries: number): HubExport | null {
-    return this.userData.exportData(maxQueries);
+  exportData(maxQueries: number, maxBytes: number): HubExport | null {
+    return this.userData.exportData(maxQueries, maxBytes);
   }
 
   erase(): Promise<HubErased> {

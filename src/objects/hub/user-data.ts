@@ -1,3 +1,4 @@
+import { jsonBytes } from "../export-budget.ts";
 import type { Sql } from "../sql.ts";
 import { artifactsStub } from "../stubs.ts";
 import type { HubStore, QueryRecord, Session } from "./store.ts";
@@ -72,18 +73,31 @@ export class HubUserData {
 
   /**
    * The session and its queries as the user would see each (text, answers, plan, trace of events,
-   * consents and their decisions), oldest first, up to `maxQueries`; `truncated` past it.
+   * consents and their decisions), oldest first, up to `maxQueries` and `maxBytes` of JSON (the
+   * export's budget left): `truncated` past either. Each query is built and measured in turn, so a
+   * long history costs the hub and the route no more than the budget.
    */
-  exportData(maxQueries: number): HubExport | null {
+  exportData(maxQueries: number, maxBytes: number): HubExport | null {
     const { sql, store, view } = this.hub;
     const session = this.hub.session();
     if (!session) return null;
     const ids = sql<{ id: string }>`SELECT id FROM queries ORDER BY seq LIMIT ${maxQueries + 1}`;
-    const queries = ids.slice(0, maxQueries).flatMap(({ id }) => {
+    let truncated = ids.length > maxQueries;
+    let bytes = jsonBytes(session);
+    const queries: QueryView[] = [];
+    for (const { id } of ids.slice(0, maxQueries)) {
       const row = store.query(id);
-      return row ? [view(row)] : [];
-    });
-    return { session, queries, truncated: ids.length > maxQueries };
+      if (!row) continue;
+      const query = view(row);
+      const size = jsonBytes(query) + 1; // and its comma
+      if (bytes + size > maxBytes) {
+        truncated = true;
+        break;
+      }
+      bytes += size;
+      queries.push(query);
+    }
+    return { session, queries, truncated };
   }
 
   /**

@@ -266,8 +266,8 @@ export class SpokeDO extends DurableObject<Env> {
 
   // --- user data rights (#34, user-data.ts): called by the user-data routes, never on a call's path ---
 
-  exportData(): Promise<SpokeExport | null> {
-    return this.userData.exportData();
+  exportData(maxBytes: number): Promise<SpokeExport | null> {
+    return this.userData.exportData(maxBytes);
   }
 
   erase(): Promise<SpokeErased> {

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { decode } from "../../decode.ts";
 import { writeAudit } from "../audit-sink.ts";
+import { jsonBytes } from "../export-budget.ts";
 import type { Sql } from "../sql.ts";
 import { artifactsStub } from "../stubs.ts";
 import { servingApp } from "../tenant-replica/index.ts";
@@ -15,6 +16,8 @@ const Levels = z.array(z.string());
 /** What a spoke holds of its user, for their export (#34). */
 export type SpokeExport = {
   appId: string;
+  /** Memory past the byte budget it was given was left out (oldest kept). */
+  memoryTruncated: boolean;
   memory: Array<{
     functionality: string;
     request: unknown;
@@ -129,8 +132,11 @@ export class SpokeUserData {
 
   // --- export and erasure: called by the user-data routes, never on a call's path ---
 
-  /** The app's memory of this user as stored and the OAuth connections (never their tokens). */
-  async exportData(): Promise<SpokeExport | null> {
+  /**
+   * The app's memory of this user as stored and the OAuth connections (never their tokens); memory
+   * oldest first up to `maxBytes` of JSON (the export's budget left), the rest left out.
+   */
+  async exportData(maxBytes: number): Promise<SpokeExport | null> {
     const { sql, env } = this.spoke;
     this.spoke.flushMemory();
     const owner = this.spoke.owner.stored();
@@ -143,25 +149,36 @@ export class SpokeUserData {
       at: string;
       levels: string | null;
     };
-    // Bounded by what a spoke keeps (memory.ts: KEPT_INTERACTIONS). The levels go along: the route
-    // withholds from a user token what is above the display cap.
-    const memory =
-      sql<Row>`SELECT functionality, request, response, outcome, at, levels FROM interactions ORDER BY seq`.map(
-        (row) => ({
-          functionality: row.functionality,
-          request: decode(Json, row.request, "a remembered request"),
-          response: row.response === null ? null : decode(Json, row.response, "a remembered answer"),
-          outcome: row.outcome,
-          at: row.at,
-          levels: row.levels === null ? null : decode(Levels, row.levels, "a remembered label"),
-        }),
-      );
     const secret = env.LATTICE_KEY_SECRET;
     const connections = secret ? new UserOAuth(sql, secret, ownerOf(owner)).connections() : [];
     const target = connections.length ? await oauthTargetOf(env, owner.tenant_id, owner.app_id) : null;
     const oauth = connections.map((c) => ({ ...c, scope: target?.auth.scope ?? null }));
     const personalTokens = secret ? this.personalToken(ownerOf(owner)).list() : [];
-    return { appId: owner.app_id, memory, oauth, personalTokens };
+    // The app and its connections are small and always named; memory fills what budget is left.
+    let bytes = jsonBytes({ appId: owner.app_id, memoryTruncated: false, memory: [], oauth, personalTokens });
+    let memoryTruncated = false;
+    const memory: SpokeExport["memory"] = [];
+    // At most what a spoke keeps (memory.ts: KEPT_INTERACTIONS), each decoded and measured in turn.
+    // The levels go along: the route withholds from a user token what is above the display cap.
+    for (const row of sql<Row>`SELECT functionality, request, response, outcome, at, levels
+      FROM interactions ORDER BY seq`) {
+      const remembered = {
+        functionality: row.functionality,
+        request: decode(Json, row.request, "a remembered request"),
+        response: row.response === null ? null : decode(Json, row.response, "a remembered answer"),
+        outcome: row.outcome,
+        at: row.at,
+        levels: row.levels === null ? null : decode(Levels, row.levels, "a remembered label"),
+      };
+      const size = jsonBytes(remembered) + 1; // and its comma
+      if (bytes + size > maxBytes) {
+        memoryTruncated = true;
+        break;
+      }
+      bytes += size;
+      memory.push(remembered);
+    }
+    return { appId: owner.app_id, memoryTruncated, memory, oauth, personalTokens };
   }
 
   /**

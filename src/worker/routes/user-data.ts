@@ -1,6 +1,8 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { EXPORT_MAX_BYTES, jsonBytes } from "../../objects/artifacts/index.ts";
 import { flushAudit } from "../../objects/audit-sink.ts";
+import { EXPORT_MAX_BYTES, jsonBytes } from "../../objects/export-budget.ts";
+import type { HubExport } from "../../objects/hub/user-data.ts";
+import type { SpokeExport } from "../../objects/spoke/user-data.ts";
 import { artifactsStub, hubStub, spokeStub, tenantAdmin } from "../../objects/stubs.ts";
 import { tenantPolicy } from "../../objects/tenant-replica/index.ts";
 import { displayRequirement, flowAllowed, type Label, policyLattices } from "../../policy/index.ts";
@@ -29,7 +31,11 @@ const Truncated = z.object({
   sessions: z.boolean(),
   artifacts: z.boolean(),
   audit: z.boolean(),
-  queries: z.array(z.string()).openapi({ description: "Sessions whose queries were cut at the cap" }),
+  queries: z
+    .array(z.string())
+    .openapi({
+      description: "Sessions whose queries were cut, at the count cap or the byte cap (oldest kept)",
+    }),
   memory: z
     .array(z.string())
     .openapi({ description: "Apps whose memory was cut at the export's byte cap (oldest kept)" }),
@@ -186,35 +192,39 @@ export const userDataRoutes = base
     const index = await artifacts.userObjects();
     const sessionIds = index.sessions.slice(0, EXPORT_MAX_SESSIONS);
     await flushAudit(tenantId); // this isolate's rows about the user are in the log first
-    const [held, sessions, spokes, audit] = await Promise.all([
+    const [held, audit] = await Promise.all([
       artifacts.exportData(),
-      Promise.all(sessionIds.map((sid) => hubStub(c.env, tenantId, sid).exportData(EXPORT_MAX_QUERIES))),
-      Promise.all(index.spokes.map((app) => spokeStub(c.env, tenantId, userId, app).exportData())),
       tenantAdmin(c.env, tenantId).userAudit(userId),
     ]);
     // One byte budget for the document (EXPORT_MAX_BYTES): the artifacts object spent its part; the
-    // audit (capped by rows) is counted, then sessions oldest first, then each app's memory, until
-    // the next would pass it. A heavy user gets `truncated`, never a response too large to send.
+    // audit (capped by rows) is counted, then sessions oldest first, then each app's memory. Each
+    // object is asked in turn with what is left and builds no more (export-budget.ts), so a heavy
+    // user gets `truncated`, never a response too large to build or send.
     let bytes = held.bytes + jsonBytes(audit.events);
-    const fits = (value: unknown) => {
-      const size = jsonBytes(value);
-      if (bytes + size > EXPORT_MAX_BYTES) return false;
+    const kept: HubExport[] = [];
+    let sessionsCut = index.sessions.length > EXPORT_MAX_SESSIONS;
+    for (const sid of sessionIds) {
+      const s = await hubStub(c.env, tenantId, sid).exportData(EXPORT_MAX_QUERIES, EXPORT_MAX_BYTES - bytes);
+      if (!s) continue;
+      const size = jsonBytes(s) + 1;
+      // A session with none of its queries still does not fit: it and the later ones are left out.
+      if (bytes + size > EXPORT_MAX_BYTES) {
+        sessionsCut = true;
+        break;
+      }
       bytes += size;
-      return true;
-    };
-    const present = sessions.flatMap((s) => (s ? [s] : []));
-    const fitting = present.findIndex((s) => !fits(s));
-    const kept = fitting < 0 ? present : present.slice(0, fitting);
+      kept.push(s);
+    }
     const memoryCut: string[] = [];
-    const spokesHeld = spokes.flatMap((s) => {
-      if (!s) return [];
-      const { memory, ...rest } = s;
-      bytes += jsonBytes(rest); // the app and its connections: small, always named
-      const cut = memory.findIndex((m) => !fits(m));
-      if (cut < 0) return [s];
-      memoryCut.push(s.appId);
-      return [{ ...rest, memory: memory.slice(0, cut) }];
-    });
+    const spokesHeld: Array<Omit<SpokeExport, "memoryTruncated">> = [];
+    for (const app of index.spokes) {
+      const s = await spokeStub(c.env, tenantId, userId, app).exportData(EXPORT_MAX_BYTES - bytes);
+      if (!s) continue;
+      const { memoryTruncated, ...shown } = s;
+      bytes += jsonBytes(shown) + 1; // the app and its connections are named even past the budget
+      if (memoryTruncated) memoryCut.push(s.appId);
+      spokesHeld.push(shown);
+    }
     // The display policy is the one boundary to the frontend, and a user token is the frontend's:
     // what the artifacts route would withhold, the export withholds too. The admin key answers the
     // data-rights request itself and reads everything.
@@ -234,7 +244,7 @@ export const userDataRoutes = base
       exportedAt: new Date().toISOString(),
       userId,
       truncated: {
-        sessions: index.sessions.length > EXPORT_MAX_SESSIONS || kept.length < present.length,
+        sessions: sessionsCut,
         artifacts: held.artifactsTruncated,
         audit: audit.truncated,
         queries: kept.filter((s) => s.truncated).map((s) => s.session.id),
