@@ -98,6 +98,8 @@ p.value.text { white-space: pre-wrap; margin: .25rem 0; }
 .before .app-quote, .before pre.card-value { background: #ffebe9; } .after .app-quote, .after pre.card-value { background: #e6ffec; }
 pre.card-value { margin: 0; padding: .25rem; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; background: #f6f8fa; }
 .card-same summary { cursor: pointer; color: var(--muted); margin: .35rem 0; }
+.oauth-discovered dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
+.oauth-discovered dt { font-weight: 600; } .oauth-discovered dd { margin: 0; overflow-wrap: anywhere; }
 .card-binding select, .confirm input[type=text] { max-width: 100%; }
 .confirm { margin: .25rem 0; font-size: .9rem; } label.inline { display: inline; font-weight: 400; }
 .absent { color: var(--muted); font-style: italic; margin: 0; }

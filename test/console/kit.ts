@@ -38,7 +38,8 @@ export async function signIn(b: Browser, path: string, credential: string): Prom
   // Each test signs in afresh: whatever an earlier test left in the tab is forgotten.
   await b.page.evaluate(() => sessionStorage.clear());
   await b.page.reload();
-  await b.page.getByLabel(/token|key/i).fill(credential);
+  // A field by its role: a section of the page may be labelled with "token" too (My data's).
+  await b.page.getByRole("textbox", { name: /token|key/i }).fill(credential);
   await b.page.getByRole("button", { name: "Sign in" }).click();
   await b.page.locator("#content").waitFor({ state: "visible" });
 }

@@ -153,4 +153,31 @@ describe("per-user personal tokens for MCP apps (user_token)", () => {
     expect((await api("GET", slot, { key: w.frontend })).body).toMatchObject({ set: false });
     expect((await whoami(w, user, name)).error?.code).toBe("authorization_required");
   });
+
+  it("lists the apps that take a personal token, set or not (never the token); control: another user is refused", async () => {
+    const w = await hubWorld([]);
+    const dev = (await issueKey(w.tenant, "developer")).secret;
+    const name = unique("pat");
+    const appId = await personalApp(w, "/mcp", dev, name);
+    const user = unique("u");
+    const list = async (key: string = w.frontend) => {
+      const res = await api("GET", `/v1/users/${user}/personal-tokens`, { key });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body as { apps: Array<{ appId: string; name: string; set: boolean }> }).apps;
+    };
+    expect(await list()).toEqual([{ appId, name, set: false, setAt: null }]);
+    const token = await fixtureToken();
+    await api("PUT", `/v1/users/${user}/personal-tokens/${appId}`, { key: w.frontend, body: { token } });
+    const after = await list();
+    expect(after).toEqual([{ appId, name, set: true, setAt: expect.any(String) }]);
+    expect(JSON.stringify(after)).not.toContain(token);
+    // Another user's token cannot read this user's list.
+    const other = unique("u");
+    const otherToken = (
+      (await api("POST", `/v1/users/${other}/tokens`, { key: w.frontend, body: {} })).body as {
+        token: string;
+      }
+    ).token;
+    expectError(await api("GET", `/v1/users/${user}/personal-tokens`, { key: otherToken }), 404);
+  });
 });

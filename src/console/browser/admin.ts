@@ -3,8 +3,14 @@ import type { components } from "@lattice/client";
 import { api, call } from "./api.ts";
 import { byId, clear, el, focusMain, say, table } from "./dom.ts";
 import { type DiffRow, manifestDiff } from "./manifest-diff.ts";
-import { cardGrid, proposeButton, reviewCard } from "./review-cards.ts";
-import { otherChanges, type ReviewCard, type VersionReview, withBinding } from "./review-model.ts";
+import { cardGrid, discoveredBlock, proposeButton, reviewCard } from "./review-cards.ts";
+import {
+  discoveredOAuth,
+  otherChanges,
+  type ReviewCard,
+  type VersionReview,
+  withBinding,
+} from "./review-model.ts";
 import { catalogLabel } from "./words.ts";
 
 type CatalogEntry = components["schemas"]["CatalogEntry"];
@@ -252,9 +258,16 @@ function pendingCard(
   form.appendChild(status);
   return el("article", { class: "pending-app", "aria-labelledby": `${id}-title` }, [
     el("h3", { id: `${id}-title`, text: `${app.name} version ${v.version} (${v.label})` }),
+    oauthOf(id, v),
     otherTable(app, otherChanges(manifestDiff(approved?.manifest, v.manifest))),
     form,
   ]);
+}
+
+/** A version's discovered sign-in, when it has one: the endpoints it will use, reviewed with it. */
+function oauthOf(id: string, v: Version): HTMLElement | null {
+  const rows = discoveredOAuth(v.manifest.mcp);
+  return rows ? discoveredBlock(id, rows) : null;
 }
 
 async function reviewFor(appId: string, version: number): Promise<VersionReview | null> {

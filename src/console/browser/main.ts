@@ -19,6 +19,8 @@ import { planPage, renderPlan } from "./plan.ts";
 import { policyPage } from "./policy-editor.ts";
 import { jsonPaths, pathSegments } from "./policy-paths.ts";
 import { type Audience, renderQuery } from "./query.ts";
+import { discoveredBlock } from "./review-cards.ts";
+import { discoveredOAuth } from "./review-model.ts";
 import type { Consent, Query } from "./words.ts";
 
 const PAGES: Record<string, Page> = {
@@ -48,6 +50,10 @@ const PAGES: Record<string, Page> = {
   pathSegments,
   jsonPaths,
   diff: manifestDiff,
+  oauthBlock: (id: string, mcp: unknown) => {
+    const rows = discoveredOAuth(mcp);
+    return rows ? discoveredBlock(id, rows) : null;
+  },
 };
 
 // Names apart from boot's own (`page`, `link`): the bundle keeps boot's as written, which

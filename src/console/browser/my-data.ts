@@ -1,4 +1,7 @@
-/** My data: the signed-in user's artifacts (shown within the display policy, erased) and grants (revoked). */
+/**
+ * My data: the signed-in user's artifacts (shown within the display policy, erased), grants
+ * (revoked), and personal tokens of `user_token` MCP apps (set, removed; never read back).
+ */
 import { prettyText } from "./answer.ts";
 import { api, call } from "./api.ts";
 import { byId, clear, el, focusMain, say, table } from "./dom.ts";
@@ -122,5 +125,89 @@ export async function dataPage(user: string): Promise<void> {
       ),
     );
   };
-  await Promise.all([artifacts(), grants()]);
+  const tokens = async (): Promise<void> => {
+    const target = clear(byId("personal-tokens"));
+    const r = await call(
+      api().api.GET("/v1/users/{userId}/personal-tokens", { params: { path: { userId } } }),
+    );
+    if (!r.ok || !r.data) {
+      target.textContent = r.error;
+      return;
+    }
+    if (!r.data.apps.length) {
+      target.appendChild(el("p", { text: "No app asks for a personal token of yours." }));
+      return;
+    }
+    target.appendChild(
+      table(
+        ["App", "Your token", "Set a new one", ""],
+        r.data.apps.map((a) => {
+          const path = { params: { path: { userId, appId: a.appId } } };
+          const failed = el("p", { class: "error", role: "alert" });
+          const inputId = `token-${a.appId}`;
+          // autocomplete off: the browser is not asked to keep it; the value leaves the DOM once sent.
+          const input = el("input", {
+            id: inputId,
+            type: "password",
+            autocomplete: "off",
+            spellcheck: "false",
+            required: true,
+            maxlength: 4096,
+          });
+          const save = async (e: Event) => {
+            e.preventDefault();
+            const token = input.value;
+            if (!token) return;
+            // Sent once: the field is emptied and dropped before the request, so no DOM keeps it.
+            input.value = "";
+            input.remove();
+            const d = await call(
+              api().api.PUT("/v1/users/{userId}/personal-tokens/{appId}", { ...path, body: { token } }),
+            );
+            await tokens();
+            focusMain();
+            say(d.ok ? `Token set for ${a.name}.` : `Not set: ${d.error}`);
+          };
+          const remove = async () => {
+            const d = await call(api().api.DELETE("/v1/users/{userId}/personal-tokens/{appId}", path));
+            if (!d.ok) {
+              failed.textContent = `Not removed: ${d.error}`;
+              return;
+            }
+            await tokens();
+            focusMain();
+            say(`Token removed for ${a.name}.`);
+          };
+          return [
+            a.name,
+            el("span", {
+              class: a.set ? "token-set" : "token-unset",
+              text: a.set ? setWords(a.setAt) : "not set",
+            }),
+            el("form", { class: "token-form", onsubmit: (e) => void save(e) }, [
+              el("label", { for: inputId, text: `Personal token for ${a.name}` }),
+              input,
+              el("button", { type: "submit", text: a.set ? "Replace" : "Set" }),
+            ]),
+            el("td", {}, [
+              a.set
+                ? el("button", {
+                    type: "button",
+                    onclick: () => void remove(),
+                    "aria-label": `Remove the token for ${a.name}`,
+                    text: "Remove",
+                  })
+                : null,
+              failed,
+            ]),
+          ];
+        }),
+      ),
+    );
+  };
+  await Promise.all([artifacts(), grants(), tokens()]);
 }
+
+/** "set" with when, in UTC minutes (the API gives an ISO time). */
+const setWords = (at: string | null): string =>
+  at ? `set since ${at.slice(0, 16).replace("T", " ")} UTC` : "set";

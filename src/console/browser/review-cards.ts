@@ -10,6 +10,7 @@ import { el } from "./dom.ts";
 import {
   type CardField,
   chips,
+  type DiscoveredRow,
   destinationWords,
   entryFromProposal,
   type ReviewCard,
@@ -85,6 +86,29 @@ export function reviewCard(id: string, card: ReviewCard, controls: CardControls 
       : null,
     controls.binding ?? null,
     controls.propose ?? null,
+  ]);
+}
+
+/**
+ * The sign-in a version will use, as discovered at registration: the URLs and client id the app's
+ * server pointed to, boxed as its words and shown as text (code), never as links to follow.
+ */
+export function discoveredBlock(id: string, rows: DiscoveredRow[]): HTMLElement {
+  const title = `${id}-oauth-title`;
+  return el("section", { class: "oauth-discovered", "aria-labelledby": title }, [
+    el("h4", { id: title, text: "Users sign in to it here (discovered at registration)" }),
+    el("p", {
+      class: "hint",
+      text: "Lattice found these through the MCP server's metadata and registered its client there. Each user's sign-in and tokens go to these addresses only.",
+    }),
+    el("figure", { class: "app-text" }, [
+      el("figcaption", { text: "what the app's server pointed to" }),
+      el(
+        "dl",
+        { class: "app-quote" },
+        rows.flatMap((r) => [el("dt", { text: r.term }), el("dd", {}, [el("code", { text: r.value })])]),
+      ),
+    ]),
   ]);
 }
 

@@ -99,3 +99,34 @@ export function withBinding(
 ): Record<string, string> {
   return { ...bindings, [functionality]: entry };
 }
+
+type McpAuth = components["schemas"]["McpAuth"];
+
+/** One line of the discovered sign-in: what it is (Lattice's words) and the URL or id (the server's). */
+export interface DiscoveredRow {
+  term: string;
+  value: string;
+}
+
+/**
+ * The concrete OAuth endpoints and client of a version whose per-user OAuth was discovered at
+ * registration (mcp/discovery.ts), in the order an admin checks them; null for any other auth.
+ * Only a version with a `discovered` block: endpoints a developer wrote are in the manifest diff.
+ */
+export function discoveredOAuth(mcp: unknown): DiscoveredRow[] | null {
+  const auth = (mcp as { auth?: McpAuth } | null | undefined)?.auth;
+  if (auth?.type !== "oauth" || !auth.discovered) return null;
+  const d = auth.discovered;
+  const rows: Array<[string, string | undefined]> = [
+    ["Authorization server (issuer)", auth.issuer ?? d.authorizationServer],
+    ["Authorization endpoint", auth.authorizationUrl],
+    ["Token endpoint", auth.tokenUrl],
+    ["Revocation endpoint", auth.revocationUrl],
+    ["Registered client id", auth.clientId],
+    ["Client registered at", d.registrationEndpoint],
+    ["Callback URL registered", d.redirectUri],
+    ["Found through (resource metadata)", d.resourceMetadataUrl],
+    ["Scope", auth.scope],
+  ];
+  return rows.flatMap(([term, value]) => (value ? [{ term, value }] : []));
+}

@@ -1,6 +1,7 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { decodeState } from "../../mcp/oauth-state.ts";
 import { hubStub, spokeStub, tenantServing } from "../../objects/stubs.ts";
+import { servingState } from "../../objects/tenant-replica/index.ts";
 import type { AppEnv } from "../env.ts";
 import { notFound } from "../errors.ts";
 import { answererOf } from "../hub.ts";
@@ -103,6 +104,27 @@ const PersonalTokenBody = z
   .strict()
   .openapi("PersonalTokenBody");
 
+const PersonalTokenSlot = PersonalTokenStatus.extend({ appId: z.string(), name: z.string() }).openapi(
+  "PersonalTokenSlot",
+  {
+    description:
+      "A serving app that takes a personal token, and whether the user set theirs (never the token)",
+  },
+);
+const personalTokenList = createRoute({
+  method: "get",
+  path: "/{userId}/personal-tokens",
+  tags: ["frontend"],
+  summary:
+    "The serving `user_token` MCP apps, each with whether the user has set their personal token (never the token)",
+  security: [{ bearer: [] }],
+  request: { params: UserParam },
+  responses: {
+    200: jsonResponse(z.object({ apps: z.array(PersonalTokenSlot) }), "One slot per app, by name"),
+    ...authErrors,
+    ...notFoundError,
+  },
+});
 const personalTokenStatus = createRoute({
   method: "get",
   path: "/{userId}/personal-tokens/{appId}",
@@ -169,6 +191,27 @@ export const grantRoutes = base
       // The tokens are kept; a query that no longer waits (or a gone session) changes nothing.
     }
     return c.json({ authorized: done.authorized }, 200);
+  })
+  .openapi(personalTokenList, async (c) => {
+    const { userId } = c.req.valid("param");
+    if (!ownUser(c, userId)) throw notFound("user");
+    const { tenantId } = c.var.principal;
+    // Without this list a user could not know which apps wait for a token of theirs (the console's My data).
+    const taking = (await servingState(c.env, tenantId)).apps
+      .map((h) => h.app)
+      .filter((a) => a.manifest.mcp?.auth.type === "user_token")
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const apps = await Promise.all(
+      taking.map(async (a) => {
+        const slot = await spokeStub(c.env, tenantId, userId, a.appId).personalTokenSlot(
+          { tenantId, userId, appId: a.appId },
+          null,
+        );
+        const setAt = slot.ok ? slot.setAt : null;
+        return { appId: a.appId, name: a.name, set: setAt !== null, setAt };
+      }),
+    );
+    return c.json({ apps }, 200);
   })
   .openapi(personalTokenStatus, async (c) => c.json(await personalSlot(c, null), 200))
   .openapi(setPersonalToken, async (c) =>
