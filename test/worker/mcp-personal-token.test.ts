@@ -166,10 +166,19 @@ describe("per-user personal tokens for MCP apps (user_token)", () => {
       return (res.body as { apps: Array<{ appId: string; name: string; set: boolean }> }).apps;
     };
     expect(await list()).toEqual([{ appId, name, set: false, setAt: null }]);
+    // Reading the list made no spoke for the user: their export names none.
+    const spokes = async () =>
+      (
+        (await api("GET", `/v1/users/${user}/export`, { key: w.tenant.adminKey })).body as {
+          spokes: unknown[];
+        }
+      ).spokes;
+    expect(await spokes()).toEqual([]);
     const token = await fixtureToken();
     await api("PUT", `/v1/users/${user}/personal-tokens/${appId}`, { key: w.frontend, body: { token } });
     const after = await list();
     expect(after).toEqual([{ appId, name, set: true, setAt: expect.any(String) }]);
+    expect(await spokes()).toHaveLength(1); // control: setting one binds the spoke, and the export finds it
     expect(JSON.stringify(after)).not.toContain(token);
     // Another user's token cannot read this user's list.
     const other = unique("u");

@@ -93,10 +93,13 @@ export class SpokeUserData {
    */
   async personalTokenSlot(owner: OwnerKey, change: PersonalTokenChange): Promise<PersonalTokenSlot> {
     const { ctx, env } = this.spoke;
-    // Indexed like a first call: a token set before any call is still found by export and erasure.
-    await this.bind(owner);
     const app = await servingApp(env, owner.tenantId, owner.appId);
     const mcp = app?.manifest.mcp;
+    // A read of a spoke never used makes none (My data lists every app's slot): nothing is set there.
+    if (!change && !this.spoke.owner.stored())
+      return mcp?.auth.type === "user_token" ? { ok: true, setAt: null } : { ok: false, code: "not_found" };
+    // Indexed like a first call: a token set before any call is still found by export and erasure.
+    await this.bind(owner);
     const slot = this.personalToken(owner);
     if (mcp?.auth.type !== "user_token") {
       // An app that no longer serves (or changed kind) keeps no token of its users: dropping still works.
