@@ -238,4 +238,29 @@ describe("a consent query's trace", () => {
     );
     expect((await received(unsampled)).spans).toEqual([]);
   });
+
+  it("records no span of a request no credential answered for; control: the same request with a key", async () => {
+    const w = await hubWorld([]);
+    const anonymous = crypto.randomUUID().replaceAll("-", "");
+    const refused = await api("GET", "/v1/admin/keys", {
+      key: "lk.tn_0000000000000000.not-a-key",
+      headers: { traceparent: `00-${anonymous}-b7ad6b7169203331-01` },
+    });
+    expect(refused.status).toBe(401);
+    const keyed = crypto.randomUUID().replaceAll("-", "");
+    const answered = await api("GET", "/v1/admin/keys", {
+      key: w.tenant.adminKey,
+      headers: { traceparent: `00-${keyed}-b7ad6b7169203331-01` },
+    });
+    expect(answered.status).toBe(200);
+    let got = await received(keyed);
+    for (let i = 0; i < 50 && !got.spans.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await received(keyed);
+    }
+    expect(got.spans.map((s) => [s.name, attr(s, "http.route")])).toEqual([
+      ["lattice.request", "/v1/admin/keys"],
+    ]);
+    expect((await received(anonymous)).spans).toEqual([]);
+  });
 });

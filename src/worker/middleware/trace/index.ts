@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
-import { formatTraceparent, parseTraceparent, Tracer } from "../../../objects/tracing.ts";
+import { childContext, formatTraceparent, parseTraceparent, Tracer } from "../../../objects/tracing.ts";
 import type { AppEnv } from "../../env.ts";
 import { ApiError, codeForStatus } from "../../errors.ts";
 
@@ -9,7 +9,7 @@ import { ApiError, codeForStatus } from "../../errors.ts";
  * caller's W3C `traceparent` and is the parent of what the request starts in the objects (a query's
  * `lattice.query`, docs/traces.md), so a product's trace shows the call it made and, under it, what
  * Lattice did. Tracing off (no `LATTICE_OTLP_ENDPOINT`), nothing is made and the objects are passed
- * no context.
+ * no context. A request no credential answered for (a 401) is not recorded.
  *
  * The span ends when the response starts: a stream's body (a chat turn) is not waited for, the
  * query's own span covers its life.
@@ -22,19 +22,33 @@ export const traceRequest = createMiddleware<AppEnv>(async (c, next) => {
     c.req.header("traceparent")?.slice(0, 64),
     c.req.header("tracestate")?.slice(0, 512),
   );
-  const span = tracer.start("lattice.request", parent, { "http.request.method": c.req.method });
-  c.set("trace", span.context);
+  const context = childContext(parent);
+  c.set("trace", context);
+  const startMs = Date.now();
   try {
     await next();
   } finally {
+    // Only a request a key or token answered for is recorded: an anonymous caller's traceparent
+    // writes nothing into the operator's traces (any trace id could be named) and costs no export.
     const tenant = c.get("principal")?.tenantId;
-    if (tenant) tracer.identify({ tenant });
-    span.end(outcomeOf(c.error, c.res.status), {
-      // The template of the route that answered (`/v1/sessions/:sid/queries`), never the path: a
-      // path holds ids a user chose (a session's name, a user id).
-      "http.route": routePath(c),
-      "http.response.status_code": c.res.status,
-    });
+    if (tenant) {
+      tracer.identify({ tenant });
+      tracer.record({
+        name: "lattice.request",
+        context,
+        ...(parent && { parentSpanId: parent.spanId }),
+        startMs,
+        endMs: Date.now(),
+        attributes: {
+          "http.request.method": c.req.method,
+          // The template of the route that answered (`/v1/sessions/:sid/queries`), never the path:
+          // a path holds ids a user chose (a session's name, a user id).
+          "http.route": routePath(c),
+          "http.response.status_code": c.res.status,
+        },
+        outcome: outcomeOf(c.error, c.res.status),
+      });
+    }
   }
 });
 
