@@ -87,7 +87,8 @@ describe("sessions and memory past the byte cap", () => {
     // Newer artifacts that leave 16 bytes of the budget once grants and the rule are counted.
     const base =
       jsonBytes((whole as unknown as { grants: unknown }).grants) +
-      jsonBytes((whole as unknown as { standingRules: unknown }).standingRules);
+      jsonBytes((whole as unknown as { standingRules: unknown }).standingRules) +
+      jsonBytes((whole as unknown as { audit: unknown }).audit);
     const artifacts = env.ARTIFACTS.getByName(artifactsObjectName(w.tenant.tenantId, "alice"));
     const probe = (await artifacts.put(bigArtifact(0, 1))) as unknown;
     await artifacts.delete("a_big_0");

@@ -66,7 +66,7 @@ export class HubUserData {
   }
 
   /** Drops the marker: the session is named in its user's index again at its next opening or query. */
-  async forgetNoted(): Promise<void> {
+  private async forgetNoted(): Promise<void> {
     await this.hub.ctx.storage.delete(INDEXED_KEY); // a session opened anew on this id is named again
     this.indexed = false;
   }
@@ -83,7 +83,8 @@ export class HubUserData {
     if (!session) return null;
     const ids = sql<{ id: string }>`SELECT id FROM queries ORDER BY seq LIMIT ${maxQueries + 1}`;
     let truncated = ids.length > maxQueries;
-    let bytes = jsonBytes(session);
+    // As the route counts it: the session with its wrapper, then each query.
+    let bytes = jsonBytes({ session, queries: [], truncated: true }) + 1;
     const queries: QueryView[] = [];
     for (const { id } of ids.slice(0, maxQueries)) {
       const row = store.query(id);

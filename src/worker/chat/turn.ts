@@ -49,7 +49,10 @@ export interface OpenedTurn {
   sid: string;
   user: string;
   links: ConsentLinks;
-  /** The request's trace (middleware/trace): each query the turn starts continues it. */
+  /**
+   * The request's trace (middleware/trace): each query the turn starts continues it (a message held
+   * back until an earlier query ends may start after the request's span has ended: it still hangs there).
+   */
   trace: { traceparent?: string; tracestate?: string };
   /** The query the turn follows now (an earlier one still running, then the new message's). */
   qid: string;

@@ -133,7 +133,8 @@ export const appRoutes = base
     // Only the owner may reuse the app's stored MCP credential for the import.
     const owned = await tenant.ownedApp(c.var.principal.keyId, appId);
     if (!owned) throw notFound("app");
-    // Only this app's own latest live version may hand its discovered OAuth client on (kept-client.ts).
+    // Only this app's own latest pending or approved version may hand its discovered OAuth client on
+    // (kept-client.ts).
     // (Versions come in version order.)
     const previous = owned.versions.findLast((v) => v.status === "pending" || v.status === "approved");
     const { manifest, credential } = await checked(c.req.valid("json"), c, {

@@ -31,11 +31,9 @@ const Truncated = z.object({
   sessions: z.boolean(),
   artifacts: z.boolean(),
   audit: z.boolean(),
-  queries: z
-    .array(z.string())
-    .openapi({
-      description: "Sessions whose queries were cut, at the count cap or the byte cap (oldest kept)",
-    }),
+  queries: z.array(z.string()).openapi({
+    description: "Sessions whose queries were cut, at the count cap or the byte cap (oldest kept)",
+  }),
   memory: z
     .array(z.string())
     .openapi({ description: "Apps whose memory was cut at the export's byte cap (oldest kept)" }),
@@ -192,19 +190,18 @@ export const userDataRoutes = base
     const index = await artifacts.userObjects();
     const sessionIds = index.sessions.slice(0, EXPORT_MAX_SESSIONS);
     await flushAudit(tenantId); // this isolate's rows about the user are in the log first
-    const [held, audit] = await Promise.all([
-      artifacts.exportData(),
-      tenantAdmin(c.env, tenantId).userAudit(userId),
-    ]);
-    // One byte budget for the document (EXPORT_MAX_BYTES): the artifacts object spent its part; the
-    // audit (capped by rows) is counted, then sessions oldest first, then each app's memory. Each
-    // object is asked in turn with what is left and builds no more (export-budget.ts), so a heavy
-    // user gets `truncated`, never a response too large to build or send.
+    // One byte budget for the document (EXPORT_MAX_BYTES): the audit (capped by rows) is counted
+    // first, then artifacts newest first, sessions oldest first and each app's memory. Each object is
+    // asked in turn with what is left and builds no more (export-budget.ts), so a heavy user gets
+    // `truncated`, never a response too large to build or send.
+    const audit = await tenantAdmin(c.env, tenantId).userAudit(userId);
+    const left = (used: number) => Math.max(0, EXPORT_MAX_BYTES - used);
+    const held = await artifacts.exportData(left(jsonBytes(audit.events)));
     let bytes = held.bytes + jsonBytes(audit.events);
     const kept: HubExport[] = [];
     let sessionsCut = index.sessions.length > EXPORT_MAX_SESSIONS;
     for (const sid of sessionIds) {
-      const s = await hubStub(c.env, tenantId, sid).exportData(EXPORT_MAX_QUERIES, EXPORT_MAX_BYTES - bytes);
+      const s = await hubStub(c.env, tenantId, sid).exportData(EXPORT_MAX_QUERIES, left(bytes));
       if (!s) continue;
       const size = jsonBytes(s) + 1;
       // A session with none of its queries still does not fit: it and the later ones are left out.
@@ -218,7 +215,7 @@ export const userDataRoutes = base
     const memoryCut: string[] = [];
     const spokesHeld: Array<Omit<SpokeExport, "memoryTruncated">> = [];
     for (const app of index.spokes) {
-      const s = await spokeStub(c.env, tenantId, userId, app).exportData(EXPORT_MAX_BYTES - bytes);
+      const s = await spokeStub(c.env, tenantId, userId, app).exportData(left(bytes));
       if (!s) continue;
       const { memoryTruncated, ...shown } = s;
       bytes += jsonBytes(shown) + 1; // the app and its connections are named even past the budget
