@@ -153,10 +153,10 @@ function confirmedDestinations(
  * A functionality's bind select: the entries its schemas already fit first, under their own group,
  * then the others; `selected` preselected.
  */
-function bindSelect(id: string, fn: string, names: string[], fits: string[], guess: string) {
+function bindSelect(id: string, fn: string, names: string[], fits: string[], guess: string, hint: boolean) {
   const { fitting, others, selected } = entryChoices(names, fits, guess);
   const option = (n: string) => el("option", { value: n, selected: n === selected, text: n });
-  return el("select", { id, name: `bind:${fn}` }, [
+  return el("select", { id, name: `bind:${fn}`, "aria-describedby": hint ? `${id}-hint` : null }, [
     el("option", { value: "", selected: selected === "", text: "not bound (cannot be planned)" }),
     ...(fitting.length
       ? [
@@ -186,11 +186,13 @@ function pendingCard(
     const guess =
       card.previousBinding ?? (names.includes(`${app.name}.${card.name}`) ? `${app.name}.${card.name}` : "");
     const fitting = fits[card.name] ?? [];
-    const select = bindSelect(sel, card.name, names, fitting, guess);
+    // Why the fitting entries come first, said where the admin chooses (and read with the select).
+    const hint = fitting.length > 0 && !guess;
+    const select = bindSelect(sel, card.name, names, fitting, guess, hint);
     const binding = el("div", { class: "card-binding" }, [
       el("label", { for: sel, text: `Bind ${card.name} to` }),
       select,
-      fitting.length && !guess ? el("p", { class: "hint", text: fitsHint(fitting) }) : null,
+      hint ? el("p", { id: `${sel}-hint`, class: "hint", text: fitsHint(fitting) }) : null,
     ]);
     // A pending version is bound at approval: the new entry is selected, Approve binds it.
     const propose = guess
@@ -359,7 +361,7 @@ function unboundCards(
               el("button", {
                 type: "button",
                 text: `Bind to ${entry}`,
-                "aria-label": `Bind ${card.name} to ${entry}`,
+                "aria-label": `Bind to ${entry} for ${card.name}`,
                 onclick: () =>
                   void bind(entry).then((failed) => {
                     if (failed) status.textContent = `Binding ${card.name} to ${entry} failed: ${failed}`;
