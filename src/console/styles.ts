@@ -104,4 +104,6 @@ pre.card-value { margin: 0; padding: .25rem; white-space: pre-wrap; overflow-wra
 .confirm { margin: .25rem 0; font-size: .9rem; } label.inline { display: inline; font-weight: 400; }
 .absent { color: var(--muted); font-style: italic; margin: 0; }
 .propose fieldset { margin: .5rem 0 0; }
+button.secondary { font-size: .875rem; padding: .15rem .6rem; margin: .25rem .5rem .25rem 0; background: #fff; border-color: #5c6673; color: var(--accent); }
+.fit-buttons button { margin: .25rem .5rem .25rem 0; } .card-binding .hint { font-size: .9rem; }
 `;

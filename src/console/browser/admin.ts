@@ -6,7 +6,10 @@ import { type DiffRow, manifestDiff } from "./manifest-diff.ts";
 import { cardGrid, discoveredBlock, proposeButton, reviewCard } from "./review-cards.ts";
 import {
   discoveredOAuth,
+  entryChoices,
+  fitsByFunctionality,
   otherChanges,
+  type Proposal,
   type ReviewCard,
   type VersionReview,
   withBinding,
@@ -146,10 +149,29 @@ function confirmedDestinations(
   return out;
 }
 
+/**
+ * A functionality's bind select: the entries its schemas already fit first, under their own group,
+ * then the others; `selected` preselected.
+ */
+function bindSelect(id: string, fn: string, names: string[], fits: string[], guess: string, hint: boolean) {
+  const { fitting, others, selected } = entryChoices(names, fits, guess);
+  const option = (n: string) => el("option", { value: n, selected: n === selected, text: n });
+  return el("select", { id, name: `bind:${fn}`, "aria-describedby": hint ? `${id}-hint` : null }, [
+    el("option", { value: "", selected: selected === "", text: "not bound (cannot be planned)" }),
+    ...(fitting.length
+      ? [
+          el("optgroup", { label: "Fits its schemas" }, fitting.map(option)),
+          el("optgroup", { label: "Other entries" }, others.map(option)),
+        ]
+      : others.map(option)),
+  ]);
+}
+
 function pendingCard(
   app: AdminApp,
   v: Version,
   review: VersionReview | null,
+  fits: Record<string, string[]>,
   catalog: CatalogEntry[],
   levels: string[],
   reload: (m: string) => void,
@@ -163,18 +185,19 @@ function pendingCard(
     const sel = `${id}-bind-${i}`;
     const guess =
       card.previousBinding ?? (names.includes(`${app.name}.${card.name}`) ? `${app.name}.${card.name}` : "");
-    const select = el("select", { id: sel, name: `bind:${card.name}` }, [
-      el("option", { value: "", text: "not bound (cannot be planned)" }),
-      ...names.map((n) => el("option", { value: n, selected: n === guess, text: n })),
-    ]);
+    const fitting = fits[card.name] ?? [];
+    // Why the fitting entries come first, said where the admin chooses (and read with the select).
+    const hint = fitting.length > 0 && !guess;
+    const select = bindSelect(sel, card.name, names, fitting, guess, hint);
     const binding = el("div", { class: "card-binding" }, [
       el("label", { for: sel, text: `Bind ${card.name} to` }),
       select,
+      hint ? el("p", { id: `${sel}-hint`, class: "hint", text: fitsHint(fitting) }) : null,
     ]);
     // A pending version is bound at approval: the new entry is selected, Approve binds it.
     const propose = guess
       ? null
-      : proposeButton(`${id}-fn-${i}`, app.id, v.version, card.name, async (entry) => {
+      : proposeButton(`${id}-fn-${i}`, app.id, v.version, card.name, fitting.length > 0, async (entry) => {
           select.appendChild(el("option", { value: entry, text: entry }));
           select.value = entry;
           return `Created ${entry}: selected, bound when you approve.`;
@@ -270,6 +293,23 @@ function oauthOf(id: string, v: Version): HTMLElement | null {
   return rows ? discoveredBlock(id, rows) : null;
 }
 
+/** Why the entries it fits come first: binding to one serves it as it is, a new entry duplicates it. */
+function fitsHint(fitting: string[]): string {
+  return fitting.length === 1
+    ? `Its schemas fit ${fitting[0]}: bind it there rather than creating a duplicate entry.`
+    : `Its schemas fit ${fitting.length} existing entries: bind it to one rather than creating a duplicate.`;
+}
+
+/** A version's proposals, fetched once for all its cards; null when they could not be loaded. */
+async function proposalsFor(appId: string, version: number): Promise<Proposal[] | null> {
+  const r = await call(
+    api().api.GET("/v1/admin/apps/{appId}/versions/{v}/proposals", {
+      params: { path: { appId, v: version } },
+    }),
+  );
+  return r.ok && r.data ? r.data.proposals : null;
+}
+
 async function reviewFor(appId: string, version: number): Promise<VersionReview | null> {
   const r = await call(
     api().api.GET("/v1/admin/apps/{appId}/versions/{v}/review", { params: { path: { appId, v: version } } }),
@@ -277,34 +317,76 @@ async function reviewFor(appId: string, version: number): Promise<VersionReview 
   return r.ok && r.data ? r.data : null;
 }
 
+/** The serving version's functionalities that some binding leaves unbound (removed ones aside). */
+function unboundOf(review: VersionReview | null): ReviewCard[] {
+  return (review?.cards ?? []).filter((c) => c.status !== "removed" && !c.binding);
+}
+
 /**
- * The serving version's unbound functionalities: each can get a catalog entry from its proposal and
- * be bound to it at once (the bindings route), with no new version from the developer.
+ * The serving version's unbound functionalities: each is bound at once (the bindings route, no new
+ * version from the developer) to an existing entry its schemas fit, or else to a catalog entry made
+ * from its proposal. Binding to a fitting entry comes first: a new entry would duplicate it.
  */
 function unboundCards(
   app: AdminApp,
   v: Version,
   review: VersionReview | null,
+  fits: Record<string, string[]>,
   reload: (m: string) => void,
 ): HTMLElement | null {
-  const open = (review?.cards ?? []).filter((c) => c.status !== "removed" && !c.binding);
+  const open = unboundOf(review);
   if (!open.length) return null;
   const id = `bind-${app.id}-${v.version}`;
-  const cards = open.map((card, i) =>
-    reviewCard(`${id}-fn-${i}`, card, {
-      propose: proposeButton(`${id}-fn-${i}`, app.id, v.version, card.name, async (entry) => {
-        const r = await call(
-          api().api.PUT("/v1/admin/apps/{appId}/versions/{v}/bindings", {
-            params: { path: { appId: app.id, v: v.version } },
-            body: { bindings: withBinding(v.bindings, card.name, entry) },
-          }),
-        );
-        if (!r.ok) return `Created ${entry}, but binding it failed: ${r.error}`;
-        reload(`Bound ${card.name} of ${app.name} to ${entry}`);
-        return null;
-      }),
-    }),
-  );
+  const cards = open.map((card, i) => {
+    const status = el("p", { class: "bind-status", role: "alert" });
+    const bind = async (entry: string): Promise<string | null> => {
+      const r = await call(
+        api().api.PUT("/v1/admin/apps/{appId}/versions/{v}/bindings", {
+          params: { path: { appId: app.id, v: v.version } },
+          body: { bindings: withBinding(v.bindings, card.name, entry) },
+        }),
+      );
+      if (!r.ok) return r.error + (r.details ? `: ${JSON.stringify(r.details)}` : "");
+      reload(`Bound ${card.name} of ${app.name} to ${entry}`);
+      return null;
+    };
+    const fitting = fits[card.name] ?? [];
+    const binding = fitting.length
+      ? el("div", { class: "card-binding" }, [
+          el("p", { class: "hint", text: fitsHint(fitting) }),
+          el(
+            "div",
+            { class: "fit-buttons" },
+            fitting.map((entry) =>
+              el("button", {
+                type: "button",
+                text: `Bind to ${entry}`,
+                "aria-label": `Bind to ${entry} for ${card.name}`,
+                onclick: () =>
+                  void bind(entry).then((failed) => {
+                    if (failed) status.textContent = `Binding ${card.name} to ${entry} failed: ${failed}`;
+                  }),
+              }),
+            ),
+          ),
+          status,
+        ])
+      : null;
+    return reviewCard(`${id}-fn-${i}`, card, {
+      binding,
+      propose: proposeButton(
+        `${id}-fn-${i}`,
+        app.id,
+        v.version,
+        card.name,
+        fitting.length > 0,
+        async (entry) => {
+          const failed = await bind(entry);
+          return failed ? `Created ${entry}, but binding it failed: ${failed}` : null;
+        },
+      ),
+    });
+  });
   return el("article", { class: "serving-app", "aria-labelledby": `${id}-title` }, [
     el("h3", { id: `${id}-title`, text: `${app.name} version ${v.version} (serving)` }),
     cardGrid(`Unbound functionalities of ${app.name}`, cards),
@@ -348,14 +430,38 @@ export async function adminAppsPage(): Promise<void> {
         Promise.all(group.map(({ app, v }) => reviewFor(app.id, v.version))),
       ),
     );
+    // One proposals call per version whose cards offer a binding: their `fits` order each select.
+    const noFits = async () => null;
+    const [pendingProposals, servingProposals] = await Promise.all([
+      Promise.all(pendings.map(({ app, v }) => proposalsFor(app.id, v.version))),
+      Promise.all(
+        serving.map(({ app, v }, i) =>
+          unboundOf(servingReviews?.[i] ?? null).length ? proposalsFor(app.id, v.version) : noFits(),
+        ),
+      ),
+    ]);
     const cards = pendings.map(({ app, v }, i) =>
-      pendingCard(app, v, pendingReviews?.[i] ?? null, entries, levels, load),
+      pendingCard(
+        app,
+        v,
+        pendingReviews?.[i] ?? null,
+        fitsByFunctionality(pendingProposals[i] ?? null),
+        entries,
+        levels,
+        load,
+      ),
     );
     if (!cards.length) pending.appendChild(el("p", { text: "No version waits for review." }));
     for (const c of cards) pending.appendChild(c);
     const unbound = clear(byId("unbound"));
     serving.forEach(({ app, v }, i) => {
-      const section = unboundCards(app, v, servingReviews?.[i] ?? null, load);
+      const section = unboundCards(
+        app,
+        v,
+        servingReviews?.[i] ?? null,
+        fitsByFunctionality(servingProposals[i] ?? null),
+        load,
+      );
       if (section) unbound.appendChild(section);
     });
     if (!unbound.firstChild)

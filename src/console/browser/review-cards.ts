@@ -120,13 +120,16 @@ export function cardGrid(label: string, cards: HTMLElement[]): HTMLElement {
 /**
  * "Propose entry": fetches the proposal for `functionality`, asks the admin to name and describe
  * it (the app's description is never offered), creates the entry, then hands its name to `done`
- * (which binds it, or selects it for the approval).
+ * (which binds it, or selects it for the approval). A small secondary button, not a form per card:
+ * a 13-tool server's review would otherwise be a wall of forms. When existing entries fit
+ * (`fits`), it is the second choice after binding to one, and says so: "Propose a new entry".
  */
 export function proposeButton(
   id: string,
   appId: string,
   version: number,
   functionality: string,
+  fits: boolean,
   done: (entry: string) => Promise<string | null>,
 ): HTMLElement {
   const box = el("div", { class: "propose" });
@@ -189,11 +192,13 @@ export function proposeButton(
     );
     desc.focus();
   };
+  const words = fits ? "Propose a new entry" : "Propose entry";
   const button = el("button", {
     type: "button",
+    class: "secondary",
     onclick: () => void open(),
-    text: "Propose entry",
-    "aria-label": `Propose entry for ${functionality}`,
+    text: words,
+    "aria-label": `${words} for ${functionality}`,
   });
   box.appendChild(button);
   return el("div", {}, [box, status]);

@@ -100,6 +100,33 @@ export function withBinding(
   return { ...bindings, [functionality]: entry };
 }
 
+/** A bind select's entries: those the functionality's schemas already fit, then the others. */
+export interface EntryChoices {
+  fitting: string[];
+  others: string[];
+  /** The entry selected at first, or "" (not bound). */
+  selected: string;
+}
+
+/**
+ * The catalog's entries for binding one functionality, the ones it fits first (the server's `fits`,
+ * from the binding check itself), and the one to preselect: its previous binding, else an entry
+ * named for it, else the one entry it fits when exactly one does. Two or more fitting entries are a
+ * choice the admin makes: none is preselected.
+ */
+export function entryChoices(names: readonly string[], fits: readonly string[], guess: string): EntryChoices {
+  const fit = new Set(fits);
+  const fitting = names.filter((n) => fit.has(n));
+  const others = names.filter((n) => !fit.has(n));
+  const selected = guess || (fitting.length === 1 ? fitting[0]! : "");
+  return { fitting, others, selected };
+}
+
+/** The existing entries each unbound functionality fits, by functionality, from a version's proposals. */
+export function fitsByFunctionality(proposals: readonly Proposal[] | null): Record<string, string[]> {
+  return Object.fromEntries((proposals ?? []).map((p) => [p.functionality, p.fits]));
+}
+
 type McpAuth = components["schemas"]["McpAuth"];
 
 /** One line of the discovered sign-in: what it is (Lattice's words) and the URL or id (the server's). */
