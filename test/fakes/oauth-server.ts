@@ -20,6 +20,7 @@
  *   POST /_fixture/expires_in {"seconds": N, "subject"?: S}   access token lifetime from now on
  *   GET  /_fixture/log                                every non-fixture request served, oldest first
  *   POST /_fixture/revoke-all                         revokes every token
+ *   POST /_fixture/forget-client {"client_id": C}     deletes a registered client (its tokens stay)
  *
  * Clients: confidential "lattice-client" / "lattice-client-secret" (client_secret_basic or _post),
  * public "public-client" (auth method none). Redirect URIs: any http(s) URI with path /v1/oauth/callback/<app>.
@@ -386,6 +387,14 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   },
   "/_fixture/expires_in": { POST: setExpiresIn },
   "/_fixture/log": { GET: async (_r, _u, state) => Response.json(await state.entries()) },
+  "/_fixture/forget-client": {
+    POST: async (request, _u, state) => {
+      const body = (await request.json().catch(() => null)) as { client_id?: unknown } | null;
+      if (typeof body?.client_id !== "string")
+        return Response.json({ error: 'expected {"client_id": <string>}' }, { status: 400 });
+      return Response.json({ ok: true, forgotten: await state.forgetClient(body.client_id) });
+    },
+  },
   "/_fixture/revoke-all": {
     POST: async (_r, _u, state) => Response.json({ ok: true, revoked: await state.revokeAll() }),
   },
