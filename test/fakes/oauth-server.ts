@@ -10,7 +10,8 @@
  *   POST /revoke-broken                               a revocation endpoint that fails: 500, nothing revoked
  *   GET  /.well-known/oauth-authorization-server      RFC 8414 metadata
  *   GET  /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata for /mcp
- *   POST /register                                    RFC 7591 dynamic client registration (logs client_id, redirect_uris)
+ *   POST /register                                    RFC 7591 dynamic client registration (logs client_id, redirect_uris);
+ *                                                     a client_name containing "expiring" gets a secret expiring in an hour
  *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
  *   GET|POST|DELETE /mcp-b                            the same MCP server at a second URL (its own resource)
  *   GET  /.well-known/oauth-protected-resource/mcp-b  RFC 9728 metadata for /mcp-b
@@ -272,12 +273,16 @@ async function register(request: Request, _url: URL, state: State, entry: LogEnt
     grantTypes,
   });
   entry.client_id = client.id;
+  // RFC 7591 §3.2.1: 0 is "never"; a test names its app "expiring…" for a secret that soon expires
+  // (only announced: the fixture keeps accepting it).
+  const expiring = typeof body?.client_name === "string" && body.client_name.includes("expiring");
+  const expiresAt = expiring ? Math.floor(Date.now() / 1000) + 3600 : 0;
   // Which app a registration was for (its callback URL names it): tests count their own.
   entry.redirect_uris = uris;
   return Response.json(
     {
       client_id: client.id,
-      ...(client.secret !== null && { client_secret: client.secret, client_secret_expires_at: 0 }),
+      ...(client.secret !== null && { client_secret: client.secret, client_secret_expires_at: expiresAt }),
       client_id_issued_at: Math.floor(Date.now() / 1000),
       redirect_uris: uris,
       grant_types: grantTypes,

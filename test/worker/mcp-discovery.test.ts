@@ -137,12 +137,12 @@ describe("MCP authorization discovery (RFC 9728, RFC 8414) and dynamic registrat
   /**
    * Version 1 registered, approved, a user connected; then version 2 of the same app, at `url2`,
    * approved. What the fixture saw and what the user's next call needed. `forget`: the
-   * authorization server deletes version 1's client before version 2 is sent.
+   * authorization server deletes version 1's client before version 2 is sent; `name`: the app's.
    */
-  async function secondVersion(url2: string, options: { forget?: boolean } = {}) {
+  async function secondVersion(url2: string, options: { forget?: boolean; name?: string } = {}) {
     const w = await hubWorld([], { oauth: { returnUrl: RETURN_PAGE } });
     const dev = (await issueKey(w.tenant, "developer")).secret;
-    const name = unique("files");
+    const name = options.name ?? unique("files");
     const manifest = (url: string, version: string, description: string) => ({
       name,
       description,
@@ -258,6 +258,22 @@ describe("MCP authorization discovery (RFC 9728, RFC 8414) and dynamic registrat
     const done = await settle(w, second.sid, second.qid);
     expect(done.status, JSON.stringify(done.error)).toBe("completed");
     expect(done.display[0]?.value).toBe(`you are ${user}`);
+  });
+
+  it("does not keep a client whose secret expires within a day: version 2 registers a new one", async () => {
+    // The fixture gives a client named "expiring…" a secret that expires in an hour.
+    const { id, auth1, auth2, since } = await secondVersion(`${AS}/mcp`, { name: unique("expiring") });
+    const expiresAt = (auth1.discovered as { clientSecretExpiresAt?: number }).clientSecretExpiresAt;
+    expect(expiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() / 1000 + 3600);
+    expect(auth2.clientId).not.toBe(auth1.clientId);
+    expect(await registrationsFor(id)).toHaveLength(2);
+    // Decided before the old client was used: no refused token request.
+    expect(since.some((e) => e.path === "/token" && e.status === 401)).toBe(false);
+    // Control: a client with a secret that never expires (0) records no expiry and is kept.
+    const kept = await secondVersion(`${AS}/mcp`);
+    expect(kept.auth1.discovered).not.toHaveProperty("clientSecretExpiresAt");
+    expect(kept.auth2.clientId).toBe(kept.auth1.clientId);
   });
 
   it("refuses half-given endpoints and a developer's own `discovered` block", async () => {
