@@ -108,9 +108,20 @@ export const OAuthDiscovery = z
     registrationEndpoint: z.url().max(2048),
     /** The callback URL the client was registered with. */
     redirectUri: z.url().max(2048),
+    /**
+     * RFC 7591 `client_secret_expires_at` (seconds since the epoch) when the server gave one other
+     * than 0 (never): a later version registers a new client rather than keep one about to expire.
+     */
+    clientSecretExpiresAt: z.int().min(1).max(253_402_300_799).optional(),
+    /**
+     * How the client authenticates at the token endpoint, as registered (RFC 7591): a later version
+     * keeps a confidential client only while its sealed secret is still found.
+     */
+    tokenEndpointAuthMethod: z.enum(["none", "client_secret_basic", "client_secret_post"]).optional(),
   })
   .strict()
   .openapi("OAuthDiscovery");
+export type OAuthDiscovery = z.infer<typeof OAuthDiscovery>;
 
 /** How Lattice authenticates to an MCP server. Secrets are write-only (see `WriteOnly`). */
 export const McpAuth = z

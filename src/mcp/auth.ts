@@ -3,6 +3,8 @@ import {
   ClientCredentialsProvider,
   type FetchLike,
   fetchToken,
+  OAuthError,
+  OAuthErrorCode,
 } from "@modelcontextprotocol/client";
 import type { McpAuth } from "../apps/manifest.ts";
 import { readBounded } from "../bounded-body.ts";
@@ -80,12 +82,14 @@ export function oauthCallbackUrl(env: { LATTICE_PUBLIC_URL?: string }, appId: st
   return `${base}/v1/oauth/callback/${encodeURIComponent(appId)}`;
 }
 
+const CLIENT_REFUSALS = new Set<string>([OAuthErrorCode.InvalidClient, OAuthErrorCode.UnauthorizedClient]);
+
 const cached = new Map<string, { token: string; until: number }>();
 const EARLY_MS = 30_000;
 
 export type AuthOutcome = Result<
   { headers: Record<string, string> },
-  "no_credential" | "token_refused",
+  "no_credential" | "token_refused" | "client_refused",
   undefined
 >;
 
@@ -120,7 +124,11 @@ export async function appAuthHeaders(
     cached.set(key, { token: tokens.access_token, until: Date.now() + Math.max(lifetime - EARLY_MS, 0) });
     if (cached.size > 100) cached.delete(cached.keys().next().value ?? "");
     return { ok: true, headers: { Authorization: `Bearer ${tokens.access_token}` } };
-  } catch {
+  } catch (error) {
+    // RFC 6749 §5.2: the server does not know or accept the client itself (deleted, expired, its
+    // secret no longer valid), as against a failure that the same client may overcome later.
+    if (error instanceof OAuthError && CLIENT_REFUSALS.has(error.code))
+      return failure("client_refused", "the authorization server refused the client");
     return failure("token_refused", "the token endpoint refused the client credentials");
   }
 }

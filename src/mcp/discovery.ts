@@ -15,7 +15,7 @@ import { endpointProblem, type Mode } from "../apps/egress.ts";
 import { McpAuth, type McpServer, type ResolvedOAuth } from "../apps/manifest.ts";
 import { readBounded } from "../bounded-body.ts";
 import { failure, type Result } from "../result.ts";
-import { keptClientId } from "./kept-client.ts";
+import { keptClient } from "./kept-client.ts";
 
 /**
  * MCP authorization discovery, once, at registration (never at serving time, so a server cannot
@@ -50,6 +50,8 @@ export interface Discovered {
    * write-only secret; null for a public client, or a kept one (its secret stays sealed as it is).
    */
   clientSecret: string | null;
+  /** The previous version's client, kept (kept-client.ts), rather than one registered now. */
+  kept: boolean;
 }
 
 export const DISCOVERY_LIMITS = { timeoutMs: 10_000, maxBytes: 64 * 1024 };
@@ -143,6 +145,8 @@ export async function discoverOAuth(
     clientName: string;
     /** The MCP block of the same app's previous version, whose discovered client may be kept. */
     previous?: McpServer | undefined;
+    /** Whether the previous version's sealed client secret is still stored. */
+    previousSecretFound?: boolean;
     limits?: typeof DISCOVERY_LIMITS;
   },
 ): Promise<Result<Discovered, DiscoveryFailure, undefined>> {
@@ -212,7 +216,8 @@ export async function discoverOAuth(
 
     // A confidential client where the server allows one: the import can then list the tools with it.
     const methods = metadata.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
-    const method = ["client_secret_basic", "client_secret_post"].find((m) => methods.includes(m)) ?? "none";
+    const method =
+      (["client_secret_basic", "client_secret_post"] as const).find((m) => methods.includes(m)) ?? "none";
     const clientCredentials =
       method !== "none" && (metadata.grant_types_supported ?? []).includes("client_credentials");
     const scope = options.scope ?? asked.scope ?? resource.scopes_supported?.join(" ");
@@ -232,8 +237,16 @@ export async function discoverOAuth(
     };
     // Checked before a client is registered for it (no client left behind for a refused answer).
     fitsManifest(endpoints);
-    const kept = keptClientId(options.previous, serverUrl, endpoints);
-    if (kept) return { ok: true, auth: { ...endpoints, clientId: kept }, clientSecret: null };
+    const kept = keptClient(options.previous, serverUrl, endpoints, {
+      now: Date.now(),
+      secretFound: options.previousSecretFound ?? false,
+      registeringAs: method,
+    });
+    if (kept) {
+      const { clientId, ...record } = kept;
+      const auth = { ...endpoints, clientId, discovered: { ...endpoints.discovered, ...record } };
+      return { ok: true, auth, clientSecret: null, kept: true };
+    }
     let client: Awaited<ReturnType<typeof registerClient>>;
     try {
       client = await registerClient(issuer, {
@@ -260,9 +273,19 @@ export async function discoverOAuth(
         `the authorization server refused the client registration${status}`,
       );
     }
-    const auth: ResolvedOAuth = { ...endpoints, clientId: client.client_id };
+    // What a later version needs to judge whether this client can be kept (kept-client.ts).
+    const expiresAt = client.client_secret ? client.client_secret_expires_at : undefined;
+    const auth: ResolvedOAuth = {
+      ...endpoints,
+      clientId: client.client_id,
+      discovered: {
+        ...endpoints.discovered,
+        ...(expiresAt && { clientSecretExpiresAt: expiresAt }),
+        tokenEndpointAuthMethod: client.client_secret ? method : "none",
+      },
+    };
     fitsManifest({ ...auth, clientSecret: client.client_secret });
-    return { ok: true, auth, clientSecret: client.client_secret ?? null };
+    return { ok: true, auth, clientSecret: client.client_secret ?? null, kept: false };
   } catch (error) {
     if (error instanceof Refused) return failure(error.code, error.message);
     return failure("unreachable", "the authorization discovery failed");

@@ -3,6 +3,7 @@ import { type Mode, modeOf } from "../apps/egress.ts";
 import { isResolvedOAuth, type Manifest, type McpAuth, type McpServer } from "../apps/manifest.ts";
 import {
   appAuthHeaders,
+  forgetAppToken,
   oauthCallbackUrl,
   secretBinding,
   tokenFetch,
@@ -42,8 +43,8 @@ export async function importMcp(
     previous?: McpServer | undefined;
   },
 ): Promise<{ manifest: Manifest; credential: PendingCredential | null }> {
-  const { appId, newAppId } = app;
-  let manifest = submitted;
+  const { appId } = app;
+  const manifest = submitted;
   // Only the import writes these, whether or not the manifest names a server.
   const toolsSet = manifest.functionalities
     .map((f, i) => ({ f, i }))
@@ -71,64 +72,26 @@ export async function importMcp(
 
   // Per-user OAuth without endpoints: discovered and a client registered now, so the version under
   // review names concrete endpoints (and serving never discovers again). The previous version's
-  // client is kept when nothing it was registered against changed: its users stay signed in, and
-  // its sealed secret (bound to that client) is found below as any stored secret is.
-  let registered: string | null = null;
-  if (manifest.mcp.auth.type === "oauth" && !isResolvedOAuth(manifest.mcp.auth)) {
-    const callbackAppId = appId ?? newAppId;
-    if (!callbackAppId) throw new Error("an OAuth discovery needs the app's id for its callback URL");
-    const found = await discoverOAuth(manifest.mcp.url, {
-      mode,
-      redirectUri: oauthCallbackUrl(c.env, callbackAppId),
-      scope: manifest.mcp.auth.scope,
-      clientName: `Lattice: ${manifest.name}`,
-      previous: app.previous,
-    });
-    if (!found.ok)
-      throw invalid("the MCP server's authorization could not be discovered", [
-        { field: "body.mcp.auth", code: found.code, message: found.message },
-      ]);
-    manifest = { ...manifest, mcp: { ...manifest.mcp, auth: found.auth } };
-    registered = found.clientSecret;
-    // The discovered URLs pass the same guard as URLs a developer writes.
-    const problems = mcpUrlProblems(manifest, mode);
-    if (problems.length)
-      throw invalid("the MCP server's authorization could not be discovered", [
-        ...problems.map((p) => ({ ...p, code: "url_refused" as const })),
-      ]);
+  // client is kept when nothing it was registered against changed and it can still work: its users
+  // stay signed in, and its sealed secret (bound to that client) is found below as any stored
+  // secret is.
+  const discovering = manifest.mcp.auth.type === "oauth" && !isResolvedOAuth(manifest.mcp.auth);
+  let resolved: Resolved = discovering
+    ? await discovered(manifest, c, mode, app, app.previous)
+    : { manifest, registered: null, kept: false };
+  let headers = await listingHeaders(resolved, c, appId);
+  // A kept client the authorization server no longer accepts (deleted, expired, its secret
+  // revoked) would be kept by every later version too: registered anew, once. A client registered
+  // just now that is refused is the server's failure, reported as such.
+  if (!headers.ok && headers.code === "client_refused" && resolved.kept) {
+    resolved = await discovered(manifest, c, mode, app, undefined);
+    headers = await listingHeaders(resolved, c, appId);
   }
-  if (!manifest.mcp) throw new Error("unreachable: the manifest lost its MCP block");
-
-  const { url, auth } = manifest.mcp;
-  const boundTo = secretBinding(auth, url);
-  // A personal-token app's listing token is the developer's own, used once here and never stored.
-  const listingToken = auth.type === "user_token" ? auth.token : undefined;
-  const sent = writeOnlySecret(auth) ?? registered ?? undefined;
-  const secret = sent ?? (appId && boundTo ? await tenantOf(c).appCredential(appId, boundTo) : null);
-  const stripped: Manifest = { ...manifest, mcp: { ...manifest.mcp, auth: withoutSecret(auth) } };
-
-  // Per-user OAuth: the tools are listed with the app's own client (client credentials) when it
-  // is confidential; users' tokens exist only later, in their spokes.
-  const listing: McpAuth = listingToken
-    ? { type: "bearer" }
-    : isResolvedOAuth(auth) && secret
-      ? {
-          type: "client_credentials",
-          tokenUrl: auth.tokenUrl,
-          clientId: auth.clientId,
-          ...(auth.scope && { scope: auth.scope }),
-        }
-      : auth;
-  const tokenUrls = listing.type === "client_credentials" ? [listing.tokenUrl] : [];
-  const headers = await appAuthHeaders(
-    listing,
-    listingToken ?? secret,
-    tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs),
-  );
   if (!headers.ok)
     throw invalid("the MCP server's tools could not be listed", [
       { field: "body.mcp.auth", message: headers.message },
     ]);
+  const { url, sent, boundTo, stripped } = headers;
   let definitions: Awaited<ReturnType<Awaited<ReturnType<typeof connectMcp>>["listTools"]>>;
   try {
     const connection = await connectMcp(url, headers.headers);
@@ -152,6 +115,91 @@ export async function importMcp(
     manifest: imported.manifest,
     credential: sent !== undefined && boundTo ? { boundTo, secret: sent } : null,
   };
+}
+
+interface Resolved {
+  manifest: Manifest;
+  /** The secret of a client registered just now, to seal. */
+  registered: string | null;
+  /** The previous version's client was kept rather than a new one registered. */
+  kept: boolean;
+}
+
+/** Discovers the server's authorization and keeps `previous`'s client or registers one. */
+async function discovered(
+  manifest: Manifest,
+  c: Context,
+  mode: Mode,
+  app: { appId?: string; newAppId?: string },
+  previous: McpServer | undefined,
+): Promise<Resolved> {
+  const mcp = manifest.mcp;
+  if (mcp?.auth.type !== "oauth") throw new Error("unreachable: discovery without per-user OAuth");
+  const callbackAppId = app.appId ?? app.newAppId;
+  if (!callbackAppId) throw new Error("an OAuth discovery needs the app's id for its callback URL");
+  // A confidential client is kept only with its secret: the binding names that client (auth.ts).
+  const previousBinding = previous ? secretBinding(previous.auth, previous.url) : null;
+  const previousSecretFound =
+    app.appId !== undefined &&
+    previousBinding !== null &&
+    (await tenantOf(c).appCredential(app.appId, previousBinding)) !== null;
+  const found = await discoverOAuth(mcp.url, {
+    mode,
+    redirectUri: oauthCallbackUrl(c.env, callbackAppId),
+    scope: mcp.auth.scope,
+    clientName: `Lattice: ${manifest.name}`,
+    previous,
+    previousSecretFound,
+  });
+  if (!found.ok)
+    throw invalid("the MCP server's authorization could not be discovered", [
+      { field: "body.mcp.auth", code: found.code, message: found.message },
+    ]);
+  const resolved = { ...manifest, mcp: { ...mcp, auth: found.auth } };
+  // The discovered URLs pass the same guard as URLs a developer writes.
+  const problems = mcpUrlProblems(resolved, mode);
+  if (problems.length)
+    throw invalid("the MCP server's authorization could not be discovered", [
+      ...problems.map((p) => ({ ...p, code: "url_refused" as const })),
+    ]);
+  return { manifest: resolved, registered: found.clientSecret, kept: found.kept };
+}
+
+/**
+ * The headers to list the tools with, and the secret to seal. Per-user OAuth: the tools are listed
+ * with the app's own client (client credentials) when it is confidential; users' tokens exist only
+ * later, in their spokes.
+ */
+async function listingHeaders(resolved: Resolved, c: Context, appId: string | undefined) {
+  const mcp = resolved.manifest.mcp;
+  if (!mcp) throw new Error("unreachable: the manifest lost its MCP block");
+  const { url, auth } = mcp;
+  const boundTo = secretBinding(auth, url);
+  // A personal-token app's listing token is the developer's own, used once here and never stored.
+  const listingToken = auth.type === "user_token" ? auth.token : undefined;
+  const sent = writeOnlySecret(auth) ?? resolved.registered ?? undefined;
+  const secret = sent ?? (appId && boundTo ? await tenantOf(c).appCredential(appId, boundTo) : null);
+  const stripped: Manifest = { ...resolved.manifest, mcp: { ...mcp, auth: withoutSecret(auth) } };
+  const listing: McpAuth = listingToken
+    ? { type: "bearer" }
+    : isResolvedOAuth(auth) && secret
+      ? {
+          type: "client_credentials",
+          tokenUrl: auth.tokenUrl,
+          clientId: auth.clientId,
+          ...(auth.scope && { scope: auth.scope }),
+        }
+      : auth;
+  const tokenUrls = listing.type === "client_credentials" ? [listing.tokenUrl] : [];
+  // A fresh token: the import is where a client the server no longer accepts must show, and a
+  // token cached from an earlier import would hide it until it expired.
+  forgetAppToken(listing, listingToken ?? secret);
+  const headers = await appAuthHeaders(
+    listing,
+    listingToken ?? secret,
+    tokenFetch(tokenUrls, MCP_LIMITS.timeoutMs),
+  );
+  return headers.ok ? { ...headers, url, sent, boundTo, stripped } : headers;
 }
 
 /**

@@ -10,7 +10,8 @@
  *   POST /revoke-broken                               a revocation endpoint that fails: 500, nothing revoked
  *   GET  /.well-known/oauth-authorization-server      RFC 8414 metadata
  *   GET  /.well-known/oauth-protected-resource[/mcp]  RFC 9728 metadata for /mcp
- *   POST /register                                    RFC 7591 dynamic client registration (logs client_id, redirect_uris)
+ *   POST /register                                    RFC 7591 dynamic client registration (logs client_id, redirect_uris);
+ *                                                     a client_name containing "expiring" gets a secret expiring in an hour
  *   GET|POST|DELETE /mcp                              MCP streamable HTTP; Bearer <access token> required
  *   GET|POST|DELETE /mcp-b                            the same MCP server at a second URL (its own resource)
  *   GET  /.well-known/oauth-protected-resource/mcp-b  RFC 9728 metadata for /mcp-b
@@ -20,6 +21,7 @@
  *   POST /_fixture/expires_in {"seconds": N, "subject"?: S}   access token lifetime from now on
  *   GET  /_fixture/log                                every non-fixture request served, oldest first
  *   POST /_fixture/revoke-all                         revokes every token
+ *   POST /_fixture/forget-client {"client_id": C}     deletes a registered client (its tokens stay)
  *
  * Clients: confidential "lattice-client" / "lattice-client-secret" (client_secret_basic or _post),
  * public "public-client" (auth method none). Redirect URIs: any http(s) URI with path /v1/oauth/callback/<app>.
@@ -271,12 +273,16 @@ async function register(request: Request, _url: URL, state: State, entry: LogEnt
     grantTypes,
   });
   entry.client_id = client.id;
+  // RFC 7591 §3.2.1: 0 is "never"; a test names its app "expiring…" for a secret that soon expires
+  // (only announced: the fixture keeps accepting it).
+  const expiring = typeof body?.client_name === "string" && body.client_name.includes("expiring");
+  const expiresAt = expiring ? Math.floor(Date.now() / 1000) + 3600 : 0;
   // Which app a registration was for (its callback URL names it): tests count their own.
   entry.redirect_uris = uris;
   return Response.json(
     {
       client_id: client.id,
-      ...(client.secret !== null && { client_secret: client.secret, client_secret_expires_at: 0 }),
+      ...(client.secret !== null && { client_secret: client.secret, client_secret_expires_at: expiresAt }),
       client_id_issued_at: Math.floor(Date.now() / 1000),
       redirect_uris: uris,
       grant_types: grantTypes,
@@ -386,6 +392,14 @@ const ROUTES: Record<string, Record<string, Handler>> = {
   },
   "/_fixture/expires_in": { POST: setExpiresIn },
   "/_fixture/log": { GET: async (_r, _u, state) => Response.json(await state.entries()) },
+  "/_fixture/forget-client": {
+    POST: async (request, _u, state) => {
+      const body = (await request.json().catch(() => null)) as { client_id?: unknown } | null;
+      if (typeof body?.client_id !== "string")
+        return Response.json({ error: 'expected {"client_id": <string>}' }, { status: 400 });
+      return Response.json({ ok: true, forgotten: await state.forgetClient(body.client_id) });
+    },
+  },
   "/_fixture/revoke-all": {
     POST: async (_r, _u, state) => Response.json({ ok: true, revoked: await state.revokeAll() }),
   },

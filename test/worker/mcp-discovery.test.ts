@@ -136,12 +136,13 @@ describe("MCP authorization discovery (RFC 9728, RFC 8414) and dynamic registrat
 
   /**
    * Version 1 registered, approved, a user connected; then version 2 of the same app, at `url2`,
-   * approved. What the fixture saw and what the user's next call needed.
+   * approved. What the fixture saw and what the user's next call needed. `forget`: the
+   * authorization server deletes version 1's client before version 2 is sent; `name`: the app's.
    */
-  async function secondVersion(url2: string) {
+  async function secondVersion(url2: string, options: { forget?: boolean; name?: string } = {}) {
     const w = await hubWorld([], { oauth: { returnUrl: RETURN_PAGE } });
     const dev = (await issueKey(w.tenant, "developer")).secret;
-    const name = unique("files");
+    const name = options.name ?? unique("files");
     const manifest = (url: string, version: string, description: string) => ({
       name,
       description,
@@ -164,6 +165,13 @@ describe("MCP authorization discovery (RFC 9728, RFC 8414) and dynamic registrat
     expect(await signIn(w, first.sid, user)).toBe(auth1.clientId);
     expect((await settle(w, first.sid, first.qid)).display[0]?.value).toBe(`you are ${user}`);
 
+    if (options.forget) {
+      const forgotten = await fixture().fetch(`${AS}/_fixture/forget-client`, {
+        method: "POST",
+        body: JSON.stringify({ client_id: auth1.clientId }),
+      });
+      expect(await forgotten.json()).toEqual({ ok: true, forgotten: true });
+    }
     const before = (await fixtureLog()).length;
     const v2 = await api("PUT", `/v1/apps/${id}`, {
       key: dev,
@@ -222,6 +230,50 @@ describe("MCP authorization discovery (RFC 9728, RFC 8414) and dynamic registrat
           e.path === "/mcp-b" && e.tool === "whoami" && e.subject === user && e.client_id === auth2.clientId,
       ),
     ).toBe(true);
+  });
+
+  it("replaces a kept client the authorization server forgot: version 2 registers a new one", async () => {
+    const { w, id, user, auth1, auth2, second, since } = await secondVersion(`${AS}/mcp`, { forget: true });
+    // The kept client was tried once and refused (RFC 6749 invalid_client: the fixture no longer
+    // knows it, so it logs no client id), then a new one registered and the tools listed with it.
+    const tokens = since.filter((e) => e.grant_type === "client_credentials");
+    expect(tokens.map((e) => [e.status, e.error ?? null, e.client_id])).toEqual([
+      [401, "invalid_client", null],
+      [200, null, auth2.clientId],
+    ]);
+    const refused = since.indexOf(tokens[0]!);
+    const registration = since.findIndex((e) => e.path === "/register");
+    expect(registration).toBeGreaterThan(refused);
+    expect(since.filter((e) => e.path === "/register")).toHaveLength(1);
+    expect(since[registration]?.client_id).toBe(auth2.clientId);
+    expect(auth2.clientId).not.toBe(auth1.clientId);
+    expect(await registrationsFor(id)).toHaveLength(2);
+    expect(
+      since.some((e) => e.path === "/mcp" && e.rpc === "tools/list" && e.client_id === auth2.clientId),
+    ).toBe(true);
+    expect(auth2.discovered).toMatchObject({ tokenEndpointAuthMethod: "client_secret_basic" });
+    // The user's token belonged to the forgotten client: they sign in again, with the new one.
+    expect(second.settled.status).toBe("awaiting_consent");
+    expect(await signIn(w, second.sid, user)).toBe(auth2.clientId);
+    const done = await settle(w, second.sid, second.qid);
+    expect(done.status, JSON.stringify(done.error)).toBe("completed");
+    expect(done.display[0]?.value).toBe(`you are ${user}`);
+  });
+
+  it("does not keep a client whose secret expires within a day: version 2 registers a new one", async () => {
+    // The fixture gives a client named "expiring…" a secret that expires in an hour.
+    const { id, auth1, auth2, since } = await secondVersion(`${AS}/mcp`, { name: unique("expiring") });
+    const expiresAt = (auth1.discovered as { clientSecretExpiresAt?: number }).clientSecretExpiresAt;
+    expect(expiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() / 1000 + 3600);
+    expect(auth2.clientId).not.toBe(auth1.clientId);
+    expect(await registrationsFor(id)).toHaveLength(2);
+    // Decided before the old client was used: no refused token request.
+    expect(since.some((e) => e.path === "/token" && e.status === 401)).toBe(false);
+    // Control: a client with a secret that never expires (0) records no expiry and is kept.
+    const kept = await secondVersion(`${AS}/mcp`);
+    expect(kept.auth1.discovered).not.toHaveProperty("clientSecretExpiresAt");
+    expect(kept.auth2.clientId).toBe(kept.auth1.clientId);
   });
 
   it("refuses half-given endpoints and a developer's own `discovered` block", async () => {

@@ -201,6 +201,11 @@ export class OAuthFixtureState extends DurableObject<unknown> {
     return registered;
   }
 
+  /** An authorization server that deleted a registered client: it no longer authenticates. */
+  forgetClient(id: string): boolean {
+    return this.sql.exec("DELETE FROM clients WHERE id = ?", id).rowsWritten > 0;
+  }
+
   /** Every dynamically registered client, by id. */
   clients(): Record<string, Client> {
     return Object.fromEntries(
