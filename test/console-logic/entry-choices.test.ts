@@ -1,7 +1,7 @@
 /**
  * The bind select's entries on the review page: the entries a functionality's schemas already fit
- * (the proposals route's `fits`) first, and the one preselected, so an admin binds to an existing
- * entry instead of creating a duplicate of it.
+ * (the proposals route's `fits`) first, so an admin binds to an existing entry instead of creating
+ * a duplicate of it; none of them preselected (a fit is by shape: binding stays the admin's choice).
  */
 import { describe, expect, it } from "vitest";
 import { entryChoices, fitsByFunctionality, type Proposal } from "../../src/console/browser/review-model.ts";
@@ -9,11 +9,11 @@ import { entryChoices, fitsByFunctionality, type Proposal } from "../../src/cons
 const CATALOG = ["contacts.list", "contacts.lookup", "mail.read", "ride.book", "ride.quote"];
 
 describe("the entries offered to bind a functionality", () => {
-  it("puts the one entry it fits first and preselects it", () => {
+  it("puts the one entry it fits first, and leaves it to the admin to choose", () => {
     expect(entryChoices(CATALOG, ["ride.quote"], "")).toEqual({
       fitting: ["ride.quote"],
       others: ["contacts.list", "contacts.lookup", "mail.read", "ride.book"],
-      selected: "ride.quote",
+      selected: "",
     });
   });
 

@@ -2,7 +2,8 @@
  * A functionality whose schemas already fit a catalog entry is bound to that entry, not given a
  * duplicate. A copy of the demo contacts app serves version 1 with `lookup` unbound: its card
  * offers "Bind to contacts.lookup" first, Propose second. Its version 2 adds `list`: the bind select
- * lists contacts.list first, under "Fits its schemas", preselected; approving binds it. The catalog
+ * lists contacts.list first, under "Fits its schemas", not preselected (binding is the admin's
+ * choice); the admin picks it and approving binds it. The catalog
  * gains no entry (control: its count before and after).
  */
 import { describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ describe("binding to the catalog entries a functionality fits", () => {
     await br.page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it("offers the fitting entry first, preselects it, and approving binds it with no new entry", async () => {
+  it("offers the fitting entry first, and binding it on approval makes no new entry", async () => {
     const { api, apps, demo } = stack();
     const dev = (method: string, path: string, body?: unknown) =>
       apiCall(api, demo.keys.developer, method, path, body);
@@ -70,11 +71,11 @@ describe("binding to the catalog entries a functionality fits", () => {
       .toBe(`Bound lookup of ${name} to contacts.lookup`);
     expect(requests).toContain(`PUT /v1/admin/apps/${registered.id}/versions/1/bindings`);
 
-    // The pending version 2: list is new and fits contacts.list, first and preselected.
+    // The pending version 2: list is new and fits contacts.list, first, but not chosen for the admin.
     const review = b.page.getByRole("article", { name: `${name} version 2 (2.0.0)` });
     await review.waitFor();
     const select = review.getByLabel("Bind list to");
-    expect(await select.inputValue()).toBe("contacts.list");
+    expect(await select.inputValue()).toBe("");
     expect(await select.getAttribute("aria-describedby")).toMatch(/-hint$/);
     // Each optgroup's label and option values (the test's tsconfig has no DOM types).
     type Opt = { label: string; value: string; querySelectorAll(s: string): Iterable<Opt> };
@@ -95,6 +96,7 @@ describe("binding to the catalog entries a functionality fits", () => {
     await review.screenshot({ path: shotPath("review-fits") });
     await checkPage(b, "admin-review-fits");
 
+    await select.selectOption("contacts.list"); // the admin's choice, from the fitting group
     await review.getByRole("button", { name: "Approve" }).click();
     await expect
       .poll(() => b.page.locator("#pending .done").textContent())

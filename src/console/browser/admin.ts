@@ -151,7 +151,7 @@ function confirmedDestinations(
 
 /**
  * A functionality's bind select: the entries its schemas already fit first, under their own group,
- * then the others; `selected` preselected.
+ * then the others; `selected` (a previous binding, or an entry named for it) preselected.
  */
 function bindSelect(id: string, fn: string, names: string[], fits: string[], guess: string, hint: boolean) {
   const { fitting, others, selected } = entryChoices(names, fits, guess);

@@ -111,15 +111,15 @@ export interface EntryChoices {
 /**
  * The catalog's entries for binding one functionality, the ones it fits first (the server's `fits`,
  * from the binding check itself), and the one to preselect: its previous binding, else an entry
- * named for it, else the one entry it fits when exactly one does. Two or more fitting entries are a
- * choice the admin makes: none is preselected.
+ * named for it. A fit is never preselected: schemas fit by shape (a tool with no arguments fits
+ * many entries), and a binding lets the planner reach the app, so Approve binds only what the
+ * admin chose or what the app's own name and the entry's already agree on.
  */
 export function entryChoices(names: readonly string[], fits: readonly string[], guess: string): EntryChoices {
   const fit = new Set(fits);
   const fitting = names.filter((n) => fit.has(n));
   const others = names.filter((n) => !fit.has(n));
-  const selected = guess || (fitting.length === 1 ? fitting[0]! : "");
-  return { fitting, others, selected };
+  return { fitting, others, selected: guess };
 }
 
 /** The existing entries each unbound functionality fits, by functionality, from a version's proposals. */
