@@ -4,51 +4,13 @@
  * field, the page says "set" and never shows it (nor keeps it anywhere in the DOM), the API agrees;
  * removed, the page and the API say "not set".
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
 import { checkPage, shotPath } from "./browser.ts";
 import { signIn, stack, useBrowser, userToken } from "./kit.ts";
+import { useServerEverything } from "./server-everything.ts";
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-let server: ChildProcess | null = null;
-let mcpUrl = "";
-
-beforeAll(async () => {
-  const port = await freePort();
-  server = spawn(
-    "node",
-    ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "streamableHttp"],
-    { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "ignore"], detached: true },
-  );
-  mcpUrl = `http://127.0.0.1:${port}/mcp`;
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(mcpUrl, { signal: AbortSignal.timeout(1000) });
-      break;
-    } catch {
-      if (Date.now() > until) throw new Error("server-everything did not start");
-      await sleep(200);
-    }
-  }
-});
-
-afterAll(() => {
-  if (server?.pid !== undefined && server.exitCode === null) process.kill(-server.pid, "SIGTERM");
-});
+const everything = useServerEverything();
 
 interface Slot {
   appId: string;
@@ -68,7 +30,7 @@ describe("personal tokens on My data", () => {
       name: appName,
       description: "The MCP reference server, each user with their own token.",
       version: "1.0.0",
-      mcp: { url: mcpUrl, auth: { type: "user_token", token: "developer-listing-token" } },
+      mcp: { url: everything.url, auth: { type: "user_token", token: "developer-listing-token" } },
     })) as { id: string };
     await apiCall(api, demo.keys.admin, "POST", `/v1/admin/apps/${registered.id}/versions/1/approve`, {
       clearance: "internal",

@@ -5,13 +5,11 @@
  * unbound functionality of the serving version a catalog entry of its own words and binds it,
  * with no call from the developer and no new version.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiCall } from "../../scripts/lib.ts";
 import { checkPage, shotPath } from "./browser.ts";
 import { signIn, stack, useBrowser } from "./kit.ts";
+import { useServerEverything } from "./server-everything.ts";
 
 interface Fn {
   name: string;
@@ -30,47 +28,7 @@ interface App {
   versions: Version[];
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-let server: ChildProcess | null = null;
-let mcpUrl = "";
-
-beforeAll(async () => {
-  const port = await freePort();
-  server = spawn(
-    "node",
-    ["node_modules/@modelcontextprotocol/server-everything/dist/index.js", "streamableHttp"],
-    {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ["ignore", "ignore", "ignore"],
-      detached: true,
-    },
-  );
-  mcpUrl = `http://127.0.0.1:${port}/mcp`;
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(mcpUrl, { signal: AbortSignal.timeout(1000) });
-      break;
-    } catch {
-      if (Date.now() > until) throw new Error("server-everything did not start");
-      await sleep(200);
-    }
-  }
-});
-
-afterAll(() => {
-  if (server?.pid !== undefined && server.exitCode === null) process.kill(-server.pid, "SIGTERM");
-});
+const everything = useServerEverything();
 
 describe("review cards of a 13-tool MCP server", () => {
   const b = useBrowser(async (br) => {
@@ -89,7 +47,7 @@ describe("review cards of a 13-tool MCP server", () => {
     // Version 1 leaves get-env out; version 2 takes it, leaves echo out, and declares get-sum's category.
     const registered = (await dev("POST", "/v1/apps", {
       ...base,
-      mcp: { url: mcpUrl, exclude: ["get-env"] },
+      mcp: { url: everything.url, exclude: ["get-env"] },
     })) as { id: string; app: App };
     const v1 = registered.app.versions[0]!;
     const tools = v1.manifest.functionalities.length + 1;
@@ -98,7 +56,7 @@ describe("review cards of a 13-tool MCP server", () => {
     await dev("PUT", `/v1/apps/${registered.id}`, {
       ...base,
       version: "2.0.0",
-      mcp: { url: mcpUrl, exclude: ["echo"], tools: { "get-sum": { category: "math.sum" } } },
+      mcp: { url: everything.url, exclude: ["echo"], tools: { "get-sum": { category: "math.sum" } } },
     });
 
     await signIn(b, "/console/admin", demo.keys.admin);
