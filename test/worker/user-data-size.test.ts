@@ -33,18 +33,7 @@ async function heavyUser(count: number) {
   const w = await hubWorld([]);
   const artifacts = env.ARTIFACTS.getByName(artifactsObjectName(w.tenant.tenantId, "alice"));
   for (let i = 0; i < count; i++) {
-    await artifacts.put({
-      id: `a_big_${i}`,
-      name: `big${i}`,
-      intent: "a large saved value",
-      semantics: "text",
-      query: "q",
-      label: { confidentiality: "public", integrity: "trusted" },
-      sessionId: "ses_x",
-      queryId: "q_x",
-      plannedIn: "apps",
-      value: `${i}`.padEnd(BIG, "x"),
-    });
+    await artifacts.put(bigArtifact(i));
   }
   const res = await api("GET", "/v1/users/alice/export", { key: w.tenant.adminKey });
   expect(res.status).toBe(200);
